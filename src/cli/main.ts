@@ -1,0 +1,49 @@
+import { Command, CommanderError } from 'commander';
+import { ClobotError } from '../core/errors.ts';
+import { registerCommands } from './commands.ts';
+
+/** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('clobot')
+    .description('Automated trading on a prediction-market venue: live, paper, backtest, and a local sandbox venue.')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.split('\n')[0] + '\n') })
+    .showHelpAfterError(false);
+  registerCommands(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code. Errors become one line on stderr. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return EXIT_OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        return EXIT_OK;
+      }
+      return EXIT_USAGE;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`clobot: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    const message = err instanceof ClobotError ? `${err.name}: ${err.message}` : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`clobot: ${message}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+/** Bad input from the command line: printed as one line, exit code 2. */
+export class UsageError extends ClobotError {
+  override readonly name: string = 'UsageError';
+}

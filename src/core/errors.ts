@@ -1,0 +1,122 @@
+/**
+ * One base class, named subclasses. Errors are thrown, never returned as values.
+ * Messages are short and name what was wrong and where; they never carry secrets.
+ */
+export class ClobotError extends Error {
+  override readonly name: string = 'ClobotError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A request could not be completed at the network level (refused, reset, DNS, ...). */
+export class TransportError extends ClobotError {
+  override readonly name: string = 'TransportError';
+  constructor(
+    message: string,
+    /** True when the request may have reached the venue (bytes were sent before the failure). */
+    readonly requestSent: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The per-request deadline passed before a complete answer arrived. */
+export class TimeoutError extends TransportError {
+  override readonly name: string = 'TimeoutError';
+  constructor(message: string, readonly timeoutMs: number, requestSent: boolean) {
+    super(message, requestSent);
+  }
+}
+
+/** The venue answered 429 (or our own budget refused to wait that long). */
+export class RateLimitError extends ClobotError {
+  override readonly name: string = 'RateLimitError';
+  constructor(message: string, readonly retryAfterMs: number | undefined, readonly route: string) {
+    super(message);
+  }
+}
+
+/** The venue answered with a non-2xx status other than 429. */
+export class VenueRejectError extends ClobotError {
+  override readonly name: string = 'VenueRejectError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly route: string,
+    /** The venue's `error` string when the body was JSON, else a short excerpt of the body. */
+    readonly venueMessage: string,
+    /** Parsed JSON body when there was one (e.g. the expected heartbeat id on a 400). */
+    readonly body: unknown,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Missing or refused credentials (our side or a 401 from the venue). */
+export class AuthError extends ClobotError {
+  override readonly name: string = 'AuthError';
+}
+
+/** A wire payload did not have the shape we expect; `path` names the field. */
+export class DecodeError extends ClobotError {
+  override readonly name: string = 'DecodeError';
+  constructor(readonly path: string, readonly expected: string, readonly actual: unknown) {
+    super(`${path}: expected ${expected}, got ${describe(actual)}`);
+  }
+}
+
+/** A request parameter broke a rule of the interface; no request was sent. */
+export class ParameterError extends ClobotError {
+  override readonly name: string = 'ParameterError';
+  constructor(readonly route: string, readonly param: string, readonly rule: string) {
+    super(`${route}: parameter '${param}' ${rule}`);
+  }
+}
+
+/** A configuration file or value is invalid; the message names the key path and file:line. */
+export class ConfigError extends ClobotError {
+  override readonly name: string = 'ConfigError';
+}
+
+/** A strategy threw or broke the strategy API contract. */
+export class StrategyError extends ClobotError {
+  override readonly name: string = 'StrategyError';
+}
+
+/**
+ * An order post whose outcome is unknown: the bytes may have reached the venue but no answer
+ * arrived. Carries the precomputed order hashes to reconcile by; never re-send blindly.
+ */
+export class OutcomeUnknownError extends ClobotError {
+  override readonly name: string = 'OutcomeUnknownError';
+  constructor(message: string, readonly orderHashes: readonly string[], options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Reads may be retried after these; writes never are. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof RateLimitError) return true;
+  if (err instanceof TransportError) return true;
+  if (err instanceof VenueRejectError) return err.status >= 500 || err.status === 408;
+  return false;
+}
+
+/** True when a write may or may not have taken effect at the venue. */
+export function isOutcomeUnknown(err: unknown): boolean {
+  if (err instanceof OutcomeUnknownError) return true;
+  if (err instanceof TransportError) return err.requestSent;
+  return false;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (missing)';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  if (Array.isArray(value)) return `array(${value.length})`;
+  if (typeof value === 'object') return 'object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,61 @@
+import type { Micros } from './fixed.ts';
+
+/**
+ * Domain types shared by every room. Prices and sizes are Micros (integers of 1e-6, exact);
+ * times are epoch milliseconds. Objects handed between components are treated as immutable.
+ */
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+
+/** Decimal string token id (uint256). */
+export type TokenId = string;
+/** 0x-prefixed 32-byte condition id. */
+export type ConditionId = string;
+
+export interface BookLevel {
+  readonly price: Micros;
+  readonly size: Micros;
+}
+
+/** One order book, decoded: bids descending, asks ascending, exact prices and sizes. */
+export interface OrderBook {
+  readonly tokenId: TokenId;
+  readonly conditionId: ConditionId;
+  /** Venue time of the book (its `timestamp`), epoch ms. */
+  readonly tsEvent: number;
+  /** When we received it, epoch ms (the injected clock). */
+  readonly tsInit: number;
+  /** Venue content hash: an unchanged hash means an unchanged book. */
+  readonly hash: string;
+  readonly bids: readonly BookLevel[];
+  readonly asks: readonly BookLevel[];
+  /** Absent on older payloads. */
+  readonly tickSize: Micros | undefined;
+  readonly minOrderSize: Micros | undefined;
+  readonly negRisk: boolean | undefined;
+  /** undefined when the market has not traded. */
+  readonly lastTradePrice: Micros | undefined;
+}
+
+/** Best prices for one token (`POST /prices`). */
+export interface TokenPrices {
+  readonly tokenId: TokenId;
+  /** Best price a buyer pays (the venue's `BUY`). */
+  readonly buy: Micros | undefined;
+  /** Best price a seller gets (the venue's `SELL`). */
+  readonly sell: Micros | undefined;
+  readonly tsInit: number;
+}
+
+/** The trading rules of a market that order building and risk need. */
+export interface MarketRules {
+  readonly conditionId: ConditionId;
+  readonly tickSize: Micros;
+  readonly minOrderSize: Micros;
+  readonly negRisk: boolean;
+  /** Fee rates in basis points. */
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+  readonly acceptingOrders: boolean;
+}

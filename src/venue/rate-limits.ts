@@ -1,0 +1,62 @@
+import type { RouteId } from './endpoints.ts';
+
+/**
+ * The limits table of interface part 8, as data. Each window is a sliding window; a request
+ * must fit every window it belongs to (its route's and its group's). Trading writes have a burst
+ * and a sustained window; a batch of N orders costs N against the `POST /order` budgets
+ * (PROTOCOL "Rate limits").
+ */
+export interface RateWindow {
+  /** Stable name, used in errors and the budget report. */
+  readonly name: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+const TEN_SECONDS = 10_000;
+const TEN_MINUTES = 600_000;
+
+function w(name: string, limit: number, windowMs = TEN_SECONDS): RateWindow {
+  return Object.freeze({ name, limit, windowMs });
+}
+
+/** Group windows (part 8: "all metadata routes", "all trading routes"). */
+export const GROUP_WINDOWS = Object.freeze({
+  metadata: w('metadata', 4_000),
+  trading: w('trading', 5_000),
+  /** Not stated by the interface; the analytics group uses the metadata group's figure. */
+  analytics: w('analytics', 4_000),
+  /** "combined event and market listings" */
+  listings: w('listings', 900),
+});
+
+const ORDER_BURST = w('POST /order burst', 2_400);
+const ORDER_SUSTAINED = w('POST /order sustained', 24_000, TEN_MINUTES);
+const CANCEL_BURST = w('DELETE /order burst', 2_400);
+const CANCEL_SUSTAINED = w('DELETE /order sustained', 24_000, TEN_MINUTES);
+
+/** Windows per route, beyond its group window. A route not listed has only its group window. */
+export const ROUTE_WINDOWS: Readonly<Partial<Record<RouteId, readonly RateWindow[]>>> = Object.freeze({
+  getEvents: [w('GET /events', 500), GROUP_WINDOWS.listings],
+  getMarkets: [w('GET /markets', 300), GROUP_WINDOWS.listings],
+  getTags: [w('GET /tags', 200)],
+  publicSearch: [w('GET /public-search', 350)],
+  getOk: [w('GET /', 50)],
+  getOrderBook: [w('GET /book', 200)],
+  getOrderBooks: [w('POST /books', 80)],
+  getPrice: [w('GET /price', 200)],
+  getPrices: [w('POST /prices', 80)],
+  getMidpoint: [w('GET /midpoint', 200)],
+  getPricesHistory: [w('GET /prices-history', 100)],
+  getBatchPricesHistory: [w('POST /batch-prices-history', 80)],
+  getAccountTrades: [w('GET /data/trades', 150)],
+  postOrder: [ORDER_BURST, ORDER_SUSTAINED],
+  postOrders: [ORDER_BURST, ORDER_SUSTAINED],
+  cancelOrder: [CANCEL_BURST, CANCEL_SUSTAINED],
+  cancelOrders: [CANCEL_BURST, CANCEL_SUSTAINED],
+});
+
+/** `POST /orders` costs one per item; `DELETE /orders` one per id. */
+export function requestCost(route: RouteId, items: number): number {
+  return route === 'postOrders' || route === 'cancelOrders' ? Math.max(1, items) : 1;
+}
