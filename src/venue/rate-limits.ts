@@ -60,3 +60,25 @@ export const ROUTE_WINDOWS: Readonly<Partial<Record<RouteId, readonly RateWindow
 export function requestCost(route: RouteId, items: number): number {
   return route === 'postOrders' || route === 'cancelOrders' ? Math.max(1, items) : 1;
 }
+
+/**
+ * How a client or the sandbox adapts the table: tests shrink the windows (`windowScale: 0.02`
+ * turns 10 s into 200 ms) or override one route's windows. Both sides read the same table
+ * through `windowsFor`, so they agree on every budget.
+ */
+export interface RateLimitConfig {
+  /** Multiplies every window length (limits unchanged). Default 1. */
+  readonly windowScale?: number;
+  /** Replaces the route-specific windows of a route (its group window still applies). */
+  readonly routeOverrides?: Readonly<Partial<Record<RouteId, readonly RateWindow[]>>>;
+  /** Off: no budget at all (the sandbox then never answers 429 unless a fault says so). */
+  readonly enabled?: boolean;
+}
+
+/** Every window a request on `route` must fit: the route's own, then its group's. */
+export function windowsFor(route: RouteId, group: keyof typeof GROUP_WINDOWS, config: RateLimitConfig = {}): RateWindow[] {
+  const scale = config.windowScale ?? 1;
+  const own = config.routeOverrides?.[route] ?? ROUTE_WINDOWS[route] ?? [];
+  const all = [...own, GROUP_WINDOWS[group]];
+  return scale === 1 ? all : all.map((win) => ({ ...win, windowMs: Math.max(1, Math.round(win.windowMs * scale)) }));
+}

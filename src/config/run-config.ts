@@ -1,0 +1,348 @@
+import type { Micros } from '../core/fixed.ts';
+import type { Dec } from '../core/fixed.ts';
+import type { Secret } from '../core/secret.ts';
+import type { CheckName } from '../risk/types.ts';
+
+/**
+ * The typed run configuration: what `loadConfig` returns after parsing a YAML file, filling
+ * defaults, checking cross-field and mode rules and reading secrets from the environment.
+ *
+ * Everything is deeply frozen. Field names match the YAML keys, so an error about
+ * `risk.maxOrderNotional` names the same path in the file and here. Units are in the names
+ * (`...Ms`); money is exact `Micros` (integer count of 1e-6 collateral or shares, see
+ * src/core/fixed.ts), never a float. Relative paths from the file are already resolved to
+ * absolute paths (see `ConfigSource`).
+ *
+ * `RunConfig` is a union on `mode`, so `if (config.mode === 'live')` narrows `account` to a
+ * `SigningAccount` with a private key.
+ */
+export type RunConfig = LiveRunConfig | PaperRunConfig | BacktestRunConfig;
+
+export type Mode = 'live' | 'paper' | 'backtest';
+
+/** A 0x-prefixed 20-byte address in EIP-55 checksummed form. */
+export type Address = `0x${string}`;
+/** A 0x-prefixed lowercase hex string (condition ids, private keys). */
+export type Hex = `0x${string}`;
+
+interface RunConfigBase {
+  /** A name for the run (logs, store file); defaults to the config file's base name. */
+  readonly name: string;
+  readonly source: ConfigSource;
+  readonly data: DataConfig;
+  readonly strategies: readonly StrategyConfig[];
+  readonly risk: RiskConfig;
+  readonly execution: ExecutionConfig;
+  readonly logging: LoggingConfig;
+  readonly store: StoreConfig;
+  readonly paper: PaperConfig;
+  readonly backtest: BacktestConfig;
+}
+
+/** Real orders, signed and sent to the venue (a remote URL or the embedded sandbox). */
+export interface LiveRunConfig extends RunConfigBase {
+  readonly mode: 'live';
+  readonly venue: VenueConfig;
+  readonly account: SigningAccount;
+}
+
+/** Live market data, simulated fills; needs no key (an account, when given, is resolved anyway). */
+export interface PaperRunConfig extends RunConfigBase {
+  readonly mode: 'paper';
+  readonly venue: VenueConfig;
+  readonly account: AccountConfig | undefined;
+}
+
+/** Recorded data, simulated fills, virtual time; the account section is ignored. */
+export interface BacktestRunConfig extends RunConfigBase {
+  readonly mode: 'backtest';
+  /** Only used when given (e.g. market metadata); a backtest needs no venue. */
+  readonly venue: VenueConfig | undefined;
+  readonly account: undefined;
+}
+
+/** Where the config came from. */
+export interface ConfigSource {
+  /** The path as the user gave it; used in messages. */
+  readonly file: string;
+  /** Absolute path of the config file. */
+  readonly path: string;
+  /** Absolute directory of the config file (strategy modules resolve against it). */
+  readonly dir: string;
+  /** Absolute working directory that relative output paths (logs, store, halt file, key file) resolved against. */
+  readonly cwd: string;
+  /** Non-fatal remarks, one line each, in the same `path (file:line): text` form as errors. */
+  readonly warnings: readonly string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// venue
+
+/** The wire profile (PROTOCOL "Profiles"). */
+export type VenueProfile = 'interface' | 'polymarket';
+
+/** Base URL per route group, no trailing slash. */
+export interface VenueUrls {
+  readonly metadata: string;
+  readonly trading: string;
+  readonly analytics: string;
+}
+
+interface VenueCommon {
+  readonly profile: VenueProfile;
+  /** Per-request deadline. */
+  readonly timeoutMs: number;
+  /** Retries for reads (never for order posts). */
+  readonly retries: number;
+  /** Adjustments to the part 8 rate table; shaped like `RateLimitConfig` in src/venue/rate-limits.ts. */
+  readonly limits: VenueLimits;
+  /** EIP-712 chain id (137, Polygon). */
+  readonly chainId: number;
+  readonly contracts: ExchangeContracts;
+}
+
+export interface VenueLimits {
+  /** Multiplies every rate window length (limits unchanged); 1 = the table as published. */
+  readonly windowScale: number;
+}
+
+/** Verifying contracts of the order EIP-712 domain (PROTOCOL "Orders"). */
+export interface ExchangeContracts {
+  /** For markets with `neg_risk: false`. */
+  readonly exchange: Address;
+  /** For markets with `neg_risk: true`. */
+  readonly negRiskExchange: Address;
+}
+
+/** A venue reached over the network at the given URLs. */
+export interface RemoteVenueConfig extends VenueCommon {
+  readonly kind: 'remote';
+  readonly urls: VenueUrls;
+}
+
+/** The sandbox venue started in-process; its URLs are known once it listens. */
+export interface EmbeddedVenueConfig extends VenueCommon {
+  readonly kind: 'embedded';
+  readonly embedded: EmbeddedSandboxConfig;
+}
+
+export type VenueConfig = RemoteVenueConfig | EmbeddedVenueConfig;
+
+export interface EmbeddedSandboxConfig {
+  /** World seed: the same seed gives the same markets, books and flow. */
+  readonly seed: number;
+  /** How many markets the sandbox generates. */
+  readonly markets: number;
+  /** How many events those markets are grouped into. */
+  readonly events: number;
+  /** Synthetic order flow so books move. */
+  readonly flow: { readonly enabled: boolean; readonly intensity: number };
+  /** The wire profile the sandbox speaks; always equal to `venue.profile`. */
+  readonly profile: VenueProfile;
+  /** Listen address; loopback by default. */
+  readonly host: string;
+  /** Listen port; 0 = any free port. */
+  readonly port: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// account
+
+/** 0 EOA, 1 proxy wallet, 2 Gnosis safe (PROTOCOL "Orders"). */
+export type SignatureType = 0 | 1 | 2;
+
+/** Where the private key came from (never the key itself). */
+export type KeySource =
+  | { readonly kind: 'env'; readonly name: string }
+  | { readonly kind: 'file'; readonly path: string }
+  /** Generated deterministically from `venue.embedded.seed`: valid only against the embedded sandbox. */
+  | { readonly kind: 'sandbox'; readonly seed: number };
+
+/** L2 API credentials read from the environment; absent = derive them with the key (L1) at start. */
+export interface ApiCredentials {
+  readonly apiKey: Secret<string>;
+  readonly secret: Secret<string>;
+  readonly passphrase: Secret<string>;
+}
+
+/** Names of the environment variables the secrets are read from. */
+export interface SecretEnvNames {
+  readonly privateKey: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly apiPassphrase: string;
+}
+
+export interface AccountConfig {
+  /** The signer (EOA): derived from the key when there is one, else as given. */
+  readonly address: Address | undefined;
+  /** The maker: the funder for signatureType 1 and 2, the signer for 0. */
+  readonly funder: Address | undefined;
+  readonly signatureType: SignatureType;
+  /** 0x + 64 lowercase hex digits. */
+  readonly privateKey: Secret<Hex> | undefined;
+  readonly keySource: KeySource | undefined;
+  readonly apiCredentials: ApiCredentials | undefined;
+  readonly env: SecretEnvNames;
+}
+
+/** An account that can sign: what live mode always has. */
+export interface SigningAccount extends AccountConfig {
+  readonly address: Address;
+  readonly funder: Address;
+  readonly privateKey: Secret<Hex>;
+  readonly keySource: KeySource;
+}
+
+// ---------------------------------------------------------------------------------------------
+// data and markets
+
+export interface DataConfig {
+  readonly transport: 'poll' | 'ws';
+  /** Poll period; `auto` = as fresh as the rate budget allows. */
+  readonly pollIntervalMs: number | 'auto';
+  /** A market's data older than this is stale (health, marks). */
+  readonly staleAfterMs: number;
+  /** Markets for every strategy that has no selection of its own. */
+  readonly markets: MarketSelection | undefined;
+}
+
+/** Which markets to trade or watch; the union of every entry. Never all empty. */
+export interface MarketSelection {
+  /** Outcome token ids, decimal strings. */
+  readonly tokenIds: readonly string[];
+  /** Condition ids, 0x + 64 lowercase hex. */
+  readonly conditionIds: readonly Hex[];
+  /** Market slugs. */
+  readonly slugs: readonly string[];
+  readonly filter: MarketFilter | undefined;
+}
+
+/** Markets found by listing the venue's markets. */
+export interface MarketFilter {
+  /** Tag slugs; a market matches when it has any of them (empty = any tag). */
+  readonly tags: readonly string[];
+  readonly active: boolean;
+  readonly acceptingOrders: boolean;
+  /** At most this many markets. */
+  readonly maxCount: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// strategies
+
+export interface StrategyConfig {
+  /** Unique among the run's strategies; tags its orders and events. */
+  readonly id: string;
+  /** The module path as written in the file. */
+  readonly module: string;
+  /**
+   * Absolute path of the module: the first candidate that exists, else the first candidate.
+   * Candidates: absolute as is; `./x` and `../x` against the config file's directory only;
+   * otherwise the config file's directory, then the repo root (`strategies/x.ts`), then the repo's
+   * `strategies/` folder (`x.ts`).
+   */
+  readonly modulePath: string;
+  /** Every place looked at, in order (for "not found" messages). */
+  readonly moduleCandidates: readonly string[];
+  readonly enabled: boolean;
+  /** Free-form; checked later by the strategy's own params schema. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The markets this strategy trades: its own selection, else `data.markets`. */
+  readonly markets: MarketSelection;
+  readonly marketsFrom: 'strategy' | 'data';
+}
+
+// ---------------------------------------------------------------------------------------------
+// risk
+
+export type RiskCheckName = CheckName;
+
+/**
+ * Risk checks and their limits. Money limits are Micros of collateral, position limits Micros of
+ * shares. The limit fields have the names and units of `RiskLimits` (src/risk/types.ts), so
+ * this object can be handed to the risk engine as its limits.
+ */
+export interface RiskConfig {
+  /** The checks to run, in order; the first denial wins. */
+  readonly checks: readonly RiskCheckName[];
+  /** Max price × size of one order, collateral. */
+  readonly maxOrderNotional: Micros;
+  /** Max |position| in one token, shares. */
+  readonly maxPositionPerToken: Micros;
+  /** Max |YES - NO| position in one market, shares. */
+  readonly maxPositionPerMarket: Micros;
+  /** Max gross exposure (positions and open buys), collateral. */
+  readonly maxGrossExposure: Micros;
+  /** Max exposure over the markets of one neg-risk event, collateral. */
+  readonly maxNegRiskEventExposure: Micros;
+  readonly maxOpenOrders: number;
+  readonly maxOrdersPerSecond: number;
+  /** Deny orders on a book older than this. */
+  readonly staleBookMs: number;
+  /** Halt when the day's PnL reaches minus this, collateral (a positive number). */
+  readonly dailyLossLimit: Micros;
+  /** Halt after this many venue rejects in a row. */
+  readonly maxConsecutiveRejects: number;
+  /** Absolute path: trading halts while this file exists. */
+  readonly haltFile: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// execution, logging, store, simulation
+
+export interface ExecutionConfig {
+  /** How long the batcher waits to fill a batch. */
+  readonly maxBatchWaitMs: number;
+  /** Orders per POST /orders, 1..15. */
+  readonly maxBatchSize: number;
+  /** When re-quoting, a resting order is kept if it is this close to the wanted one. */
+  readonly quoteTolerance: QuoteTolerance;
+  /** An order post not answered in this time has an unknown outcome (reconcile by hash). */
+  readonly orderTimeoutMs: number;
+  /** Heartbeat period; below the venue's 10 s dead-man deadline. */
+  readonly heartbeatIntervalMs: number;
+  /** Cancel our open orders when the run stops. */
+  readonly cancelOnStop: boolean;
+  /** What to do at start with open orders the run did not place: cancel them or adopt them. */
+  readonly orphans: 'cancel' | 'adopt';
+}
+
+export interface QuoteTolerance {
+  /** Price difference in ticks that still counts as the same quote (0 = exact price). */
+  readonly priceTicks: number;
+  /** Size difference as a share of the wanted size that still counts (0.1 = 10 %). */
+  readonly sizeShare: number;
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export interface LoggingConfig {
+  readonly level: LogLevel;
+  /** Absolute path of the JSON log file; undefined = stdout. */
+  readonly file: string | undefined;
+  /** Pretty console output; `auto` = when stdout is a TTY. */
+  readonly pretty: boolean | 'auto';
+}
+
+export interface StoreConfig {
+  /** Absolute path of the SQLite file; undefined = no persistence. */
+  readonly path: string | undefined;
+}
+
+export interface PaperConfig {
+  /** Starting collateral of the simulated account, Micros. */
+  readonly balance: Micros;
+}
+
+/** The backtest's models; the backtest work extends this. */
+export interface BacktestConfig {
+  /** Starting collateral, Micros. */
+  readonly balance: Micros;
+  /** One-way latency between strategy and simulated venue. */
+  readonly latencyMs: number;
+  /** `conservative`: our order fills only after the whole queue ahead of it traded. */
+  readonly queueModel: 'conservative' | 'probabilistic';
+  /** Fee rates in basis points of notional, exact decimals. */
+  readonly fees: { readonly makerBps: Dec; readonly takerBps: Dec };
+}

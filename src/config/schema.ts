@@ -1,0 +1,299 @@
+import * as z from 'zod';
+import { Dec, decimalToMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
+import { DEFAULT_CHECK_ORDER, CHECK_NAMES } from '../risk/types.ts';
+import { MAX_ORDERS_PER_BATCH } from '../execution/batcher.ts';
+import { toChecksumAddress } from '../venue/signing/address.ts';
+import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
+import type { Address, Hex } from './run-config.ts';
+
+/**
+ * The shape of a config file, as a zod schema: types, ranges, enums and defaults. Every object
+ * is strict (unknown keys are errors). Cross-field and mode rules live in config-rules.ts, the
+ * secrets in resolve-account.ts; this file only says what each key may hold.
+ *
+ * Custom checks report `custom` issues whose message is the text after the key path
+ * (`must be > 0`); the loader adds the path, the file:line and the value.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// leaf helpers
+
+type Ctx = z.core.$RefinementCtx;
+
+function fail(ctx: Ctx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER as never;
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
+
+/** Milliseconds, whole. */
+const ms = (min: number, max = 86_400_000) => int(min, max);
+
+const nonEmpty = z.string().trim().min(1);
+
+/** Non-empty path text; resolved later against the working directory. */
+const pathText = nonEmpty;
+
+const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A decimal given as a YAML number or a string ("0.5", 12), kept exact. */
+function decimalValue(v: number | string, ctx: Ctx): Dec {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return fail(ctx, 'must be a finite number');
+    return new Dec(v);
+  }
+  const text = v.trim();
+  if (!DECIMAL_RE.test(text)) return fail(ctx, 'must be a decimal number like 100 or "0.25"');
+  return new Dec(text);
+}
+
+type Bound = 'positive' | 'nonNegative';
+
+function checkBound(d: Dec, bound: Bound, ctx: Ctx): boolean {
+  if (bound === 'positive' && !d.gt(0)) {
+    fail(ctx, 'must be > 0');
+    return false;
+  }
+  if (bound === 'nonNegative' && d.lt(0)) {
+    fail(ctx, 'must be >= 0');
+    return false;
+  }
+  return true;
+}
+
+/** Money (collateral or shares) as exact Micros: numbers or strings, at most 6 decimals. */
+const money = (bound: Bound) =>
+  z.union([z.number(), z.string()], { error: 'must be an amount like 100 or "12.5"' }).transform((v, ctx): Micros => {
+    const d = decimalValue(v, ctx);
+    if (!checkBound(d, bound, ctx)) return z.NEVER;
+    if (d.decimalPlaces() > MICRO_DECIMALS) return fail(ctx, `must have at most ${MICRO_DECIMALS} decimals`);
+    try {
+      return decimalToMicros(d);
+    } catch {
+      return fail(ctx, 'is too large');
+    }
+  });
+
+/** An exact decimal (rates, basis points). */
+const decimal = (bound: Bound) =>
+  z.union([z.number(), z.string()], { error: 'must be a decimal number like 1.5 or "0.25"' }).transform((v, ctx): Dec => {
+    const d = decimalValue(v, ctx);
+    return checkBound(d, bound, ctx) ? d : z.NEVER;
+  });
+
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+/** A 20-byte address; all-lowercase is accepted, mixed case must be the EIP-55 checksum. */
+const address = z.string({ error: 'must be a 0x address (0x + 40 hex digits)' }).transform((v, ctx): Address => {
+  const text = v.trim();
+  if (!ADDRESS_RE.test(text)) return fail(ctx, 'must be a 0x address (0x + 40 hex digits)');
+  const body = text.slice(2);
+  const checksummed = toChecksumAddress(text) as Address;
+  if (body !== body.toLowerCase() && body !== body.toUpperCase() && checksummed !== text) {
+    return fail(ctx, 'has a wrong EIP-55 checksum (mixed case): check it for a typo, or write it all in lowercase');
+  }
+  return checksummed;
+});
+
+const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SECRET_LIKE_RE = /^(?:0x)?[0-9a-fA-F]{32,}$|^[A-Za-z0-9+/_=-]{40,}$/;
+
+/** The NAME of an environment variable; a value that looks like a secret is refused (and not echoed). */
+const envName = z.string({ error: 'must be the name of an environment variable' }).transform((v, ctx): string => {
+  const text = v.trim();
+  if (SECRET_LIKE_RE.test(text)) {
+    return fail(ctx, 'looks like a secret value: this key takes the NAME of an environment variable, put the secret itself in that variable');
+  }
+  if (!ENV_NAME_RE.test(text)) return fail(ctx, 'must be the name of an environment variable (letters, digits and _)');
+  return text;
+});
+
+/** An http(s) base URL; trailing slashes removed. */
+const url = z.string({ error: 'must be an http(s) URL' }).transform((v, ctx): string => {
+  const text = v.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return fail(ctx, 'must be an http(s) URL like https://venue.example or http://127.0.0.1:8080');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(ctx, 'must use http or https');
+  if (parsed.search || parsed.hash) return fail(ctx, 'must not have a query or fragment');
+  return text.replace(/\/+$/, '');
+});
+
+/** Outcome token id: a uint256 as decimal text (quote it in YAML; big numbers are kept as written). */
+const tokenId = z
+  .union([z.number(), z.string()], { error: 'must be a token id (decimal digits)' })
+  .transform((v, ctx): string => {
+    const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v.trim();
+    if (!/^\d{1,78}$/.test(text) || BigInt(text) >= 1n << 256n) return fail(ctx, 'must be a token id (decimal digits, a uint256)');
+    return text;
+  });
+
+const conditionId = z.string({ error: 'must be a condition id (0x + 64 hex digits)' }).transform((v, ctx): Hex => {
+  const text = v.trim();
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) return fail(ctx, 'must be a condition id (0x + 64 hex digits)');
+  return text.toLowerCase() as Hex;
+});
+
+const slug = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'must be a slug (letters, digits, -, _ and .)' });
+
+// ---------------------------------------------------------------------------------------------
+// sections
+
+export const VENUE_PROFILES = ['interface', 'polymarket'] as const;
+
+const embeddedSchema = z.strictObject({
+  seed: int(0).default(1),
+  markets: int(1, 10_000).default(20),
+  events: int(1, 10_000).default(6),
+  flow: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Relative rate of synthetic orders; 1 = the sandbox's normal pace. */
+      intensity: z.number().positive().max(1000).default(1),
+    })
+    .prefault({}),
+  profile: z.enum(VENUE_PROFILES).optional(),
+  host: nonEmpty.default('127.0.0.1'),
+  port: int(0, 65_535).default(0),
+});
+
+const venueSchema = z.strictObject({
+  profile: z.enum(VENUE_PROFILES).default('interface'),
+  baseUrl: url.optional(),
+  urls: z.strictObject({ metadata: url.optional(), trading: url.optional(), analytics: url.optional() }).optional(),
+  embedded: embeddedSchema.optional(),
+  timeoutMs: ms(100, 600_000).default(10_000),
+  retries: int(0, 10).default(2),
+  limits: z.strictObject({ windowScale: z.number().positive().max(1000).default(1) }).prefault({}),
+  chainId: int(1).default(DEFAULT_CHAIN_ID),
+  contracts: z
+    .strictObject({
+      exchange: address.default(DEFAULT_EXCHANGE),
+      negRiskExchange: address.default(DEFAULT_NEG_RISK_EXCHANGE),
+    })
+    .prefault({}),
+});
+
+const accountSchema = z.strictObject({
+  address: address.optional(),
+  funder: address.optional(),
+  signatureType: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (EOA), 1 (proxy wallet) or 2 (Gnosis safe)' }).default(0),
+  privateKeyEnv: envName.optional(),
+  keyFile: pathText.optional(),
+  apiKeyEnv: envName.default(DEFAULT_SECRET_ENV.apiKey),
+  apiSecretEnv: envName.default(DEFAULT_SECRET_ENV.apiSecret),
+  apiPassphraseEnv: envName.default(DEFAULT_SECRET_ENV.apiPassphrase),
+});
+
+const marketFilterSchema = z.strictObject({
+  tags: z.array(slug).default([]),
+  active: z.boolean().default(true),
+  acceptingOrders: z.boolean().default(true),
+  maxCount: int(1, 10_000).default(20),
+});
+
+const marketSelectionSchema = z.strictObject({
+  tokenIds: z.array(tokenId).default([]),
+  conditionIds: z.array(conditionId).default([]),
+  slugs: z.array(slug).default([]),
+  filter: marketFilterSchema.optional(),
+});
+
+const dataSchema = z.strictObject({
+  transport: z.enum(['poll', 'ws']).default('poll'),
+  pollIntervalMs: z
+    .union([ms(50), z.literal('auto')], { error: 'must be a whole number of milliseconds >= 50, or auto' })
+    .default(1000),
+  staleAfterMs: ms(1).default(5000),
+  markets: marketSelectionSchema.optional(),
+});
+
+const strategySchema = z.strictObject({
+  id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must be 1 to 64 letters, digits, -, _ or . (starting with a letter or digit)' }),
+  module: nonEmpty,
+  enabled: z.boolean().default(true),
+  params: z.record(z.string(), z.unknown()).default({}),
+  markets: marketSelectionSchema.optional(),
+});
+
+const riskSchema = z.strictObject({
+  checks: z.array(z.enum(CHECK_NAMES)).default([...DEFAULT_CHECK_ORDER]),
+  maxOrderNotional: money('positive').default(decimalToMicros(100)),
+  maxPositionPerToken: money('positive').default(decimalToMicros(1_000)),
+  maxPositionPerMarket: money('positive').default(decimalToMicros(1_000)),
+  maxGrossExposure: money('positive').default(decimalToMicros(2_000)),
+  maxNegRiskEventExposure: money('positive').default(decimalToMicros(1_000)),
+  maxOpenOrders: int(1, 100_000).default(50),
+  maxOrdersPerSecond: int(1, 10_000).default(20),
+  staleBookMs: ms(1).default(10_000),
+  dailyLossLimit: money('positive').default(decimalToMicros(200)),
+  maxConsecutiveRejects: int(1, 10_000).default(10),
+  haltFile: pathText.default('.clobot/HALT'),
+});
+
+const executionSchema = z.strictObject({
+  maxBatchWaitMs: ms(0, 10_000).default(50),
+  maxBatchSize: int(1, MAX_ORDERS_PER_BATCH).default(MAX_ORDERS_PER_BATCH),
+  quoteTolerance: z
+    .strictObject({
+      priceTicks: int(0, 100).default(0),
+      sizeShare: z.number().min(0).max(1).default(0.1),
+    })
+    .prefault({}),
+  orderTimeoutMs: ms(100, 600_000).default(10_000),
+  heartbeatIntervalMs: ms(100, VENUE_HEARTBEAT_DEADLINE_MS - 1).default(5000),
+  cancelOnStop: z.boolean().default(true),
+  orphans: z.enum(['cancel', 'adopt']).default('cancel'),
+});
+
+const loggingSchema = z.strictObject({
+  level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  file: pathText.optional(),
+  pretty: z.union([z.boolean(), z.literal('auto')], { error: 'must be true, false or auto' }).default('auto'),
+});
+
+const storeSchema = z.strictObject({ path: pathText.optional() });
+
+const paperSchema = z.strictObject({ balance: money('positive').default(decimalToMicros(10_000)) });
+
+const backtestSchema = z.strictObject({
+  balance: money('positive').default(decimalToMicros(10_000)),
+  latencyMs: ms(0, 60_000).default(100),
+  queueModel: z.enum(['conservative', 'probabilistic']).default('conservative'),
+  fees: z
+    .strictObject({ makerBps: decimal('nonNegative').default(new Dec(0)), takerBps: decimal('nonNegative').default(new Dec(0)) })
+    .prefault({}),
+});
+
+/** The whole file. */
+export const configFileSchema = z.strictObject({
+  mode: z.enum(['live', 'paper', 'backtest']),
+  name: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must be 1 to 64 letters, digits, -, _ or .' })
+    .optional(),
+  venue: venueSchema.optional(),
+  account: accountSchema.optional(),
+  data: dataSchema.prefault({}),
+  strategies: z.array(strategySchema).default([]),
+  risk: riskSchema.prefault({}),
+  execution: executionSchema.prefault({}),
+  logging: loggingSchema.prefault({}),
+  store: storeSchema.prefault({}),
+  paper: paperSchema.prefault({}),
+  backtest: backtestSchema.prefault({}),
+});
+
+/** A config file after parsing: defaults filled, values typed, nothing resolved yet. */
+export type ConfigFile = z.output<typeof configFileSchema>;
+export type VenueSection = NonNullable<ConfigFile['venue']>;
+export type AccountSection = NonNullable<ConfigFile['account']>;
+export type MarketSelectionSection = z.output<typeof marketSelectionSchema>;

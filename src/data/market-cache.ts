@@ -1,0 +1,112 @@
+import type { Micros } from '../core/fixed.ts';
+import type { MarketRules, OrderBook, TokenId, TokenPrices } from '../core/types.ts';
+import type { MarketEvent } from './market-events.ts';
+
+/** Static description of a tracked token (from the market list). */
+export interface TrackedToken {
+  readonly tokenId: TokenId;
+  readonly conditionId: string;
+  readonly outcome: string;
+  readonly outcomeIndex: 0 | 1;
+  readonly complementTokenId: TokenId | undefined;
+  readonly question: string;
+  readonly negRiskMarketId: string | undefined;
+  readonly rules: MarketRules;
+}
+
+/** The newest state of one token. Replaced, never mutated, on every change. */
+export interface TokenState {
+  readonly token: TrackedToken;
+  readonly rules: MarketRules;
+  readonly book: OrderBook | undefined;
+  readonly prices: TokenPrices | undefined;
+  readonly lastTrade: { readonly price: Micros; readonly size: Micros; readonly tsEvent: number } | undefined;
+}
+
+/** Which part of a token's state an event changed; `undefined` from `apply` means nothing did. */
+export type MarketChange =
+  | { readonly kind: 'book'; readonly state: TokenState }
+  | { readonly kind: 'prices'; readonly state: TokenState }
+  | { readonly kind: 'trade'; readonly state: TokenState }
+  | { readonly kind: 'tickSize'; readonly state: TokenState };
+
+/**
+ * Per-token market state. Drops a book whose `hash` equals the held one (unchanged content),
+ * applies a tick-size change to the token's rules at once (from a `tickSize` event or from a
+ * book whose `tick_size` differs), and never moves a book back in venue time.
+ */
+export class MarketCache {
+  readonly #states = new Map<TokenId, TokenState>();
+
+  track(token: TrackedToken): void {
+    if (this.#states.has(token.tokenId)) return;
+    this.#states.set(token.tokenId, { token, rules: token.rules, book: undefined, prices: undefined, lastTrade: undefined });
+  }
+
+  get(tokenId: TokenId): TokenState | undefined {
+    return this.#states.get(tokenId);
+  }
+
+  tokenIds(): TokenId[] {
+    return [...this.#states.keys()];
+  }
+
+  states(): IterableIterator<TokenState> {
+    return this.#states.values();
+  }
+
+  get size(): number {
+    return this.#states.size;
+  }
+
+  /** Applies one event; returns the changes it caused (a prices event may touch many tokens). */
+  apply(event: MarketEvent): MarketChange[] {
+    switch (event.type) {
+      case 'book': {
+        const change = this.#applyBook(event.book);
+        return change ? [change] : [];
+      }
+      case 'prices': {
+        const out: MarketChange[] = [];
+        for (const prices of event.prices) {
+          const state = this.#states.get(prices.tokenId);
+          if (!state) continue;
+          if (state.prices && state.prices.buy === prices.buy && state.prices.sell === prices.sell) continue;
+          const next = { ...state, prices };
+          this.#states.set(prices.tokenId, next);
+          out.push({ kind: 'prices', state: next });
+        }
+        return out;
+      }
+      case 'trade': {
+        const state = this.#states.get(event.tokenId);
+        if (!state) return [];
+        const next = { ...state, lastTrade: { price: event.price, size: event.size, tsEvent: event.tsEvent } };
+        this.#states.set(event.tokenId, next);
+        return [{ kind: 'trade', state: next }];
+      }
+      case 'tickSize': {
+        const state = this.#states.get(event.tokenId);
+        if (!state || state.rules.tickSize === event.tickSize) return [];
+        // After a tick change the held book may be off the new grid: drop it until the next snapshot.
+        const next = { ...state, rules: { ...state.rules, tickSize: event.tickSize }, book: undefined };
+        this.#states.set(event.tokenId, next);
+        return [{ kind: 'tickSize', state: next }];
+      }
+    }
+  }
+
+  #applyBook(book: OrderBook): MarketChange | undefined {
+    const state = this.#states.get(book.tokenId);
+    if (!state) return undefined;
+    const held = state.book;
+    if (held && (held.hash === book.hash || book.tsEvent < held.tsEvent)) return undefined;
+    let rules = state.rules;
+    const tickChanged = book.tickSize !== undefined && book.tickSize !== rules.tickSize;
+    if (tickChanged) rules = { ...rules, tickSize: book.tickSize };
+    if (book.minOrderSize !== undefined && book.minOrderSize !== rules.minOrderSize) rules = { ...rules, minOrderSize: book.minOrderSize };
+    const next: TokenState = { ...state, rules, book };
+    this.#states.set(book.tokenId, next);
+    return { kind: 'book', state: next };
+  }
+}

@@ -1,0 +1,821 @@
+import { Subject, Subscription, type Observable, interval, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import { isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
+import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { MarketEvent } from '../data/market-events.ts';
+import { MarketCache, type TokenState, type TrackedToken } from '../data/market-cache.ts';
+import { batchWithin, MAX_ORDERS_PER_BATCH } from '../execution/batcher.ts';
+import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../execution/execution-client.ts';
+import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
+import { OrderTracker, OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
+import { diffQuotes } from '../execution/quote-diff.ts';
+import { Portfolio } from '../portfolio/portfolio.ts';
+import { RiskEngine } from '../risk/risk-engine.ts';
+import type { CheckName, RiskLimits, RiskMarketView, RiskState } from '../risk/types.ts';
+import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
+import type { OrderIntent, OrderRequest, PlaceIntent } from '../strategy/intents.ts';
+import { StrategyRunner } from '../strategy/strategy-runner.ts';
+import { EngineCounters, type EngineSummary } from './engine-summary.ts';
+
+export interface EngineLogger extends StrategyLogger {
+  child(bindings: Record<string, unknown>): EngineLogger;
+}
+
+export interface EngineStrategy {
+  readonly id: string;
+  readonly definition: StrategyDefinition;
+  readonly params: unknown;
+  readonly tokenIds: readonly TokenId[];
+}
+
+export interface EngineExecutionSettings {
+  readonly maxBatchWaitMs: number;
+  readonly maxBatchSize: number;
+  /** Quote-target tolerance: price in ticks of the token, size as a share of the wanted size. */
+  readonly quoteTolerance: { readonly priceTicks: number; readonly sizeShare: number };
+  /** Wait before looking up the orders of an outcome-unknown post. */
+  readonly reconcileDelayMs: number;
+  /** How often open orders are compared with the venue's (orphans are cancelled). 0 = never. */
+  readonly syncIntervalMs: number;
+  readonly maxInFlightBatches: number;
+}
+
+export interface EngineOptions {
+  readonly clock: Clock;
+  readonly execution: ExecutionClient;
+  readonly marketEvents$: Observable<MarketEvent>;
+  readonly tokens: readonly TrackedToken[];
+  readonly strategies: readonly EngineStrategy[];
+  readonly risk: { readonly checks?: readonly CheckName[]; readonly limits: RiskLimits };
+  readonly settings: EngineExecutionSettings;
+  readonly heartbeat?: { readonly intervalMs: number; readonly initialId?: string };
+  readonly startingBalance: Micros;
+  /** Prefix of client order ids (unique per run). 8 hex characters. */
+  readonly runId: string;
+  readonly log: EngineLogger;
+  /** Journal hook: every engine event (orders, fills, denials), for persistence. */
+  readonly onEvent?: (event: EngineEvent) => void;
+  /** Returns HTTP 429 count from the venue edge, for the summary. */
+  readonly http429?: () => number;
+}
+
+export type EngineEvent =
+  | { readonly type: 'order'; readonly strategyId: string; readonly event: OrderEvent }
+  | { readonly type: 'fill'; readonly strategyId: string; readonly fill: FillEvent }
+  | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
+  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number };
+
+const DEFAULT_SETTINGS: EngineExecutionSettings = {
+  maxBatchWaitMs: 20,
+  maxBatchSize: MAX_ORDERS_PER_BATCH,
+  quoteTolerance: { priceTicks: 0, sizeShare: 0.25 },
+  reconcileDelayMs: 1_000,
+  syncIntervalMs: 15_000,
+  maxInFlightBatches: 4,
+};
+
+/**
+ * The core, the same in every mode: market events in, strategies called, intents checked by
+ * risk, orders batched and handed to the execution edge, results and fills fed back to the
+ * strategies and the portfolio. Every timer runs on the injected clock.
+ */
+export class TradingEngine {
+  readonly cache = new MarketCache();
+  readonly tracker = new OrderTracker();
+  readonly portfolio: Portfolio;
+  readonly risk: RiskEngine;
+  readonly counters = new EngineCounters();
+  readonly heartbeat: HeartbeatSupervisor | undefined;
+  readonly #opts: EngineOptions;
+  readonly #settings: EngineExecutionSettings;
+  readonly #runners = new Map<string, StrategyRunner>();
+  readonly #tokenToStrategies = new Map<TokenId, StrategyRunner[]>();
+  readonly #orders$ = new Subject<OrderRecord>();
+  readonly #cancels$ = new Subject<OrderRecord>();
+  readonly #subs = new Subscription();
+  readonly #recentOrderTimes: number[] = [];
+  readonly #seenTrades = new Map<string, { confirmed: boolean }>();
+  /** Markets (condition ids) with outcome-unknown orders under reconciliation. */
+  readonly #reconciling = new Map<string, number>();
+  #consecutiveRejects = 0;
+  #seq = 0;
+  #manualHalt: string | undefined;
+  #dayStart: { day: number; pnl: Micros } | undefined;
+  #stopped = false;
+  #inFlight = 0;
+
+  constructor(options: EngineOptions) {
+    this.#opts = options;
+    this.#settings = { ...DEFAULT_SETTINGS, ...options.settings };
+    this.portfolio = new Portfolio(options.startingBalance);
+    this.risk = new RiskEngine({ checks: options.risk.checks, limits: options.risk.limits });
+    for (const token of options.tokens) this.cache.track(token);
+    if (options.heartbeat && options.execution.heartbeat) {
+      const exec = options.execution;
+      this.heartbeat = new HeartbeatSupervisor({
+        clock: options.clock,
+        beat: (prev) => exec.heartbeat!(prev),
+        intervalMs: options.heartbeat.intervalMs,
+        initialId: options.heartbeat.initialId,
+      });
+    }
+    for (const s of options.strategies) this.#addStrategy(s);
+  }
+
+  get clock(): Clock {
+    return this.#opts.clock;
+  }
+
+  strategyState(id: string): string | undefined {
+    return this.#runners.get(id)?.state;
+  }
+
+  /** Starts every stream and strategy. Market events flow from now on. */
+  start(): void {
+    const { clock, execution } = this.#opts;
+    const scheduler = clock.scheduler;
+    // order path: batch on the clock, prepare (hash/sign), submit, apply per-item results
+    this.#subs.add(
+      this.#orders$
+        .pipe(
+          batchWithin(this.#settings.maxBatchWaitMs, Math.min(this.#settings.maxBatchSize, MAX_ORDERS_PER_BATCH), scheduler),
+          mergeMap((batch) => this.#submitBatch(batch), this.#settings.maxInFlightBatches),
+        )
+        .subscribe(),
+    );
+    this.#subs.add(
+      this.#cancels$
+        .pipe(
+          batchWithin(this.#settings.maxBatchWaitMs, 100, scheduler),
+          mergeMap((batch) => this.#cancelBatch(batch), 2),
+        )
+        .subscribe(),
+    );
+    this.#subs.add(execution.fills$.subscribe((fill) => this.#onVenueFill(fill)));
+    this.#subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => this.#opts.log.error('market data failed', { err: String(err) }) }));
+    if (this.heartbeat) {
+      let previous: HeartbeatHealth = 'idle';
+      this.#subs.add(
+        this.heartbeat.health$.subscribe((health) => {
+          this.#opts.onEvent?.({ type: 'heartbeat', health, at: clock.now() });
+          if (health === 'lost') this.#onHeartbeatLost();
+          if (previous === 'lost' && health === 'healthy') this.#sync('heartbeat recovered');
+          if (health !== previous) this.#opts.log.info('heartbeat', { health });
+          previous = health;
+        }),
+      );
+      this.heartbeat.start();
+    }
+    if (this.#settings.syncIntervalMs > 0) {
+      this.#subs.add(interval(this.#settings.syncIntervalMs, scheduler).subscribe(() => this.#sync('periodic')));
+    }
+    for (const runner of this.#runners.values()) {
+      runner.start();
+      const every = runner.definition.timerIntervalMs;
+      if (every) this.#subs.add(interval(every, scheduler).subscribe(() => runner.timer(clock.now())));
+    }
+  }
+
+  /**
+   * Stops strategies (their onStop intents still go out), cancels our open orders unless
+   * `keepOrders`, waits for in-flight batches, then closes the streams.
+   */
+  async stop(options: { keepOrders?: boolean; drainMs?: number } = {}): Promise<void> {
+    if (this.#stopped) return;
+    for (const runner of this.#runners.values()) runner.stop();
+    this.#stopped = true;
+    if (!options.keepOrders) {
+      await this.#cancelEverything();
+    }
+    this.heartbeat?.stop();
+    this.#subs.unsubscribe();
+    this.#orders$.complete();
+    this.#cancels$.complete();
+  }
+
+  /** Halts new orders (kill switch) until `resume()`. */
+  halt(reason: string): void {
+    this.#manualHalt = reason;
+    this.#opts.log.warn('trading halted', { reason });
+  }
+
+  resume(): void {
+    this.#manualHalt = undefined;
+  }
+
+  get halted(): string | undefined {
+    return this.#manualHalt;
+  }
+
+  onMarketEvent(event: MarketEvent): void {
+    const changes = this.cache.apply(event);
+    for (const change of changes) {
+      const runners = this.#tokenToStrategies.get(change.state.token.tokenId);
+      if (!runners) continue;
+      if (change.kind === 'book' && change.state.book) {
+        const snapshot = this.#marketSnapshot(change.state);
+        for (const runner of runners) runner.book(snapshot, change.state.book);
+      } else if (change.kind === 'prices' && change.state.prices) {
+        const snapshot = this.#marketSnapshot(change.state);
+        for (const runner of runners) runner.prices(snapshot, change.state.prices);
+      }
+    }
+  }
+
+  summary(): EngineSummary {
+    const totals = this.portfolio.totals((tokenId) => this.#mark(tokenId));
+    return this.counters.summary({
+      totals,
+      deniedByCode: this.risk.counts(),
+      http429: this.#opts.http429?.() ?? 0,
+      heartbeats: this.heartbeat ? { ...this.heartbeat.stats } : { sent: 0, acknowledged: 0, missed: 0 },
+      openOrders: this.tracker.open().length,
+      strategies: Object.fromEntries([...this.#runners].map(([id, r]) => [id, r.state])),
+    });
+  }
+
+  // ---------------------------------------------------------------- strategies
+
+  #addStrategy(spec: EngineStrategy): void {
+    const engine = this;
+    const log = this.#opts.log.child({ strategy: spec.id });
+    const ctx: StrategyContext = Object.freeze({
+      strategyId: spec.id,
+      params: spec.params,
+      clock: this.#opts.clock,
+      log,
+      tokenIds: Object.freeze([...spec.tokenIds]),
+      market(tokenId: TokenId) {
+        const state = engine.cache.get(tokenId);
+        return state ? engine.#marketSnapshot(state) : undefined;
+      },
+      markets() {
+        return spec.tokenIds.map((id) => engine.cache.get(id)).filter((s): s is TokenState => !!s).map((s) => engine.#marketSnapshot(s));
+      },
+      openOrders(tokenId?: TokenId) {
+        return engine.tracker.open({ strategyId: spec.id, tokenId }).map((r) => engine.tracker.snapshot(r));
+      },
+      position(tokenId: TokenId) {
+        return Object.freeze(engine.portfolio.position(tokenId));
+      },
+      positions() {
+        return Object.freeze(engine.portfolio.positions().map((p) => Object.freeze(p)));
+      },
+      balance() {
+        return engine.#freeBalance();
+      },
+    });
+    const runner = new StrategyRunner(
+      spec.id,
+      spec.definition,
+      ctx,
+      (id, intents) => this.handleIntents(id, intents),
+      (id, err) => this.#onFault(id, err),
+    );
+    this.#runners.set(spec.id, runner);
+    for (const tokenId of spec.tokenIds) {
+      const list = this.#tokenToStrategies.get(tokenId) ?? [];
+      list.push(runner);
+      this.#tokenToStrategies.set(tokenId, list);
+    }
+  }
+
+  #onFault(id: string, err: StrategyError): void {
+    this.counters.faults++;
+    this.#opts.log.error('strategy faulted', { strategy: id, error: err.message });
+    this.#opts.onEvent?.({ type: 'fault', strategyId: id, message: err.message, at: this.#opts.clock.now() });
+    // a faulted strategy's orders are cancelled: nobody is managing them any more
+    for (const record of this.tracker.open({ strategyId: id })) this.#requestCancel(record);
+  }
+
+  #marketSnapshot(state: TokenState): MarketSnapshot {
+    const book = state.book;
+    const bestBid = book?.bids[0]?.price;
+    const bestAsk = book?.asks[0]?.price;
+    const now = this.#opts.clock.now();
+    return Object.freeze({
+      tokenId: state.token.tokenId,
+      conditionId: state.token.conditionId,
+      outcome: state.token.outcome,
+      outcomeIndex: state.token.outcomeIndex,
+      complementTokenId: state.token.complementTokenId,
+      question: state.token.question,
+      rules: state.rules,
+      book,
+      prices: state.prices,
+      bestBid,
+      bestAsk,
+      mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+      ageMs: book ? Math.max(0, now - book.tsInit) : Infinity,
+    });
+  }
+
+  // ---------------------------------------------------------------- intents
+
+  /** Entry point of strategy output (public for tests and the RxJS form). */
+  handleIntents(strategyId: string, intents: readonly OrderIntent[]): void {
+    if (this.#stopped && !this.#runners.get(strategyId)) return;
+    const places: PlaceIntent[] = [];
+    for (const intent of intents) {
+      switch (intent.kind) {
+        case 'place':
+          places.push(intent);
+          break;
+        case 'cancel': {
+          const record = this.tracker.byClientId(intent.clientOrderId);
+          if (record && record.request.strategyId === strategyId) this.#requestCancel(record);
+          break;
+        }
+        case 'cancelAll':
+          for (const record of this.tracker.open({ strategyId, conditionId: intent.conditionId, tokenId: intent.tokenId })) {
+            this.#requestCancel(record);
+          }
+          break;
+        case 'quote': {
+          const state = this.cache.get(intent.tokenId);
+          const tick = state?.rules.tickSize ?? 10_000;
+          const resting = this.tracker
+            .open({ strategyId, tokenId: intent.tokenId })
+            .filter((r) => r.status !== 'CANCEL_PENDING' && !r.cancelWhenLive)
+            .map((r) => ({ clientOrderId: r.request.clientOrderId, side: r.request.side, price: r.request.price, remaining: this.tracker.remaining(r) }));
+          const diff = diffQuotes(intent, resting, {
+            priceMicros: this.#settings.quoteTolerance.priceTicks * tick,
+            sizeShare: this.#settings.quoteTolerance.sizeShare,
+          });
+          for (const id of diff.cancel) {
+            const record = this.tracker.byClientId(id);
+            if (record) this.#requestCancel(record);
+          }
+          for (const p of diff.place) {
+            places.push({ kind: 'place', tokenId: intent.tokenId, side: p.side, price: p.price, size: p.size, orderType: 'GTC', postOnly: true, tag: 'quote' });
+          }
+          break;
+        }
+      }
+    }
+    if (places.length > 0) this.#placeAll(strategyId, places);
+  }
+
+  #placeAll(strategyId: string, places: readonly PlaceIntent[]): void {
+    const now = this.#opts.clock.now();
+    const requests: OrderRequest[] = [];
+    for (const intent of places) {
+      const state = this.cache.get(intent.tokenId);
+      requests.push({
+        ...intent,
+        orderType: intent.orderType ?? 'GTC',
+        strategyId,
+        clientOrderId: this.#nextClientOrderId(),
+        conditionId: state?.token.conditionId ?? '',
+        createdAt: now,
+      });
+    }
+    const riskState = this.#riskState(now);
+    const verdicts = this.risk.checkBatch(requests, riskState);
+    requests.forEach((request, i) => {
+      const denial = verdicts[i];
+      if (denial) {
+        this.counters.denied++;
+        this.#emitOrderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
+        return;
+      }
+      if (this.#reconciling.has(request.conditionId)) {
+        this.counters.denied++;
+        this.counters.deniedReconciling++;
+        this.#emitOrderEvent(strategyId, {
+          type: 'OrderDenied',
+          clientOrderId: request.clientOrderId,
+          code: 'RECONCILING',
+          reason: 'market has orders of unknown outcome under reconciliation',
+          tsInit: now,
+        });
+        return;
+      }
+      const record = this.tracker.add(request, now);
+      this.#recentOrderTimes.push(now);
+      this.#orders$.next(record);
+    });
+    while (this.#recentOrderTimes.length > 0 && this.#recentOrderTimes[0]! < now - 1_000) this.#recentOrderTimes.shift();
+  }
+
+  #nextClientOrderId(): string {
+    this.#seq++;
+    return `${this.#opts.runId}${this.#seq.toString(16).padStart(24, '0')}`;
+  }
+
+  #riskState(now: number): RiskState {
+    const markets = new Map<TokenId, RiskMarketView>();
+    for (const state of this.cache.states()) {
+      const book = state.book;
+      const bestBid = book?.bids[0]?.price;
+      const bestAsk = book?.asks[0]?.price;
+      markets.set(state.token.tokenId, {
+        tokenId: state.token.tokenId,
+        conditionId: state.token.conditionId,
+        outcomeIndex: state.token.outcomeIndex,
+        complementTokenId: state.token.complementTokenId,
+        negRiskMarketId: state.token.negRiskMarketId,
+        tickSize: state.rules.tickSize,
+        minOrderSize: state.rules.minOrderSize,
+        acceptingOrders: state.rules.acceptingOrders,
+        bestBid,
+        bestAsk,
+        mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+        bookTsInit: book?.tsInit,
+      });
+    }
+    const positions = new Map<TokenId, Micros>();
+    for (const p of this.portfolio.positions()) positions.set(p.tokenId, p.size);
+    const openOrders = this.tracker.open().map((r) => ({
+      clientOrderId: r.request.clientOrderId,
+      strategyId: r.request.strategyId,
+      tokenId: r.request.tokenId,
+      conditionId: r.request.conditionId,
+      side: r.request.side,
+      price: r.request.price,
+      remaining: r.status === 'CANCEL_PENDING' ? 0 : this.tracker.remaining(r),
+    }));
+    return {
+      now,
+      markets,
+      openOrders,
+      positions,
+      recentOrderTimes: this.#recentOrderTimes.filter((t) => t > now - 1_000),
+      consecutiveRejects: this.#consecutiveRejects,
+      dailyPnl: this.#dailyPnl(now),
+      heartbeat: this.heartbeat?.health ?? 'idle',
+      manualHalt: this.#manualHalt !== undefined,
+      haltReason: this.#manualHalt,
+    };
+  }
+
+  #dailyPnl(now: number): Micros {
+    const totals = this.portfolio.totals((id) => this.#mark(id));
+    const pnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
+    const day = Math.floor(now / 86_400_000);
+    if (!this.#dayStart || this.#dayStart.day !== day) this.#dayStart = { day, pnl };
+    return pnl - this.#dayStart.pnl;
+  }
+
+  #mark(tokenId: TokenId): Micros | undefined {
+    const book = this.cache.get(tokenId)?.book;
+    const bid = book?.bids[0]?.price;
+    const ask = book?.asks[0]?.price;
+    if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
+    return bid ?? ask ?? book?.lastTradePrice;
+  }
+
+  #freeBalance(): Micros {
+    let reserved = 0;
+    for (const r of this.tracker.open()) {
+      if (r.request.side === 'BUY') reserved += Math.floor((this.tracker.remaining(r) * r.request.price) / MICROS_PER_UNIT);
+    }
+    return this.portfolio.balance() - reserved;
+  }
+
+  // ---------------------------------------------------------------- orders out
+
+  #submitBatch(batch: readonly OrderRecord[]): Observable<unknown> {
+    const { execution, clock } = this.#opts;
+    // orders cancelled while waiting in the batcher never leave
+    const live = batch.filter((r) => {
+      if (!r.cancelWhenLive) return true;
+      this.tracker.transition(r, 'CANCELED', clock.now(), 'cancelled before submission');
+      this.#emitOrderEvent(r.request.strategyId, { type: 'OrderCanceled', clientOrderId: r.request.clientOrderId, orderId: undefined, reason: 'cancelled before submission', tsInit: clock.now() });
+      return false;
+    });
+    if (live.length === 0) return EMPTY;
+    let prepared: readonly PreparedOrder[] = [];
+    this.#inFlight++;
+    return execution.prepare(live.map((r) => r.request)).pipe(
+      tap((orders) => {
+        prepared = orders;
+        orders.forEach((p, i) => this.tracker.setOrderId(live[i]!, p.orderId));
+        this.counters.submitted += orders.length;
+        this.counters.batches++;
+      }),
+      concatMap((orders) => execution.submit(orders)),
+      tap((results) => this.#applyResults(live, results)),
+      catchError((err: unknown) => {
+        this.#onSubmitError(live, prepared, err);
+        return EMPTY;
+      }),
+      finalize(() => this.#inFlight--),
+    );
+  }
+
+  #applyResults(records: readonly OrderRecord[], results: readonly SubmitResult[]): void {
+    const now = this.#opts.clock.now();
+    records.forEach((record, i) => {
+      const result = results[i];
+      const strategyId = record.request.strategyId;
+      if (!result) {
+        this.#markUnknown([record], 'no result for this item');
+        return;
+      }
+      if (result.ok) {
+        this.counters.accepted++;
+        this.#consecutiveRejects = 0;
+        if (record.orderId !== result.orderId && result.orderId) this.tracker.setOrderId(record, result.orderId);
+        const status = result.status.toUpperCase();
+        // a matched order may already be filled; fills arrive through fills$
+        if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN') {
+          const next = status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';
+          this.tracker.transition(record, next, now);
+        }
+        if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && status !== 'LIVE') {
+          // immediate-or-cancel remainder is gone once the venue has answered
+          if (record.filled < record.request.size && status !== 'MATCHED') this.tracker.transition(record, 'CANCELED', now, 'remainder of FAK/FOK');
+        }
+        this.#emitOrderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: result.orderId, tsInit: now });
+        if (record.cancelWhenLive) this.#requestCancel(record);
+      } else {
+        this.counters.rejected++;
+        this.#consecutiveRejects++;
+        this.tracker.transition(record, 'REJECTED', now, result.errorMsg);
+        this.#emitOrderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: result.errorMsg, tsInit: now });
+      }
+    });
+  }
+
+  #onSubmitError(records: readonly OrderRecord[], prepared: readonly PreparedOrder[], err: unknown): void {
+    const now = this.#opts.clock.now();
+    if (prepared.length > 0 && isOutcomeUnknown(err)) {
+      this.#markUnknown(records, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    // definite: the batch was refused as a whole (4xx, 503 paused, 429 after our budget) or never sent
+    const reason = err instanceof VenueRejectError ? `${err.status} ${err.venueMessage}` : err instanceof RateLimitError ? `429 ${err.message}` : err instanceof Error ? err.message : String(err);
+    for (const record of records) {
+      this.counters.rejected++;
+      this.tracker.transition(record, 'REJECTED', now, reason);
+      this.#emitOrderEvent(record.request.strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason, tsInit: now });
+    }
+    if (!(err instanceof RateLimitError)) this.#consecutiveRejects += records.length;
+    this.#opts.log.warn('batch refused', { orders: records.length, reason });
+  }
+
+  /**
+   * Orders whose post may or may not have reached the venue: SUBMIT_UNKNOWN, their markets closed
+   * to new orders, and a lookup by the precomputed hash after a delay. Found: adopted with the
+   * venue's state. Not found: the venue never took it (REJECTED); the intent is not re-sent.
+   */
+  #markUnknown(records: readonly OrderRecord[], reason: string): void {
+    const { clock, execution } = this.#opts;
+    const now = clock.now();
+    for (const record of records) {
+      this.counters.submitUnknown++;
+      this.tracker.transition(record, 'SUBMIT_UNKNOWN', now, reason);
+      const market = record.request.conditionId;
+      this.#reconciling.set(market, (this.#reconciling.get(market) ?? 0) + 1);
+      this.#emitOrderEvent(record.request.strategyId, { type: 'OrderSubmitUnknown', clientOrderId: record.request.clientOrderId, orderId: record.orderId ?? '', tsInit: now });
+    }
+    this.#opts.log.warn('order outcome unknown; reconciling by hash', { orders: records.length, reason });
+    const lookups = records.map((record) =>
+      timer(this.#settings.reconcileDelayMs, clock.scheduler).pipe(
+        mergeMap(() => this.#lookupWithRetry(record.orderId!, 5)),
+        tap((state) => this.#adoptLookup(record, state)),
+        catchError((err: unknown) => {
+          this.#opts.log.error('reconciliation failed; order left SUBMIT_UNKNOWN', { orderId: record.orderId, err: String(err) });
+          return EMPTY;
+        }),
+        finalize(() => {
+          const market = record.request.conditionId;
+          const left = (this.#reconciling.get(market) ?? 1) - 1;
+          if (left <= 0) this.#reconciling.delete(market);
+          else this.#reconciling.set(market, left);
+        }),
+      ),
+    );
+    this.#subs.add(from(lookups).pipe(mergeMap((l) => l, 4)).subscribe());
+  }
+
+  #lookupWithRetry(orderId: string, attempts: number): Observable<VenueOrderState | undefined> {
+    return defer(() => this.#opts.execution.order(orderId)).pipe(
+      catchError((err: unknown) => {
+        if (attempts <= 1) throw err;
+        return timer(this.#settings.reconcileDelayMs, this.#opts.clock.scheduler).pipe(mergeMap(() => this.#lookupWithRetry(orderId, attempts - 1)));
+      }),
+    );
+  }
+
+  #adoptLookup(record: OrderRecord, state: VenueOrderState | undefined): void {
+    const now = this.#opts.clock.now();
+    const strategyId = record.request.strategyId;
+    if (record.status !== 'SUBMIT_UNKNOWN') return;
+    if (!state) {
+      this.tracker.transition(record, 'REJECTED', now, 'not found at the venue after an outcome-unknown post');
+      this.counters.reconciledMissing++;
+      this.#emitOrderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: 'not received by the venue', tsInit: now });
+      return;
+    }
+    this.counters.reconciledFound++;
+    this.#applyVenueState(record, state);
+    this.#emitOrderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
+  }
+
+  #applyVenueState(record: OrderRecord, state: VenueOrderState): void {
+    const now = this.#opts.clock.now();
+    const status = state.status.toUpperCase().replace(/^ORDER_STATUS_/, '');
+    if (status === 'LIVE' || status === 'DELAYED') {
+      this.tracker.transition(record, state.sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'venue state');
+    } else if (status === 'MATCHED') {
+      this.tracker.transition(record, 'FILLED', now, 'venue state');
+    } else if (status === 'CANCELED' || status === 'CANCELLED' || status === 'UNMATCHED') {
+      this.tracker.transition(record, 'CANCELED', now, 'venue state');
+    }
+  }
+
+  // ---------------------------------------------------------------- cancels
+
+  #requestCancel(record: OrderRecord): void {
+    if (!OPEN_STATUSES.has(record.status) || record.status === 'CANCEL_PENDING') return;
+    if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN' || !record.orderId) {
+      record.cancelWhenLive = true;
+      return;
+    }
+    this.tracker.transition(record, 'CANCEL_PENDING', this.#opts.clock.now());
+    this.#cancels$.next(record);
+  }
+
+  #cancelBatch(batch: readonly OrderRecord[]): Observable<unknown> {
+    const ids = batch.map((r) => r.orderId!).filter(Boolean);
+    return this.#opts.execution.cancel(ids).pipe(
+      tap((outcome) => {
+        const now = this.#opts.clock.now();
+        const canceled = new Set(outcome.canceled);
+        for (const record of batch) {
+          if (canceled.has(record.orderId!)) {
+            this.counters.canceled++;
+            this.tracker.transition(record, 'CANCELED', now);
+            this.#emitOrderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
+          } else {
+            // not cancelled: already filled or gone; the sync settles its true state
+            this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
+          }
+        }
+      }),
+      catchError((err: unknown) => {
+        const now = this.#opts.clock.now();
+        for (const record of batch) this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+        this.#opts.log.warn('cancel failed; will retry on the next sync', { orders: batch.length, err: String(err) });
+        return EMPTY;
+      }),
+    );
+  }
+
+  async #cancelEverything(): Promise<void> {
+    const { execution, clock } = this.#opts;
+    for (const record of this.tracker.open()) record.cancelWhenLive = true;
+    await new Promise<void>((resolve) => {
+      execution
+        .cancelAll()
+        .pipe(
+          catchError((err: unknown) => {
+            this.#opts.log.error('cancel-all on stop failed', { err: String(err) });
+            return of(undefined);
+          }),
+        )
+        .subscribe({
+          next: (outcome) => {
+            const now = clock.now();
+            if (!outcome) return;
+            for (const id of outcome.canceled) {
+              const record = this.tracker.byOrderId(id);
+              if (record && OPEN_STATUSES.has(record.status)) {
+                this.counters.canceled++;
+                this.tracker.transition(record, 'CANCELED', now, 'stop');
+              }
+            }
+          },
+          complete: () => resolve(),
+          error: () => resolve(),
+        });
+    });
+  }
+
+  // ---------------------------------------------------------------- fills
+
+  #onVenueFill(fill: VenueFill): void {
+    const record = this.tracker.byOrderId(fill.orderId);
+    if (!record) return; // not ours (or from before this run: reconciliation adopts it)
+    const seen = this.#seenTrades.get(fill.tradeId + ':' + fill.orderId);
+    const confirmed = fill.status.toUpperCase().includes('CONFIRMED');
+    const failed = fill.status.toUpperCase().includes('FAILED');
+    if (seen) {
+      if (confirmed && !seen.confirmed) seen.confirmed = true;
+      return;
+    }
+    if (failed) return;
+    this.#seenTrades.set(fill.tradeId + ':' + fill.orderId, { confirmed });
+    const now = this.#opts.clock.now();
+    record.filled = Math.min(record.request.size, record.filled + fill.size);
+    this.counters.fills++;
+    this.portfolio.applyFill({ tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee });
+    if (record.filled >= record.request.size) this.tracker.transition(record, 'FILLED', now);
+    else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') this.tracker.transition(record, 'PARTIALLY_FILLED', now);
+    const event: FillEvent = Object.freeze({
+      type: 'OrderFilled',
+      clientOrderId: record.request.clientOrderId,
+      orderId: fill.orderId,
+      tradeId: fill.tradeId,
+      tokenId: fill.tokenId,
+      side: fill.side,
+      price: fill.price,
+      size: fill.size,
+      fee: fill.fee,
+      liquidity: fill.liquidity,
+      confirmed,
+      tsEvent: fill.tsEvent,
+      tsInit: fill.tsInit,
+    });
+    this.#opts.onEvent?.({ type: 'fill', strategyId: record.request.strategyId, fill: event });
+    this.#runners.get(record.request.strategyId)?.fill(event);
+  }
+
+  // ---------------------------------------------------------------- heartbeat and sync
+
+  #onHeartbeatLost(): void {
+    const now = this.#opts.clock.now();
+    this.counters.heartbeatLost++;
+    for (const record of this.tracker.open()) {
+      if (record.status === 'LIVE' || record.status === 'PARTIALLY_FILLED' || record.status === 'CANCEL_PENDING') {
+        this.tracker.transition(record, 'CANCELED', now, 'cancelled by the venue: heartbeat lost');
+        this.#emitOrderEvent(record.request.strategyId, {
+          type: 'OrderCanceled',
+          clientOrderId: record.request.clientOrderId,
+          orderId: record.orderId,
+          reason: 'heartbeat lost',
+          tsInit: now,
+        });
+      }
+    }
+    this.#opts.log.warn('heartbeat lost: open orders taken as cancelled by the venue');
+  }
+
+  /**
+   * Compares our open orders with the venue's: orders we think open but the venue does not list
+   * take the venue's state; venue orders of this run we do not track as open are orphans and are
+   * cancelled.
+   */
+  #sync(why: string): void {
+    const { execution } = this.#opts;
+    if (this.#stopped) return;
+    this.#subs.add(
+      execution
+        .openOrders()
+        .pipe(
+          tap((venueOrders) => {
+            const now = this.#opts.clock.now();
+            const venueIds = new Set(venueOrders.map((o) => o.orderId));
+            const orphans: string[] = [];
+            for (const vo of venueOrders) {
+              const record = this.tracker.byOrderId(vo.orderId);
+              if (!record) {
+                if (vo.clientOrderId?.startsWith(this.#opts.runId)) orphans.push(vo.orderId);
+                continue;
+              }
+              if (!OPEN_STATUSES.has(record.status) || record.cancelWhenLive) orphans.push(vo.orderId);
+            }
+            for (const record of this.tracker.open()) {
+              if (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED') continue;
+              if (record.orderId && !venueIds.has(record.orderId)) {
+                // gone at the venue: filled (fills settle it) or cancelled; look it up
+                this.#subs.add(
+                  execution
+                    .order(record.orderId)
+                    .pipe(catchError(() => of(undefined)))
+                    .subscribe((state) => {
+                      if (state) this.#applyVenueState(record, state);
+                      else this.tracker.transition(record, 'CANCELED', now, 'not at the venue');
+                    }),
+                );
+              }
+            }
+            if (orphans.length > 0) {
+              this.counters.orphansCancelled += orphans.length;
+              this.#opts.log.warn('cancelling orphan orders', { count: orphans.length, why });
+              this.#subs.add(execution.cancel(orphans).pipe(catchError(() => EMPTY)).subscribe());
+            }
+          }),
+          catchError((err: unknown) => {
+            this.#opts.log.warn('order sync failed', { err: String(err), why });
+            return EMPTY;
+          }),
+        )
+        .subscribe(),
+    );
+  }
+
+  #emitOrderEvent(strategyId: string, event: OrderEvent): void {
+    const frozen = Object.freeze(event);
+    this.#opts.onEvent?.({ type: 'order', strategyId, event: frozen });
+    this.#runners.get(strategyId)?.orderEvent(frozen);
+  }
+
+  /** Number of order batches still waiting for an answer. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+}

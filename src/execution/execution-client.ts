@@ -1,0 +1,87 @@
+import type { Observable } from 'rxjs';
+import type { Micros } from '../core/fixed.ts';
+import type { ConditionId, Side, TokenId } from '../core/types.ts';
+import type { OrderRequest } from '../strategy/intents.ts';
+
+/**
+ * The execution edge. Live sends signed orders to the venue; paper and backtest hand them to the
+ * simulated matching engine. The engine above it is the same code in every mode.
+ *
+ * Calls return cold Observables that emit once: a live client wraps its HTTP promise, a simulated
+ * one answers on the run's clock (after its latency model), so a backtest stays deterministic.
+ */
+export interface ExecutionClient {
+  /** Short name for logs and summaries: 'live', 'paper', 'backtest'. */
+  readonly kind: string;
+  /**
+   * Precomputes the venue order id (EIP-712 hash in live) for a request before it is sent, so an
+   * outcome-unknown post can be reconciled by it.
+   */
+  prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]>;
+  /**
+   * Submits up to 15 prepared orders as one batch. Emits one result per order in request order.
+   * Errors with OutcomeUnknownError (carrying the hashes) when the venue may or may not have them.
+   */
+  submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]>;
+  /** Cancels orders by venue id. */
+  cancel(orderIds: readonly string[]): Observable<CancelOutcome>;
+  /** Cancels every open order of the account (or of one market). */
+  cancelAll(scope?: { conditionId?: ConditionId; tokenId?: TokenId }): Observable<CancelOutcome>;
+  /** Venue view of our open orders (reconciliation). */
+  openOrders(): Observable<readonly VenueOrderState[]>;
+  /** Venue view of one order by id (reconciliation of SUBMIT_UNKNOWN), undefined when unknown. */
+  order(orderId: string): Observable<VenueOrderState | undefined>;
+  /** Our fills as they happen (live: polled from the account's trades). */
+  readonly fills$: Observable<VenueFill>;
+  /** Sends a heartbeat; absent where the venue has none (simulation). */
+  heartbeat?(previousId: string): Observable<string>;
+  /** Collateral balance when the edge knows it. */
+  balance?(): Observable<Micros>;
+  /** Releases timers, sockets and pollers. */
+  close(): void;
+}
+
+export interface PreparedOrder {
+  readonly request: OrderRequest;
+  /** The venue's order id, known before sending. */
+  readonly orderId: string;
+  /** Edge-specific payload (the signed order JSON in live). */
+  readonly payload: unknown;
+}
+
+export type SubmitResult =
+  | { readonly ok: true; readonly orderId: string; readonly status: string; readonly making: Micros; readonly taking: Micros }
+  | { readonly ok: false; readonly orderId: string; readonly errorMsg: string };
+
+export interface CancelOutcome {
+  readonly canceled: readonly string[];
+  readonly notCanceled: Readonly<Record<string, string>>;
+}
+
+export interface VenueOrderState {
+  readonly orderId: string;
+  readonly status: string;
+  readonly tokenId: TokenId;
+  readonly conditionId: ConditionId;
+  readonly side: Side;
+  readonly price: Micros;
+  readonly originalSize: Micros;
+  readonly sizeMatched: Micros;
+  /** Our client order id, decoded from the order's 32-byte metadata; undefined when not ours. */
+  readonly clientOrderId: string | undefined;
+}
+
+export interface VenueFill {
+  readonly tradeId: string;
+  readonly orderId: string;
+  readonly tokenId: TokenId;
+  readonly side: Side;
+  readonly price: Micros;
+  readonly size: Micros;
+  readonly fee: Micros;
+  readonly liquidity: 'MAKER' | 'TAKER';
+  /** Venue trade status (MATCHED, MINED, CONFIRMED, RETRYING, FAILED). */
+  readonly status: string;
+  readonly tsEvent: number;
+  readonly tsInit: number;
+}

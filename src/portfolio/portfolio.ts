@@ -1,0 +1,128 @@
+import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import type { Side, TokenId } from '../core/types.ts';
+
+const SCALE = BigInt(MICROS_PER_UNIT);
+
+interface Book {
+  size: bigint; // Micros of tokens held (>= 0)
+  cost: bigint; // price × size in Micros² (exact cost basis of the open size)
+  realized: bigint; // Micros² of realized PnL
+}
+
+export interface PositionView {
+  readonly tokenId: TokenId;
+  readonly size: Micros;
+  readonly avgPrice: Micros;
+  readonly realizedPnl: Micros;
+}
+
+export interface PortfolioTotals {
+  readonly balance: Micros;
+  readonly fees: Micros;
+  readonly realizedPnl: Micros;
+  readonly unrealizedPnl: Micros;
+  readonly fills: number;
+  /** Σ price × size of every fill. */
+  readonly turnover: Micros;
+}
+
+/**
+ * Positions, average prices, realized and unrealized PnL, fees and collateral, from fills.
+ * Exact: cost bases are kept as bigint products of Micros and only rounded (toward zero) when
+ * reported. Positions are long-only per outcome token (a short view is a long in the
+ * complement), so a SELL larger than the held size is an error of the caller's data.
+ */
+export class Portfolio {
+  readonly #books = new Map<TokenId, Book>();
+  #balance: bigint;
+  #fees = 0n;
+  #fills = 0;
+  #turnover = 0n;
+
+  constructor(startingBalance: Micros) {
+    this.#balance = BigInt(startingBalance);
+  }
+
+  applyFill(fill: { tokenId: TokenId; side: Side; price: Micros; size: Micros; fee: Micros }): void {
+    const price = BigInt(fill.price);
+    const size = BigInt(fill.size);
+    const fee = BigInt(fill.fee);
+    const book = this.#book(fill.tokenId);
+    const notional2 = price * size; // Micros²
+    this.#fills++;
+    this.#turnover += notional2;
+    this.#fees += fee;
+    if (fill.side === 'BUY') {
+      book.size += size;
+      book.cost += notional2;
+      this.#balance -= notional2 / SCALE + fee;
+    } else {
+      const closing = size > book.size ? book.size : size;
+      if (closing > 0n) {
+        const costOut = (book.cost * closing) / book.size;
+        book.realized += price * closing - costOut;
+        book.cost -= costOut;
+        book.size -= closing;
+      }
+      if (size > closing) {
+        // Selling more than held: record as a negative position at this price (venue-side short).
+        const extra = size - closing;
+        book.size -= extra;
+        book.cost -= price * extra;
+      }
+      this.#balance += notional2 / SCALE - fee;
+    }
+  }
+
+  /** Sets collateral from the venue (reconciliation). */
+  setBalance(balance: Micros): void {
+    this.#balance = BigInt(balance);
+  }
+
+  position(tokenId: TokenId): PositionView {
+    const book = this.#books.get(tokenId);
+    if (!book) return { tokenId, size: 0, avgPrice: 0, realizedPnl: 0 };
+    return {
+      tokenId,
+      size: Number(book.size),
+      avgPrice: book.size === 0n ? 0 : Number(book.cost / book.size),
+      realizedPnl: Number(book.realized / SCALE),
+    };
+  }
+
+  positions(): PositionView[] {
+    return [...this.#books.keys()].map((id) => this.position(id));
+  }
+
+  balance(): Micros {
+    return Number(this.#balance);
+  }
+
+  /** Totals, marking open positions at `mark(tokenId)` (undefined: at cost). */
+  totals(mark: (tokenId: TokenId) => Micros | undefined): PortfolioTotals {
+    let realized = 0n;
+    let unrealized = 0n;
+    for (const [tokenId, book] of this.#books) {
+      realized += book.realized;
+      const m = mark(tokenId);
+      if (m !== undefined && book.size !== 0n) unrealized += BigInt(m) * book.size - book.cost;
+    }
+    return {
+      balance: Number(this.#balance),
+      fees: Number(this.#fees),
+      realizedPnl: Number(realized / SCALE),
+      unrealizedPnl: Number(unrealized / SCALE),
+      fills: this.#fills,
+      turnover: Number(this.#turnover / SCALE),
+    };
+  }
+
+  #book(tokenId: TokenId): Book {
+    let book = this.#books.get(tokenId);
+    if (!book) {
+      book = { size: 0n, cost: 0n, realized: 0n };
+      this.#books.set(tokenId, book);
+    }
+    return book;
+  }
+}

@@ -1,0 +1,162 @@
+import { ConfigError } from '../core/errors.ts';
+import type { OrderRequest } from '../strategy/intents.ts';
+import { CHECKS } from './checks/index.ts';
+import { deny } from './deny.ts';
+import {
+  CHECK_DENY_CODE,
+  CHECK_NAMES,
+  DEFAULT_CHECK_ORDER,
+  DENY_CODES,
+  type CheckName,
+  type Denial,
+  type DenyCode,
+  type RiskCheck,
+  type RiskLimits,
+  type RiskOpenOrder,
+  type RiskState,
+} from './types.ts';
+
+export interface RiskEngineOptions {
+  /** The checks to run, in order; default DEFAULT_CHECK_ORDER. A check not listed never runs. */
+  readonly checks?: readonly CheckName[];
+  readonly limits: RiskLimits;
+}
+
+/** Limits counted in Micros (collateral or shares). */
+const MICROS_LIMITS = [
+  'maxOrderNotional',
+  'maxPositionPerToken',
+  'maxPositionPerMarket',
+  'maxGrossExposure',
+  'maxNegRiskEventExposure',
+  'dailyLossLimit',
+] as const satisfies readonly (keyof RiskLimits)[];
+/** Limits counted in whole things (orders, rejects). */
+const COUNT_LIMITS = ['maxOpenOrders', 'maxOrdersPerSecond', 'maxConsecutiveRejects'] as const satisfies readonly (keyof RiskLimits)[];
+const MS_LIMITS = ['staleBookMs'] as const satisfies readonly (keyof RiskLimits)[];
+const KNOWN_LIMITS: ReadonlySet<string> = new Set<string>([...MICROS_LIMITS, ...COUNT_LIMITS, ...MS_LIMITS]);
+
+/**
+ * Runs the configured checks over one order request against a state snapshot; the first denial
+ * wins. Pure apart from the per-code denial counters. A check that throws (a malformed number in
+ * the state, a bug) denies with that check's own code: risk fails closed.
+ */
+export class RiskEngine {
+  /** The checks this engine runs, in order. */
+  readonly checkOrder: readonly CheckName[];
+  readonly limits: Readonly<RiskLimits>;
+  readonly #checks: readonly RiskCheck[];
+  readonly #counts: Record<DenyCode, number>;
+
+  /** Throws ConfigError naming the key on an unknown or repeated check or a bad limit. */
+  constructor(opts: RiskEngineOptions) {
+    this.checkOrder = Object.freeze([...validateChecks(opts.checks ?? DEFAULT_CHECK_ORDER)]);
+    this.limits = Object.freeze(validateLimits(opts.limits));
+    this.#checks = this.checkOrder.map((name) => CHECKS[name]);
+    this.#counts = zeroCounts();
+  }
+
+  /** The first denial in configured order, or undefined when every check allows the order. */
+  check(req: OrderRequest, state: RiskState): Denial | undefined {
+    const denial = this.#evaluate(req, state);
+    if (denial !== undefined) this.#counts[denial.code]++;
+    return denial;
+  }
+
+  /**
+   * Checks requests in sequence, one result per request (same index). Each accepted request is
+   * added to a working copy of the state's open orders (resting its full size) and recent order
+   * times (at `state.now`), so a batch cannot jointly break a limit its orders pass one by one
+   * (open orders, order rate, self-cross, positions, exposure). `state` is not modified.
+   */
+  checkBatch(reqs: readonly OrderRequest[], state: RiskState): (Denial | undefined)[] {
+    const openOrders: RiskOpenOrder[] = [...state.openOrders];
+    const recentOrderTimes: number[] = [...state.recentOrderTimes];
+    const working: RiskState = { ...state, openOrders, recentOrderTimes };
+    const results: (Denial | undefined)[] = [];
+    for (const req of reqs) {
+      const denial = this.check(req, working);
+      results.push(denial);
+      if (denial === undefined) {
+        openOrders.push({
+          clientOrderId: req.clientOrderId,
+          strategyId: req.strategyId,
+          tokenId: req.tokenId,
+          conditionId: req.conditionId,
+          side: req.side,
+          price: req.price,
+          remaining: req.size,
+        });
+        recentOrderTimes.push(state.now);
+      }
+    }
+    return results;
+  }
+
+  /** Denials so far by code (every code present, 0 when never seen); a frozen copy. */
+  counts(): Readonly<Record<DenyCode, number>> {
+    return Object.freeze({ ...this.#counts });
+  }
+
+  /** Sets every counter back to 0 (e.g. at the start of a trading day). */
+  resetCounts(): void {
+    for (const code of DENY_CODES) this.#counts[code] = 0;
+  }
+
+  #evaluate(req: OrderRequest, state: RiskState): Denial | undefined {
+    const checks = this.#checks;
+    for (let i = 0; i < checks.length; i++) {
+      const name = this.checkOrder[i] as CheckName;
+      let denial: Denial | undefined;
+      try {
+        denial = (checks[i] as RiskCheck)(req, state, this.limits);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        denial = deny(CHECK_DENY_CODE[name], name, `${name} failed closed: ${reason}`);
+      }
+      if (denial !== undefined) return denial;
+    }
+    return undefined;
+  }
+}
+
+function zeroCounts(): Record<DenyCode, number> {
+  const counts = {} as Record<DenyCode, number>;
+  for (const code of DENY_CODES) counts[code] = 0;
+  return counts;
+}
+
+function validateChecks(checks: readonly string[]): CheckName[] {
+  const known: ReadonlySet<string> = new Set(CHECK_NAMES);
+  const seen = new Set<string>();
+  checks.forEach((name, i) => {
+    if (!known.has(name)) {
+      throw new ConfigError(`risk.checks[${i}]: unknown check '${name}', expected one of ${CHECK_NAMES.join(', ')}`);
+    }
+    if (seen.has(name)) throw new ConfigError(`risk.checks[${i}]: check '${name}' listed twice`);
+    seen.add(name);
+  });
+  return [...checks] as CheckName[];
+}
+
+function validateLimits(limits: RiskLimits): RiskLimits {
+  for (const key of Object.keys(limits)) {
+    if (!KNOWN_LIMITS.has(key)) throw new ConfigError(`risk.limits.${key}: unknown limit`);
+  }
+  const fail = (key: string, rule: string, value: unknown): never => {
+    throw new ConfigError(`risk.limits.${key}: must be ${rule}, was ${String(value)}`);
+  };
+  for (const key of MICROS_LIMITS) {
+    const v = limits[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) fail(key, 'a whole number of micros >= 0', v);
+  }
+  for (const key of COUNT_LIMITS) {
+    const v = limits[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) fail(key, 'a whole number >= 0', v);
+  }
+  for (const key of MS_LIMITS) {
+    const v = limits[key];
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) fail(key, 'a finite number of ms >= 0', v);
+  }
+  return { ...limits };
+}

@@ -1,0 +1,65 @@
+import type { Micros } from '../core/fixed.ts';
+import type { ConditionId, OrderType, Side, TokenId } from '../core/types.ts';
+
+/**
+ * What a strategy asks for. Strategies return intents; the engine turns them into orders after
+ * risk has checked each one. Prices and sizes are Micros (use `px('0.52')`, `qty('10')`).
+ */
+
+/** Place one order. */
+export interface PlaceIntent {
+  readonly kind: 'place';
+  readonly tokenId: TokenId;
+  readonly side: Side;
+  readonly price: Micros;
+  readonly size: Micros;
+  /** Default GTC. */
+  readonly orderType?: OrderType;
+  /** Only with GTC/GTD: rejected instead of crossing the book. */
+  readonly postOnly?: boolean;
+  /** GTD expiry, epoch ms. */
+  readonly expiresAt?: number;
+  /** Free label carried into events (e.g. "bid-1"). */
+  readonly tag?: string;
+}
+
+/** Cancel one of the strategy's own orders, by the client order id the engine gave it. */
+export interface CancelIntent {
+  readonly kind: 'cancel';
+  readonly clientOrderId: string;
+}
+
+/** Cancel all of the strategy's open orders, optionally only on one market or token. */
+export interface CancelAllIntent {
+  readonly kind: 'cancelAll';
+  readonly conditionId?: ConditionId;
+  readonly tokenId?: TokenId;
+}
+
+export interface QuoteLevel {
+  readonly price: Micros;
+  readonly size: Micros;
+}
+
+/**
+ * The set of orders the strategy wants resting on a token. The executor diffs it against the
+ * strategy's open orders on that token: an order within tolerance of a wanted level is kept (its
+ * queue position too), the others are cancelled, missing levels are placed (post-only GTC).
+ */
+export interface QuoteIntent {
+  readonly kind: 'quote';
+  readonly tokenId: TokenId;
+  readonly bids: readonly QuoteLevel[];
+  readonly asks: readonly QuoteLevel[];
+}
+
+export type OrderIntent = PlaceIntent | CancelIntent | CancelAllIntent | QuoteIntent;
+
+/** A place intent after the engine stamped it: the unit risk checks and the executor sends. */
+export interface OrderRequest extends PlaceIntent {
+  readonly strategyId: string;
+  /** Unique per run and stable across restarts; carried in the order's `metadata`. */
+  readonly clientOrderId: string;
+  readonly conditionId: ConditionId;
+  readonly createdAt: number;
+}

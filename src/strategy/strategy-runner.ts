@@ -1,0 +1,156 @@
+import { Subject, Subscription, type Observable } from 'rxjs';
+import { StrategyError } from '../core/errors.ts';
+import type { OrderBook, TokenPrices } from '../core/types.ts';
+import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
+import type { OrderIntent } from './intents.ts';
+
+export type StrategyState = 'CREATED' | 'RUNNING' | 'FAULTED' | 'STOPPED';
+
+type HookName = keyof StrategyHooks<unknown>;
+
+/**
+ * Runs one strategy behind a guard. Every call into user code is wrapped: a throw (or an invalid
+ * return) marks the strategy FAULTED, stops it and is reported through `onFault`; the loop and
+ * the other strategies go on. Hooks are synchronous and return intents, which go to `emit`.
+ */
+export class StrategyRunner<P = unknown> {
+  state: StrategyState = 'CREATED';
+  fault: StrategyError | undefined;
+  readonly #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
+  readonly #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
+  readonly #fills = new Subject<FillEvent>();
+  readonly #events = new Subject<OrderEvent>();
+  #streamSub: Subscription | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly definition: StrategyDefinition<P>,
+    readonly ctx: StrategyContext<P>,
+    private readonly emit: (strategyId: string, intents: readonly OrderIntent[]) => void,
+    private readonly onFault: (strategyId: string, error: StrategyError) => void,
+  ) {}
+
+  get running(): boolean {
+    return this.state === 'RUNNING';
+  }
+
+  start(): void {
+    if (this.state !== 'CREATED') return;
+    this.state = 'RUNNING';
+    const stream = this.definition.stream;
+    if (stream) {
+      try {
+        const intents$: Observable<OrderIntent> = stream({
+          ctx: this.ctx,
+          books$: this.#books.asObservable(),
+          prices$: this.#prices.asObservable(),
+          fills$: this.#fills.asObservable(),
+          orderEvents$: this.#events.asObservable(),
+        });
+        this.#streamSub = intents$.subscribe({
+          next: (intent) => this.#deliver('stream', intent),
+          error: (err: unknown) => this.#fail('stream', err),
+        });
+      } catch (err) {
+        this.#fail('stream', err);
+        return;
+      }
+    }
+    this.call('onStart', { ctx: this.ctx });
+  }
+
+  book(market: MarketSnapshot, book: OrderBook): void {
+    if (!this.running) return;
+    this.#books.next({ market, book });
+    this.call('onBook', { ctx: this.ctx, market, book });
+  }
+
+  prices(market: MarketSnapshot, prices: TokenPrices): void {
+    if (!this.running) return;
+    this.#prices.next({ market, prices });
+    this.call('onPrice', { ctx: this.ctx, market, prices });
+  }
+
+  fill(fill: FillEvent): void {
+    if (!this.running) return;
+    this.#fills.next(fill);
+    this.call('onFill', { ctx: this.ctx, fill });
+  }
+
+  orderEvent(event: OrderEvent): void {
+    if (!this.running) return;
+    this.#events.next(event);
+    this.call('onOrderEvent', { ctx: this.ctx, event });
+  }
+
+  timer(now: number): void {
+    if (!this.running) return;
+    this.call('onTimer', { ctx: this.ctx, now });
+  }
+
+  /** Calls onStop (its intents are still delivered) and ends the streams. */
+  stop(): void {
+    if (this.state !== 'RUNNING') return;
+    this.call('onStop', { ctx: this.ctx });
+    if (this.state === 'RUNNING') this.state = 'STOPPED';
+    this.#end();
+  }
+
+  call(hook: HookName, args: object): void {
+    if (this.state !== 'RUNNING') return;
+    const fn = this.definition[hook] as ((a: object) => unknown) | undefined;
+    if (!fn) return;
+    let out: unknown;
+    try {
+      out = fn.call(this.definition, args);
+    } catch (err) {
+      this.#fail(hook, err);
+      return;
+    }
+    if (out === undefined || out === null) return;
+    this.#deliver(hook, out);
+  }
+
+  #deliver(where: string, out: unknown): void {
+    const list = Array.isArray(out) ? out : [out];
+    for (const intent of list) {
+      if (!isIntent(intent)) {
+        this.#fail(where, new TypeError(`returned something that is not an intent: ${safeJson(intent)}`));
+        return;
+      }
+    }
+    if (list.length > 0) this.emit(this.id, list as OrderIntent[]);
+  }
+
+  #fail(where: string, err: unknown): void {
+    if (this.state === 'FAULTED') return;
+    const message = err instanceof Error ? err.message : String(err);
+    this.fault = new StrategyError(`strategy '${this.id}' faulted in ${where}: ${message}`, { cause: err });
+    this.state = 'FAULTED';
+    this.#end();
+    this.onFault(this.id, this.fault);
+  }
+
+  #end(): void {
+    this.#streamSub?.unsubscribe();
+    this.#books.complete();
+    this.#prices.complete();
+    this.#fills.complete();
+    this.#events.complete();
+  }
+}
+
+const KINDS = new Set(['place', 'cancel', 'cancelAll', 'quote']);
+
+function isIntent(value: unknown): value is OrderIntent {
+  return typeof value === 'object' && value !== null && KINDS.has((value as { kind?: unknown }).kind as string);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text.slice(0, 80);
+  } catch {
+    return String(value);
+  }
+}

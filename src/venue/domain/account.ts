@@ -1,0 +1,64 @@
+import type { Micros } from '../../core/fixed.ts';
+import type { ConditionId, Side, TokenId } from '../../core/types.ts';
+
+/**
+ * Domain types of the account-data routes (2.14, 2.15). Decoded here so reconciliation has one
+ * shape whichever spelling the venue used (camelCase in the interface, snake_case in the
+ * venue's docs). Statuses drop the venue's `ORDER_STATUS_` / `TRADE_STATUS_` prefixes.
+ */
+
+export interface MakerOrderFill {
+  readonly orderId: string;
+  readonly makerAddress: string | undefined;
+  readonly owner: string | undefined;
+  readonly matchedAmount: Micros;
+  readonly feeRateBps: number | undefined;
+  readonly price: Micros;
+  readonly assetId: TokenId;
+  readonly outcome: string | undefined;
+  readonly side: Side | undefined;
+}
+
+export interface AccountTrade {
+  readonly id: string;
+  readonly takerOrderId: string | undefined;
+  readonly market: ConditionId;
+  readonly assetId: TokenId;
+  readonly side: Side;
+  readonly size: Micros;
+  readonly feeRateBps: number | undefined;
+  readonly price: Micros;
+  /** `MATCHED`, `MINED`, `CONFIRMED`, `RETRYING`, `FAILED`. */
+  readonly status: string;
+  readonly matchTime: number | undefined;
+  readonly lastUpdate: number | undefined;
+  readonly outcome: string | undefined;
+  readonly bucketIndex: number | undefined;
+  readonly owner: string | undefined;
+  readonly makerAddress: string | undefined;
+  readonly transactionHash: string | undefined;
+  /** `TAKER` or `MAKER` (the interface's `type`, the docs' `trader_side`). */
+  readonly traderSide: string | undefined;
+  readonly makerOrders: readonly MakerOrderFill[];
+}
+
+export interface AccountOrder {
+  readonly id: string;
+  /** `LIVE`, `MATCHED`, `CANCELED`, `DELAYED`, `UNMATCHED`. */
+  readonly status: string;
+  readonly market: ConditionId;
+  readonly assetId: TokenId;
+  readonly side: Side;
+  readonly originalSize: Micros;
+  readonly sizeMatched: Micros;
+  readonly price: Micros;
+  readonly outcome: string | undefined;
+  readonly makerAddress: string | undefined;
+  readonly owner: string | undefined;
+  readonly orderType: string | undefined;
+  readonly createdAt: number | undefined;
+  readonly expiration: number | undefined;
+  readonly associateTrades: readonly string[];
+  /** Sandbox extension: the order's 32-byte metadata, for reconciliation. */
+  readonly metadata: string | undefined;
+}

@@ -1,0 +1,7 @@
+/** The slice of pino's logger the venue client uses; a pino logger satisfies it as is. */
+export interface VenueLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}

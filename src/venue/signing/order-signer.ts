@@ -1,0 +1,170 @@
+import { ConfigError } from '../../core/errors.ts';
+import type { Secret } from '../../core/secret.ts';
+import type { OrderType } from '../../core/types.ts';
+import type { WireOrderSubmission, WireSignedOrder } from '../wire/account.ts';
+import { isAddress, privateKeyToAddress, sameAddress, toChecksumAddress } from './address.ts';
+import { signDigest } from './ecdsa.ts';
+import {
+  DEFAULT_EXCHANGE_ADDRESSES,
+  domainSeparator,
+  orderDomain,
+  orderDigest,
+  POLYGON_CHAIN_ID,
+  ZERO_BYTES32,
+  type OrderStruct,
+} from './eip712.ts';
+import { isHexOfLength, toHex } from './hex.ts';
+import { buildOrder, type OrderParams, type OrderParty, type UnsignedOrder } from './order-builder.ts';
+import { privateKeyBytes } from './private-key.ts';
+import type { VenueProfile } from './profile.ts';
+
+/** The account that signs orders. */
+export interface SigningAccount {
+  readonly privateKey: Secret<string>;
+  /** EOA of the private key; checked against it. */
+  readonly signerAddress: string;
+  /** Funder address; defaults to the signer. Must be the signer for signature type 0. */
+  readonly maker?: string;
+  /** 0 EOA, 1 proxy wallet, 2 Gnosis safe (PROTOCOL "Orders"). */
+  readonly signatureType: 0 | 1 | 2;
+}
+
+export interface OrderSignerOptions {
+  readonly profile: VenueProfile;
+  readonly chainId?: number;
+  /** Verifying contracts; defaults to DEFAULT_EXCHANGE_ADDRESSES. */
+  readonly exchanges?: { readonly standard: string; readonly negRisk: string };
+  /** bytes32 builder code; defaults to zero. */
+  readonly builder?: string;
+}
+
+/** A signed order: its JSON, and its hash, which is the order id the venue will return. */
+export interface SignedOrder {
+  /** 0x lowercase EIP-712 digest. */
+  readonly orderHash: string;
+  readonly order: WireSignedOrder;
+  readonly orderType: OrderType;
+  readonly postOnly: boolean;
+}
+
+export interface OrderSigner {
+  /** Checksummed EOA that signs. */
+  readonly signerAddress: string;
+  /** Checksummed funder address. */
+  readonly maker: string;
+  readonly profile: VenueProfile;
+  /** Builds, hashes and signs one order. Throws OrderBuildError before signing on bad params. */
+  sign(params: OrderParams): SignedOrder;
+}
+
+/**
+ * Resolves the account once (key bytes, checksummed addresses, the two domain separators) and
+ * returns a synchronous signer. The key bytes stay in this closure; nothing here logs.
+ */
+export function createOrderSigner(account: SigningAccount, options: OrderSignerOptions): OrderSigner {
+  const key = privateKeyBytes(account.privateKey, 'account.privateKey');
+  const derived = privateKeyToAddress(key);
+  if (!isAddress(account.signerAddress) || !sameAddress(derived, account.signerAddress)) {
+    throw new ConfigError(`account.signerAddress: ${account.signerAddress} is not the address of the private key`);
+  }
+  const signer = derived;
+  const makerText = account.maker ?? signer;
+  if (!isAddress(makerText)) throw new ConfigError(`account.maker: ${makerText} is not a valid address`);
+  const maker = toChecksumAddress(makerText);
+  const signatureType = account.signatureType;
+  if (signatureType !== 0 && signatureType !== 1 && signatureType !== 2) {
+    throw new ConfigError(`account.signatureType: must be 0, 1 or 2, was ${String(signatureType)}`);
+  }
+  if (signatureType === 0 && maker !== signer) {
+    throw new ConfigError('account.maker: must be the signer address for signature type 0 (EOA)');
+  }
+  const builder = options.builder ?? ZERO_BYTES32;
+  if (!isHexOfLength(builder, 32)) throw new ConfigError('builder: must be 0x and 32 bytes of hex');
+  const chainId = options.chainId ?? POLYGON_CHAIN_ID;
+  const exchanges = options.exchanges ?? DEFAULT_EXCHANGE_ADDRESSES;
+  for (const [name, address] of Object.entries(exchanges)) {
+    if (!isAddress(address)) throw new ConfigError(`exchanges.${name}: ${address} is not a valid address`);
+  }
+  const standardDomain = domainSeparator(orderDomain(exchanges.standard, chainId));
+  const negRiskDomain = domainSeparator(orderDomain(exchanges.negRisk, chainId));
+  const party: OrderParty = { maker, signer, signatureType, builder };
+  const profile = options.profile;
+
+  return {
+    signerAddress: signer,
+    maker,
+    profile,
+    sign(params: OrderParams): SignedOrder {
+      const unsigned = buildOrder(params, party, profile);
+      const { orderHash, signature } = signOrderStruct(unsigned.struct, unsigned.negRisk ? negRiskDomain : standardDomain, key);
+      return {
+        orderHash,
+        order: toWireOrder(unsigned, signature, profile),
+        orderType: unsigned.orderType,
+        postOnly: unsigned.postOnly,
+      };
+    },
+  };
+}
+
+/** Hashes an order struct under a domain separator and signs the digest. */
+export function signOrderStruct(
+  struct: OrderStruct,
+  separator: Uint8Array,
+  privateKey: Uint8Array,
+): { orderHash: string; signature: string } {
+  const digest = orderDigest(separator, struct);
+  return { orderHash: toHex(digest), signature: toHex(signDigest(digest, privateKey)) };
+}
+
+/**
+ * The order JSON (2.16): amounts and timestamp as decimal strings, side as BUY/SELL. In the
+ * `interface` profile `salt` is a string, `conditionId` is sent and `expiration` only for GTD; in
+ * the `polymarket` profile `salt` is a number (as the official SDK sends it), `conditionId` is
+ * omitted and `expiration` is always sent ("0" when none).
+ */
+export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile: VenueProfile): WireSignedOrder {
+  const s = unsigned.struct;
+  const side = s.side === 0 ? 'BUY' : 'SELL';
+  if (profile === 'polymarket') {
+    return {
+      salt: Number(s.salt),
+      maker: s.maker,
+      signer: s.signer,
+      tokenId: s.tokenId.toString(),
+      makerAmount: String(s.makerAmount),
+      takerAmount: String(s.takerAmount),
+      side,
+      signatureType: s.signatureType,
+      timestamp: String(s.timestamp),
+      expiration: String(unsigned.expiration),
+      metadata: s.metadata,
+      builder: s.builder,
+      signature,
+    };
+  }
+  const order: WireSignedOrder = {
+    salt: String(s.salt),
+    maker: s.maker,
+    signer: s.signer,
+    tokenId: s.tokenId.toString(),
+    conditionId: unsigned.conditionId as string,
+    makerAmount: String(s.makerAmount),
+    takerAmount: String(s.takerAmount),
+    side,
+    signatureType: s.signatureType,
+    timestamp: String(s.timestamp),
+    metadata: s.metadata,
+    builder: s.builder,
+    signature,
+  };
+  if (unsigned.expiration !== 0) order.expiration = String(unsigned.expiration);
+  return order;
+}
+
+/** One item of `POST /orders` (or the body of `POST /order`); `postOnly` only when set. */
+export function toOrderSubmission(signed: SignedOrder, owner: string): WireOrderSubmission {
+  const item: WireOrderSubmission = { order: signed.order, orderType: signed.orderType, owner };
+  if (signed.postOnly) item.postOnly = true;
+  return item;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Portfolio } from '../../src/portfolio/portfolio.ts';
+
+const T = 'tok';
+
+describe('Portfolio', () => {
+  it('tracks size, average price, realized PnL, fees and balance exactly', () => {
+    const p = new Portfolio(1_000_000_000); // 1,000
+    p.applyFill({ tokenId: T, side: 'BUY', price: 400_000, size: 10_000_000, fee: 10_000 });
+    p.applyFill({ tokenId: T, side: 'BUY', price: 500_000, size: 10_000_000, fee: 0 });
+    expect(p.position(T)).toEqual({ tokenId: T, size: 20_000_000, avgPrice: 450_000, realizedPnl: 0 });
+    expect(p.balance()).toBe(1_000_000_000 - 4_000_000 - 10_000 - 5_000_000);
+    p.applyFill({ tokenId: T, side: 'SELL', price: 600_000, size: 5_000_000, fee: 5_000 });
+    // realized = (0.60 - 0.45) * 5 = 0.75
+    expect(p.position(T).realizedPnl).toBe(750_000);
+    expect(p.position(T).size).toBe(15_000_000);
+    expect(p.position(T).avgPrice).toBe(450_000);
+    const totals = p.totals(() => 500_000);
+    expect(totals.unrealizedPnl).toBe(750_000); // (0.50 - 0.45) * 15
+    expect(totals.fees).toBe(15_000);
+    expect(totals.fills).toBe(3);
+    expect(totals.turnover).toBe(4_000_000 + 5_000_000 + 3_000_000);
+    expect(totals.balance).toBe(1_000_000_000 - 9_010_000 + 3_000_000 - 5_000);
+  });
+
+  it('keeps thirds exact in the cost basis (no float drift)', () => {
+    const p = new Portfolio(0);
+    for (let i = 0; i < 3; i++) p.applyFill({ tokenId: T, side: 'BUY', price: 333_333, size: 1_000_000, fee: 0 });
+    p.applyFill({ tokenId: T, side: 'SELL', price: 333_333, size: 3_000_000, fee: 0 });
+    expect(p.position(T)).toEqual({ tokenId: T, size: 0, avgPrice: 0, realizedPnl: 0 });
+  });
+
+  it('marks at cost when no mark is known', () => {
+    const p = new Portfolio(0);
+    p.applyFill({ tokenId: T, side: 'BUY', price: 250_000, size: 4_000_000, fee: 0 });
+    expect(p.totals(() => undefined).unrealizedPnl).toBe(0);
+  });
+});
