@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { registerSandbox } from './commands/sandbox.ts';
+import { registerValidate } from './commands/validate.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
-  void program;
+  registerValidate(program);
+  registerSandbox(program);
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ClobotError } from '../core/errors.ts';
+import { ClobotError, ConfigError } from '../core/errors.ts';
 import { registerCommands } from './commands.ts';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
@@ -31,6 +31,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         return EXIT_OK;
       }
+      return EXIT_USAGE;
+    }
+    if (err instanceof ConfigError) {
+      // one line per problem, each naming its key path and file:line; a bad config is bad input
+      for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
       return EXIT_USAGE;
     }
     if (err instanceof UsageError) {

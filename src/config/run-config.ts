@@ -1,5 +1,4 @@
-import type { Micros } from '../core/fixed.ts';
-import type { Dec } from '../core/fixed.ts';
+import type { Dec, Micros } from '../core/fixed.ts';
 import type { Secret } from '../core/secret.ts';
 import type { CheckName } from '../risk/types.ts';
 

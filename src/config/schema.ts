@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { Dec, decimalToMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
+import { Dec, decimalToMicros, formatMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
 import { DEFAULT_CHECK_ORDER, CHECK_NAMES } from '../risk/types.ts';
 import { MAX_ORDERS_PER_BATCH } from '../execution/batcher.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
+import { looksLikeSecret } from './config-issue.ts';
 import type { Address, Hex } from './run-config.ts';
 
 /**
@@ -37,49 +38,48 @@ const pathText = nonEmpty;
 
 const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** A decimal given as a YAML number or a string ("0.5", 12), kept exact. */
-function decimalValue(v: number | string, ctx: Ctx): Dec {
+/** A decimal given as a YAML number or a string ("0.5", 12), kept exact; undefined after reporting an issue. */
+function decimalValue(v: number | string, ctx: Ctx): Dec | undefined {
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return fail(ctx, 'must be a finite number');
-    return new Dec(v);
+    if (Number.isFinite(v)) return new Dec(v);
+    fail(ctx, 'must be a finite number');
+    return undefined;
   }
   const text = v.trim();
-  if (!DECIMAL_RE.test(text)) return fail(ctx, 'must be a decimal number like 100 or "0.25"');
-  return new Dec(text);
+  if (DECIMAL_RE.test(text)) return new Dec(text);
+  fail(ctx, 'must be a decimal number like 100 or "0.25"');
+  return undefined;
 }
 
 type Bound = 'positive' | 'nonNegative';
 
-function checkBound(d: Dec, bound: Bound, ctx: Ctx): boolean {
-  if (bound === 'positive' && !d.gt(0)) {
-    fail(ctx, 'must be > 0');
-    return false;
-  }
-  if (bound === 'nonNegative' && d.lt(0)) {
-    fail(ctx, 'must be >= 0');
-    return false;
-  }
-  return true;
+/** The bound's complaint, or undefined when `d` is within it. */
+function boundProblem(d: Dec, bound: Bound): string | undefined {
+  if (bound === 'positive' && !d.gt(0)) return 'must be > 0';
+  if (bound === 'nonNegative' && d.lt(0)) return 'must be >= 0';
+  return undefined;
 }
 
 /** Money (collateral or shares) as exact Micros: numbers or strings, at most 6 decimals. */
 const money = (bound: Bound) =>
   z.union([z.number(), z.string()], { error: 'must be an amount like 100 or "12.5"' }).transform((v, ctx): Micros => {
     const d = decimalValue(v, ctx);
-    if (!checkBound(d, bound, ctx)) return z.NEVER;
+    if (d === undefined) return z.NEVER;
+    const problem = boundProblem(d, bound);
+    if (problem !== undefined) return fail(ctx, problem);
     if (d.decimalPlaces() > MICRO_DECIMALS) return fail(ctx, `must have at most ${MICRO_DECIMALS} decimals`);
-    try {
-      return decimalToMicros(d);
-    } catch {
-      return fail(ctx, 'is too large');
-    }
+    const n = d.mul(10 ** MICRO_DECIMALS).toNumber();
+    if (!Number.isSafeInteger(n)) return fail(ctx, `must be <= ${formatMicros(Number.MAX_SAFE_INTEGER)}`);
+    return decimalToMicros(d);
   });
 
 /** An exact decimal (rates, basis points). */
 const decimal = (bound: Bound) =>
   z.union([z.number(), z.string()], { error: 'must be a decimal number like 1.5 or "0.25"' }).transform((v, ctx): Dec => {
     const d = decimalValue(v, ctx);
-    return checkBound(d, bound, ctx) ? d : z.NEVER;
+    if (d === undefined) return z.NEVER;
+    const problem = boundProblem(d, bound);
+    return problem === undefined ? d : fail(ctx, problem);
   });
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
@@ -97,12 +97,11 @@ const address = z.string({ error: 'must be a 0x address (0x + 40 hex digits)' })
 });
 
 const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SECRET_LIKE_RE = /^(?:0x)?[0-9a-fA-F]{32,}$|^[A-Za-z0-9+/_=-]{40,}$/;
 
 /** The NAME of an environment variable; a value that looks like a secret is refused (and not echoed). */
 const envName = z.string({ error: 'must be the name of an environment variable' }).transform((v, ctx): string => {
   const text = v.trim();
-  if (SECRET_LIKE_RE.test(text)) {
+  if (looksLikeSecret(text)) {
     return fail(ctx, 'looks like a secret value: this key takes the NAME of an environment variable, put the secret itself in that variable');
   }
   if (!ENV_NAME_RE.test(text)) return fail(ctx, 'must be the name of an environment variable (letters, digits and _)');

@@ -1,12 +1,12 @@
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { OrderRequest } from '../strategy/intents.ts';
-import { big, notionalPicos, ONE } from './money.ts';
+import { big, notionalPicos, ONE, whole, type PicoSum } from './money.ts';
 import type { RiskMarketView, RiskOpenOrder, RiskState } from './types.ts';
 
 /**
  * Exposure arithmetic shared by maxGrossExposure and negRiskExposure. All amounts are picos
- * (price × size, exact BigInt).
+ * (price × size, exact).
  */
 
 /**
@@ -18,18 +18,18 @@ export function markOf(view: RiskMarketView | undefined, fallback: Micros): Micr
   return view?.mid ?? view?.bestBid ?? view?.bestAsk ?? fallback;
 }
 
-/** |position| × mark of one token, picos. */
-export function positionPicos(tokenId: TokenId, position: Micros, req: OrderRequest, state: RiskState): bigint {
-  if (position === 0) return 0n;
-  const mark = markOf(state.markets.get(tokenId), tokenId === req.tokenId ? req.price : ONE);
-  const p = big(position, `position of ${tokenId}`);
-  return (p < 0n ? -p : p) * big(mark, `mark of ${tokenId}`);
+/** Adds |position| × mark of one token. */
+export function addPosition(sum: PicoSum, tokenId: TokenId, position: Micros, req: OrderRequest, state: RiskState): void {
+  if (position === 0) return;
+  const size = whole(position < 0 ? -position : position, 'position', tokenId);
+  const mark = whole(markOf(state.markets.get(tokenId), tokenId === req.tokenId ? req.price : ONE), 'mark', tokenId);
+  sum.addProduct(size, mark);
 }
 
-/** price × remaining of a resting BUY, picos (0 for SELLs and for orders that no longer rest). */
-export function openBuyPicos(order: RiskOpenOrder): bigint {
-  if (order.side !== 'BUY' || order.remaining <= 0) return 0n;
-  return notionalPicos(order.price, order.remaining, `open order ${order.clientOrderId}`);
+/** Adds price × remaining of a resting BUY (nothing for SELLs and for orders that no longer rest). */
+export function addOpenBuy(sum: PicoSum, order: RiskOpenOrder): void {
+  if (order.side !== 'BUY' || !(order.remaining > 0)) return;
+  sum.addProduct(whole(order.price, 'open order price', order.clientOrderId), whole(order.remaining, 'open order remaining', order.clientOrderId));
 }
 
 /**
@@ -39,10 +39,10 @@ export function openBuyPicos(order: RiskOpenOrder): bigint {
  */
 export function addedPicos(req: OrderRequest, state: RiskState): bigint {
   if (req.side === 'BUY') return notionalPicos(req.price, req.size);
-  let covered = big(state.positions.get(req.tokenId) ?? 0, `position of ${req.tokenId}`);
+  let covered = big(state.positions.get(req.tokenId) ?? 0, 'position', req.tokenId);
   for (const o of state.openOrders) {
     if (o.tokenId === req.tokenId && o.side === 'SELL' && o.remaining > 0) {
-      covered -= big(o.remaining, `open order ${o.clientOrderId} remaining`);
+      covered -= big(o.remaining, 'open order remaining', o.clientOrderId);
     }
   }
   if (covered < 0n) covered = 0n;

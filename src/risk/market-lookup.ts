@@ -15,7 +15,8 @@ export function complementTokenOf(view: RiskMarketView, state: RiskState): Token
 
 /**
  * True when `order` rests on the complement of `tokenId`: on `complementId` if known, or on any
- * other token of the same condition (a condition has exactly two tokens).
+ * other token of the same condition (a condition has exactly two tokens; an empty condition
+ * id matches nothing).
  */
 export function isOnComplement(
   order: RiskOpenOrder,
@@ -24,5 +25,5 @@ export function isOnComplement(
   complementId: TokenId | undefined,
 ): boolean {
   if (order.tokenId === tokenId) return false;
-  return order.tokenId === complementId || order.conditionId === conditionId;
+  return order.tokenId === complementId || (conditionId !== '' && order.conditionId === conditionId);
 }

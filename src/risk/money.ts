@@ -2,8 +2,9 @@ import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 
 /**
  * Exact money for risk. A notional is price × size with both in Micros, so it counts units of
- * 1e-12 ("pico"); it is held in a BigInt and compared against a limit scaled the same way, so no
- * rounding ever happens (0.333333 × 3 = 0.999999 exactly, and 9e9 shares × 0.99 stays exact).
+ * 1e-12 ("picos"); it is held exactly (a BigInt, or a plain number while below 2^53) and
+ * compared against a limit scaled the same way, so no rounding ever happens (0.333333 × 3 =
+ * 0.999999 exactly, and 9e9 shares × 0.999999 stays exact).
  */
 
 const MICROS = BigInt(MICROS_PER_UNIT);
@@ -12,28 +13,59 @@ const PICOS_PER_UNIT = MICROS * MICROS;
 /** The full price of one share, Micros. */
 export const ONE: Micros = MICROS_PER_UNIT;
 
-/** True when `value` is a whole number of micros that fits a JS number exactly. */
-export function isWholeMicros(value: number): boolean {
-  return Number.isSafeInteger(value);
-}
-
 /**
- * A Micros value as a BigInt. Throws RangeError naming `what` on NaN, infinities or fractional
- * micros (a malformed state is a caller bug; the engine turns the throw into a fail-closed denial).
+ * `value` when it is a whole number of micros that a JS number holds exactly; else a RangeError
+ * naming it ("position of Y1 0.5 is not a whole number of micros"). A malformed state is a
+ * caller bug; the engine turns the throw into a fail-closed denial. The label is only built on
+ * failure, so this costs nothing on the hot path.
  */
-export function big(value: number, what: string): bigint {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${what} ${String(value)} is not a whole number of micros`);
-  return BigInt(value);
+export function whole(value: number, label: string, id?: string): number {
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`${label}${id === undefined ? '' : ` of ${id}`} ${String(value)} is not a whole number of micros`);
+  }
+  return value;
 }
 
-/** price × size in picos (1e-12 collateral). */
-export function notionalPicos(price: Micros, size: Micros, what = 'order'): bigint {
-  return big(price, `${what} price`) * big(size, `${what} size`);
+/** A whole Micros value as a BigInt (RangeError as `whole`). */
+export function big(value: number, label: string, id?: string): bigint {
+  return BigInt(whole(value, label, id));
+}
+
+/** The request's price × size in picos. */
+export function notionalPicos(price: Micros, size: Micros): bigint {
+  return big(price, 'order price') * big(size, 'order size');
 }
 
 /** A Micros limit in picos, to compare against notionals. */
-export function microsToPicos(value: Micros, what: string): bigint {
-  return big(value, what) * MICROS;
+export function microsToPicos(value: Micros, label: string): bigint {
+  return big(value, label) * MICROS;
+}
+
+/**
+ * An exact running sum of picos that stays in plain numbers while every product and the total
+ * are below 2^53 and carries the rest in a BigInt. Sound because a float product (or sum) of
+ * integers is exact below 2^53 and, rounding being monotonic, never lands below 2^53 when the
+ * exact result is at or above it. Same value as summing BigInt products, several times faster.
+ * Factors must be whole micros (callers check them with `whole`).
+ */
+export class PicoSum {
+  #small = 0;
+  #big = 0n;
+
+  addProduct(a: number, b: number): void {
+    const product = a * b;
+    const total = this.#small + product;
+    if (Number.isSafeInteger(product) && Number.isSafeInteger(total)) this.#small = total;
+    else this.#big += BigInt(a) * BigInt(b);
+  }
+
+  addPicos(value: bigint): void {
+    this.#big += value;
+  }
+
+  get value(): bigint {
+    return this.#big + BigInt(this.#small);
+  }
 }
 
 /** Exact shortest decimal of a picos amount: 999999000000n -> "0.999999", 60500000000000n -> "60.5". */

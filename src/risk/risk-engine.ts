@@ -34,7 +34,7 @@ const MICROS_LIMITS = [
 /** Limits counted in whole things (orders, rejects). */
 const COUNT_LIMITS = ['maxOpenOrders', 'maxOrdersPerSecond', 'maxConsecutiveRejects'] as const satisfies readonly (keyof RiskLimits)[];
 const MS_LIMITS = ['staleBookMs'] as const satisfies readonly (keyof RiskLimits)[];
-const KNOWN_LIMITS: ReadonlySet<string> = new Set<string>([...MICROS_LIMITS, ...COUNT_LIMITS, ...MS_LIMITS]);
+const KNOWN_LIMITS: readonly (keyof RiskLimits)[] = [...MICROS_LIMITS, ...COUNT_LIMITS, ...MS_LIMITS];
 
 /**
  * Runs the configured checks over one order request against a state snapshot; the first denial
@@ -48,7 +48,7 @@ export class RiskEngine {
   readonly #checks: readonly RiskCheck[];
   readonly #counts: Record<DenyCode, number>;
 
-  /** Throws ConfigError naming the key on an unknown or repeated check or a bad limit. */
+  /** Throws ConfigError naming the key on an unknown or repeated check or a bad limit value. */
   constructor(opts: RiskEngineOptions) {
     this.checkOrder = Object.freeze([...validateChecks(opts.checks ?? DEFAULT_CHECK_ORDER)]);
     this.limits = Object.freeze(validateLimits(opts.limits));
@@ -139,10 +139,12 @@ function validateChecks(checks: readonly string[]): CheckName[] {
   return [...checks] as CheckName[];
 }
 
+/**
+ * Checks each limit and returns a copy holding only the limit keys, so a config's whole `risk`
+ * section (with `checks`, `haltFile`, ...) can be passed as is; the config loader is the one
+ * that rejects unknown keys, with the file and line.
+ */
 function validateLimits(limits: RiskLimits): RiskLimits {
-  for (const key of Object.keys(limits)) {
-    if (!KNOWN_LIMITS.has(key)) throw new ConfigError(`risk.limits.${key}: unknown limit`);
-  }
   const fail = (key: string, rule: string, value: unknown): never => {
     throw new ConfigError(`risk.limits.${key}: must be ${rule}, was ${String(value)}`);
   };
@@ -158,5 +160,7 @@ function validateLimits(limits: RiskLimits): RiskLimits {
     const v = limits[key];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) fail(key, 'a finite number of ms >= 0', v);
   }
-  return { ...limits };
+  const copy: Record<string, unknown> = {};
+  for (const key of KNOWN_LIMITS) if (limits[key] !== undefined) copy[key] = limits[key];
+  return copy as RiskLimits;
 }

@@ -139,6 +139,34 @@ const NUM_RE = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 export function checkQuery(route: RouteId, query: Readonly<Record<string, string | undefined>>): void {
   const rules = ROUTE_RULES[route];
   if (!rules) return;
+  checkRules(route, rules, query);
+}
+
+/**
+ * Rules for the fields of JSON request bodies of read routes, in the same string form as
+ * queries (arrays comma-joined by `toQuery`). Kept apart from ROUTE_RULES because these
+ * fields travel in the body, not the query string.
+ */
+export const BODY_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Object.freeze({
+  getBatchPricesHistory: {
+    params: {
+      markets: list(true),
+      start_ts: int(0),
+      end_ts: int(0),
+      interval: oneOf(['1m', '1h', '6h', '1d', '1w', 'max']),
+      fidelity: int(1),
+    },
+  },
+});
+
+/** Checks a request body's fields (string form) against BODY_RULES; throws a ParameterError. */
+export function checkBody(route: RouteId, fields: Readonly<Record<string, string | undefined>>): void {
+  const rules = BODY_RULES[route];
+  if (!rules) return;
+  checkRules(route, rules, fields);
+}
+
+function checkRules(route: RouteId, rules: RouteRules, query: Readonly<Record<string, string | undefined>>): void {
   for (const [name, rule] of Object.entries(rules.params)) {
     const value = query[name];
     if (value === undefined || value === '') {

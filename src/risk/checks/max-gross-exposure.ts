@@ -1,6 +1,6 @@
 import { deny } from '../deny.ts';
-import { addedPicos, openBuyPicos, positionPicos } from '../exposure.ts';
-import { formatPicos, microsToPicos } from '../money.ts';
+import { addedPicos, addOpenBuy, addPosition } from '../exposure.ts';
+import { formatPicos, microsToPicos, PicoSum } from '../money.ts';
 import type { RiskCheck } from '../types.ts';
 
 /**
@@ -17,9 +17,11 @@ import type { RiskCheck } from '../types.ts';
 export const maxGrossExposure: RiskCheck = (req, state, limits) => {
   const max = limits.maxGrossExposure;
   if (max === undefined) return undefined;
-  let total = addedPicos(req, state);
-  for (const [tokenId, position] of state.positions) total += positionPicos(tokenId, position, req, state);
-  for (const o of state.openOrders) total += openBuyPicos(o);
+  const sum = new PicoSum();
+  sum.addPicos(addedPicos(req, state));
+  for (const [tokenId, position] of state.positions) addPosition(sum, tokenId, position, req, state);
+  for (const o of state.openOrders) addOpenBuy(sum, o);
+  const total = sum.value;
   const limit = microsToPicos(max, 'maxGrossExposure');
   if (total > limit) {
     return deny('GROSS_EXPOSURE_LIMIT', 'maxGrossExposure', `gross exposure ${formatPicos(total)} exceeds max ${formatPicos(limit)}`);

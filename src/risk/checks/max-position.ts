@@ -1,6 +1,6 @@
+import { formatMicros } from '../../core/fixed.ts';
 import { deny, unknownMarket } from '../deny.ts';
 import { complementTokenOf, isOnComplement } from '../market-lookup.ts';
-import { formatMicros } from '../../core/fixed.ts';
 import { big, formatPicos } from '../money.ts';
 import type { RiskCheck } from '../types.ts';
 
@@ -30,10 +30,10 @@ export const maxPosition: RiskCheck = (req, state, limits) => {
     let pending = 0n;
     for (const o of state.openOrders) {
       if (o.tokenId === req.tokenId && o.side === req.side && o.remaining > 0) {
-        pending += big(o.remaining, `open order ${o.clientOrderId} remaining`);
+        pending += big(o.remaining, 'open order remaining', o.clientOrderId);
       }
     }
-    const before = big(state.positions.get(req.tokenId) ?? 0, `position of ${req.tokenId}`) + sideSign * pending;
+    const before = big(state.positions.get(req.tokenId) ?? 0, 'position', req.tokenId) + sideSign * pending;
     const projected = before + sideSign * size;
     if (exceeds(projected, before, big(perToken, 'maxPositionPerToken'))) {
       return deny(
@@ -51,8 +51,8 @@ export const maxPosition: RiskCheck = (req, state, limits) => {
     // +1 when this token is YES: its position adds to net; -1 when it is NO.
     const tokenSign = view.outcomeIndex === 0 ? 1n : -1n;
     const direction = sideSign * tokenSign;
-    const own = big(state.positions.get(req.tokenId) ?? 0, `position of ${req.tokenId}`);
-    const other = complementId === undefined ? 0n : big(state.positions.get(complementId) ?? 0, `position of ${complementId}`);
+    const own = big(state.positions.get(req.tokenId) ?? 0, 'position', req.tokenId);
+    const other = complementId === undefined ? 0n : big(state.positions.get(complementId) ?? 0, 'position', complementId);
     const net = tokenSign * (own - other);
     let pending = 0n;
     for (const o of state.openOrders) {
@@ -61,7 +61,7 @@ export const maxPosition: RiskCheck = (req, state, limits) => {
       if (o.tokenId === req.tokenId) move = (o.side === 'BUY' ? 1n : -1n) * tokenSign;
       else if (isOnComplement(o, req.tokenId, view.conditionId, complementId)) move = (o.side === 'BUY' ? -1n : 1n) * tokenSign;
       else continue;
-      if (move === direction) pending += big(o.remaining, `open order ${o.clientOrderId} remaining`);
+      if (move === direction) pending += big(o.remaining, 'open order remaining', o.clientOrderId);
     }
     const before = net + direction * pending;
     const projected = before + direction * size;

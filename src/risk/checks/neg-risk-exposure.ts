@@ -1,7 +1,7 @@
 import type { TokenId } from '../../core/types.ts';
 import { deny, unknownMarket } from '../deny.ts';
-import { addedPicos, openBuyPicos, positionPicos } from '../exposure.ts';
-import { formatPicos, microsToPicos } from '../money.ts';
+import { addedPicos, addOpenBuy, addPosition } from '../exposure.ts';
+import { formatPicos, microsToPicos, PicoSum } from '../money.ts';
 import type { RiskCheck } from '../types.ts';
 
 /**
@@ -21,12 +21,14 @@ export const negRiskExposure: RiskCheck = (req, state, limits) => {
   if (eventId === undefined) return undefined;
   const tokens = new Set<TokenId>();
   for (const m of state.markets.values()) if (m.negRiskMarketId === eventId) tokens.add(m.tokenId);
-  let total = addedPicos(req, state);
+  const sum = new PicoSum();
+  sum.addPicos(addedPicos(req, state));
   for (const tokenId of tokens) {
     const position = state.positions.get(tokenId);
-    if (position !== undefined) total += positionPicos(tokenId, position, req, state);
+    if (position !== undefined) addPosition(sum, tokenId, position, req, state);
   }
-  for (const o of state.openOrders) if (tokens.has(o.tokenId)) total += openBuyPicos(o);
+  for (const o of state.openOrders) if (tokens.has(o.tokenId)) addOpenBuy(sum, o);
+  const total = sum.value;
   const limit = microsToPicos(max, 'maxNegRiskEventExposure');
   if (total > limit) {
     return deny(

@@ -101,6 +101,7 @@ export class Eip712EncodeError extends ClobotError {
 // One buffer for the encoded order struct (type hash + 11 words) and one for the digest input.
 const orderBuf = new Uint8Array(32 * 12);
 const orderView = new DataView(orderBuf.buffer);
+orderBuf.set(ORDER_TYPE_HASH, 0); // word 0 never changes
 const digestBuf = new Uint8Array(66);
 digestBuf[0] = 0x19;
 digestBuf[1] = 0x01;
@@ -110,7 +111,6 @@ export function hashOrderStruct(order: OrderStruct): Uint8Array {
   const b = orderBuf;
   const v = orderView;
   b.fill(0, 32);
-  b.set(ORDER_TYPE_HASH, 0);
   writeUint256(v, 32, order.salt, 'salt');
   writeAddress(b, 64, order.maker, 'maker');
   writeAddress(b, 96, order.signer, 'signer');

@@ -7,7 +7,8 @@ import { authHeaderPrefix, type VenueProfile } from './profile.ts';
  * L2 authentication (PROTOCOL "L2 request signing"): HMAC-SHA256 with the base64url-decoded API
  * secret over `timestamp + METHOD + path + body`. The signature is lowercase hex in the
  * `interface` profile and base64url with `=` padding in the `polymarket` profile. node:crypto's
- * HMAC is used: native, and about 3 times @noble/hashes' rate on these short strings.
+ * HMAC is used: native, twice @noble/hashes' rate on a bodiless request and seven times on a
+ * 15-order body here.
  */
 
 export interface ApiCredentials {
@@ -93,7 +94,7 @@ export function createL2Signer(address: string, credentials: ApiCredentials, pro
 
 export interface L2VerifyParams {
   /** The API secret as issued (base64url). */
-  readonly secret: string;
+  readonly secret: string | Secret<string>;
   readonly timestamp: string;
   readonly method: string;
   readonly path: string;
@@ -111,7 +112,7 @@ export interface L2VerifyParams {
 export function verifyL2Signature(params: L2VerifyParams): boolean {
   let key: Buffer;
   try {
-    key = decodeApiSecret(params.secret);
+    key = decodeApiSecret(typeof params.secret === 'string' ? params.secret : params.secret.reveal());
   } catch {
     return false;
   }

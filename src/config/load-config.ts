@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../core/errors.ts';
+import { fromZodIssues, formatIssue, looksLikeSecret, type ConfigIssue } from './config-issue.ts';
+import { checkRules } from './config-rules.ts';
+import { deepFreeze } from './deep-freeze.ts';
+import { resolveAccount, resolvePath } from './resolve-account.ts';
+import { resolveStrategies } from './resolve-strategies.ts';
+import { resolveVenue } from './resolve-venue.ts';
+import type { ConfigSource, RunConfig, SigningAccount } from './run-config.ts';
+import { configFileSchema, type ConfigFile } from './schema.ts';
+import { allowedKeysAt, emptyToDefaults } from './schema-keys.ts';
+import { findSecretKeys } from './secret-keys.ts';
+import { parseYamlSource, type KeyPath } from './yaml-source.ts';
+
+export interface LoadConfigOptions {
+  /** Relative output paths (logs, store, halt file, key file) resolve against this; default process.cwd(). */
+  readonly cwd?: string;
+  /** The repository root, for strategy modules given as `strategies/x.ts`; default: this package's root. */
+  readonly repoRoot?: string;
+  /** Make a strategy module that does not exist an error (existence only; nothing is loaded). */
+  readonly checkModules?: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** At most this many lines in one ConfigError; the first ones are the most important. */
+const MAX_LINES = 20;
+/** Later syntax errors mostly follow from the first ones. */
+const MAX_SYNTAX_LINES = 3;
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Reads, parses and checks a run configuration file, reads its secrets from `env`, and returns
+ * the typed, deeply frozen RunConfig with every default filled.
+ *
+ * Throws ConfigError whose message is one line per problem, most important first:
+ * `risk.maxOrderNotional (config/mm.yaml:14): must be > 0, was -5`; YAML syntax errors as
+ * `config/mm.yaml:3:7: YAML syntax error: ...`. Messages never contain a secret.
+ */
+export function loadConfig(path: string, env: Env = process.env, options: LoadConfigOptions = {}): RunConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    throw new ConfigError(`${path}: cannot read config file (${typeof code === 'string' ? code : 'unreadable'})`);
+  }
+  return parseConfig(text, path, env, options);
+}
+
+/** Like loadConfig, for text already read; `file` names the file in messages and locates relative paths. */
+export function parseConfig(text: string, file: string, env: Env = process.env, options: LoadConfigOptions = {}): RunConfig {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const absPath = resolve(cwd, file);
+  const src = parseYamlSource(text);
+  if (src.syntax.length > 0) {
+    throw new ConfigError(limit(src.syntax.slice(0, MAX_SYNTAX_LINES).map((e) => `${file}:${e.line}:${e.col}: YAML syntax error: ${e.message}`)));
+  }
+  if (src.data === undefined || src.data === null) throw new ConfigError(`${file}: the config file is empty; it needs at least mode: live, paper or backtest`);
+  if (typeof src.data !== 'object' || Array.isArray(src.data)) {
+    throw new ConfigError(`(root) (${file}:${src.lineOf([])}): must be a mapping of sections (mode:, venue:, ...), was ${Array.isArray(src.data) ? 'a list' : 'a single value'}`);
+  }
+  const data = emptyToDefaults(src.data, configFileSchema) as Record<string, unknown>;
+  const lineOf = src.lineOf;
+  const fail = (groups: ConfigIssue[][]): never => {
+    throw new ConfigError(limit(groups.flatMap((g) => byLine(g, lineOf)).map((i) => formatIssue(i, file, data, lineOf))));
+  };
+
+  // 1. secrets written into the file, then the schema
+  const account = data['account'];
+  const envNames = typeof account === 'object' && account !== null ? (account as Record<string, string | undefined>) : {};
+  const secretIssues = findSecretKeys(data, {
+    privateKey: str(envNames['privateKeyEnv']),
+    apiKey: str(envNames['apiKeyEnv']),
+    apiSecret: str(envNames['apiSecretEnv']),
+    apiPassphrase: str(envNames['apiPassphraseEnv']),
+  });
+  const parsed = configFileSchema.safeParse(data);
+  if (!parsed.success || secretIssues.length > 0) {
+    const secretPaths = new Set(secretIssues.map((i) => i.path.join('\u0000')));
+    const schemaIssues = parsed.success
+      ? []
+      : fromZodIssues(parsed.error.issues, data, (p) => allowedKeysAt(configFileSchema, p), lineOf).filter((i) => !secretPaths.has(i.path.join('\u0000')));
+    fail([secretIssues, schemaIssues]);
+  }
+  const cfg = parsed.data as ConfigFile;
+
+  // 2. cross-key rules, the venue, strategies and the account (reads secrets)
+  const rules = checkRules(cfg);
+  const venue = resolveVenue(cfg.venue, cfg.mode);
+  const strategies = resolveStrategies({ file: cfg, configDir: dirname(absPath), repoRoot: options.repoRoot ?? PACKAGE_ROOT, checkModules: options.checkModules ?? false });
+  const acct = resolveAccount({ mode: cfg.mode, section: cfg.account, venue: venue.venue, env, cwd });
+  const issues = [venue.issues, rules.issues, strategies.issues, [...acct.issues]];
+  if (issues.some((g) => g.length > 0)) fail(issues);
+
+  const source: ConfigSource = {
+    file,
+    path: absPath,
+    dir: dirname(absPath),
+    cwd,
+    warnings: byLine([...rules.warnings, ...acct.warnings], lineOf).map((i) => formatIssue(i, file, data, lineOf)),
+  };
+  const base = {
+    name: cfg.name ?? basename(absPath, extname(absPath)),
+    source,
+    data: { transport: cfg.data.transport, pollIntervalMs: cfg.data.pollIntervalMs, staleAfterMs: cfg.data.staleAfterMs, markets: sharedMarkets(cfg) },
+    strategies: strategies.strategies,
+    risk: { ...cfg.risk, haltFile: resolvePath(cfg.risk.haltFile, cwd) },
+    execution: cfg.execution,
+    logging: { ...cfg.logging, file: cfg.logging.file !== undefined ? resolvePath(cfg.logging.file, cwd) : undefined },
+    store: { path: cfg.store.path !== undefined ? resolvePath(cfg.store.path, cwd) : undefined },
+    paper: cfg.paper,
+    backtest: cfg.backtest,
+  };
+
+  let config: RunConfig;
+  switch (cfg.mode) {
+    case 'live':
+      // resolveAccount reported an issue unless a live account has key, address and funder
+      config = { mode: 'live', ...base, venue: venue.venue as NonNullable<typeof venue.venue>, account: acct.account as SigningAccount };
+      break;
+    case 'paper':
+      config = { mode: 'paper', ...base, venue: venue.venue as NonNullable<typeof venue.venue>, account: acct.account };
+      break;
+    case 'backtest':
+      config = { mode: 'backtest', ...base, venue: venue.venue, account: undefined };
+      break;
+  }
+  return deepFreeze(config);
+}
+
+function sharedMarkets(cfg: ConfigFile): RunConfig['data']['markets'] {
+  const m = cfg.data.markets;
+  return m === undefined ? undefined : { tokenIds: m.tokenIds, conditionIds: m.conditionIds, slugs: m.slugs, filter: m.filter };
+}
+
+/** A variable name from the file, for hints; anything else (a pasted secret) is not repeated. */
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !looksLikeSecret(v) ? v : undefined;
+}
+
+/** Stable sort by the line each issue points at. */
+function byLine(issues: readonly ConfigIssue[], lineOf: (p: KeyPath) => number): ConfigIssue[] {
+  return issues
+    .map((issue, n) => ({ issue, n, line: issue.line ?? lineOf(issue.path) }))
+    .sort((a, b) => a.line - b.line || a.n - b.n)
+    .map((x) => x.issue);
+}
+
+function limit(lines: readonly string[]): string {
+  if (lines.length <= MAX_LINES) return lines.join('\n');
+  return [...lines.slice(0, MAX_LINES), `... and ${lines.length - MAX_LINES} more problems`].join('\n');
+}

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { ConfigIssue } from './config-issue.ts';
+import type { MarketSelection, StrategyConfig } from './run-config.ts';
+import type { ConfigFile, MarketSelectionSection } from './schema.ts';
+
+/**
+ * Strategies: unique ids, a module path resolved to a file, and the markets each one trades
+ * (its own `markets`, else `data.markets`; one of the two must exist).
+ *
+ * Module lookup: an absolute path is used as is; `./x` and `../x` are relative to the config
+ * file only; any other relative path is tried against the config file's directory, then the
+ * repo root (so `strategies/market-maker.ts` works from any config), then the repo's
+ * `strategies/` folder (so `market-maker.ts` does too). The first existing candidate wins; when
+ * none exists the first candidate is kept, and only `checkModules` makes that an error.
+ */
+export interface ResolveStrategiesInput {
+  readonly file: ConfigFile;
+  readonly configDir: string;
+  readonly repoRoot: string;
+  readonly checkModules: boolean;
+}
+
+export function resolveStrategies(input: ResolveStrategiesInput): { strategies: StrategyConfig[]; issues: ConfigIssue[] } {
+  const { file, configDir, repoRoot, checkModules } = input;
+  const issues: ConfigIssue[] = [];
+  const shared = file.data.markets !== undefined ? toSelection(file.data.markets) : undefined;
+  if (file.data.markets !== undefined) issues.push(...emptySelection(file.data.markets, ['data', 'markets']));
+
+  const firstIndex = new Map<string, number>();
+  const strategies: StrategyConfig[] = [];
+  file.strategies.forEach((s, i) => {
+    const seen = firstIndex.get(s.id);
+    if (seen !== undefined) {
+      issues.push({ path: ['strategies', i, 'id'], message: `duplicate strategy id '${s.id}' (first used by strategies[${seen}]); ids must be unique` });
+    } else {
+      firstIndex.set(s.id, i);
+    }
+
+    const candidates = moduleCandidates(s.module, configDir, repoRoot);
+    const found = candidates.find((p) => existsSync(p));
+    if (found === undefined && checkModules) {
+      issues.push({ path: ['strategies', i, 'module'], message: `module file not found (looked at ${candidates.join(', ')})` });
+    }
+
+    let markets: MarketSelection | undefined;
+    let marketsFrom: 'strategy' | 'data' = 'strategy';
+    if (s.markets !== undefined) {
+      issues.push(...emptySelection(s.markets, ['strategies', i, 'markets']));
+      markets = toSelection(s.markets);
+    } else if (shared !== undefined) {
+      markets = shared;
+      marketsFrom = 'data';
+    } else {
+      issues.push({ path: ['strategies', i], message: `no markets to trade: set data.markets (for every strategy) or strategies[${i}].markets` });
+      markets = toSelection({ tokenIds: [], conditionIds: [], slugs: [], filter: undefined });
+    }
+
+    strategies.push({
+      id: s.id,
+      module: s.module,
+      modulePath: found ?? (candidates[0] as string),
+      moduleCandidates: candidates,
+      enabled: s.enabled,
+      params: s.params,
+      markets,
+      marketsFrom,
+    });
+  });
+  return { strategies, issues };
+}
+
+export function moduleCandidates(module: string, configDir: string, repoRoot: string): string[] {
+  if (isAbsolute(module)) return [module];
+  if (module.startsWith('./') || module.startsWith('../')) return [resolve(configDir, module)];
+  const out = [resolve(configDir, module), resolve(repoRoot, module), resolve(repoRoot, 'strategies', module)];
+  return [...new Set(out)];
+}
+
+function toSelection(s: MarketSelectionSection): MarketSelection {
+  return { tokenIds: s.tokenIds, conditionIds: s.conditionIds, slugs: s.slugs, filter: s.filter };
+}
+
+function emptySelection(s: MarketSelectionSection, path: (string | number)[]): ConfigIssue[] {
+  if (s.tokenIds.length + s.conditionIds.length + s.slugs.length > 0 || s.filter !== undefined) return [];
+  return [{ path, message: 'selects no market: give tokenIds, conditionIds, slugs or a filter' }];
+}
+
+/** How many selector entries a selection has (each id or slug, and the filter). */
+export function selectorCount(s: MarketSelection): number {
+  return s.tokenIds.length + s.conditionIds.length + s.slugs.length + (s.filter !== undefined ? 1 : 0);
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ConfigError } from '../core/errors.ts';
+import { Prng } from './world/prng.ts';
+
+/**
+ * Fault knobs for reliability tests, in one place: set by the sandbox options, by
+ * `RunningSandbox.faults.set(...)`, or by the loopback-only `POST /admin/faults`.
+ *
+ * The read routes honour `latencyMs`, `errorRate`, `stallMs`, `dropRate` and `rateLimitStorm`.
+ * `mode` and `ignoreHeartbeats` are held here for the order and heartbeat routes of the trading
+ * step (503 with Retry-After on order routes outside `normal`; heartbeats accepted but not
+ * counted).
+ */
+export type TradingMode = 'normal' | 'post-only' | 'cancel-only';
+
+export interface FaultSettings {
+  /** Added delay before a request is handled, ms. */
+  readonly latencyMs: number;
+  /** Share of requests answered `500 {"error"}`, drawn from a seeded stream. */
+  readonly errorRate: number;
+  /** The answer is held this long before it is sent, ms (after the work is done). */
+  readonly stallMs: number;
+  /** Share of requests whose connection is destroyed without an answer, seeded. */
+  readonly dropRate: number;
+  /** Every request is answered 429 with `Retry-After`. */
+  readonly rateLimitStorm: boolean;
+  readonly mode: TradingMode;
+  /** Heartbeats are answered but do not keep the session alive. */
+  readonly ignoreHeartbeats: boolean;
+}
+
+export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
+  latencyMs: 0,
+  errorRate: 0,
+  stallMs: 0,
+  dropRate: 0,
+  rateLimitStorm: false,
+  mode: 'normal',
+  ignoreHeartbeats: false,
+});
+
+/** Longest delay a knob accepts (10 minutes). */
+const MAX_DELAY_MS = 600_000;
+
+const patchSchema = z
+  .strictObject({
+    latencyMs: z.number().int().min(0).max(MAX_DELAY_MS),
+    errorRate: z.number().min(0).max(1),
+    stallMs: z.number().int().min(0).max(MAX_DELAY_MS),
+    dropRate: z.number().min(0).max(1),
+    rateLimitStorm: z.boolean(),
+    mode: z.enum(['normal', 'post-only', 'cancel-only']),
+    ignoreHeartbeats: z.boolean(),
+  })
+  .partial();
+
+/** Checks a patch of fault settings; throws a ConfigError naming the key. */
+export function parseFaultPatch(value: unknown): Partial<FaultSettings> {
+  const result = patchSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const key = issue && issue.path.length > 0 ? issue.path.join('.') : issue?.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : '';
+  throw new ConfigError(`faults${key ? `.${key}` : ''}: ${issue?.message ?? 'invalid'}`);
+}
+
+export class FaultKnobs {
+  readonly #seed: number;
+  #settings: FaultSettings;
+  #errorDraws: Prng;
+  #dropDraws: Prng;
+
+  constructor(seed: number, initial: Partial<FaultSettings> = {}) {
+    this.#seed = seed;
+    this.#settings = Object.freeze({ ...DEFAULT_FAULTS, ...parseFaultPatch(initial) });
+    this.#errorDraws = Prng.from(seed, 'faults', 'error');
+    this.#dropDraws = Prng.from(seed, 'faults', 'drop');
+  }
+
+  get settings(): FaultSettings {
+    return this.#settings;
+  }
+
+  /**
+   * Changes some settings and returns them all. Setting `errorRate` or `dropRate` restarts its
+   * seeded stream, so the same setting gives the same run of faults.
+   */
+  set(patch: Partial<FaultSettings>): FaultSettings {
+    const checked = parseFaultPatch(patch);
+    this.#settings = Object.freeze({ ...this.#settings, ...checked });
+    if (checked.errorRate !== undefined) this.#errorDraws = Prng.from(this.#seed, 'faults', 'error');
+    if (checked.dropRate !== undefined) this.#dropDraws = Prng.from(this.#seed, 'faults', 'drop');
+    return this.#settings;
+  }
+
+  /** Back to no faults. */
+  reset(): FaultSettings {
+    return this.set({ ...DEFAULT_FAULTS });
+  }
+
+  /** True when this request is to be answered 500 (draws only while `errorRate` > 0). */
+  drawError(): boolean {
+    const rate = this.#settings.errorRate;
+    return rate > 0 && this.#errorDraws.float() < rate;
+  }
+
+  /** True when this request's connection is to be dropped (draws only while `dropRate` > 0). */
+  drawDrop(): boolean {
+    const rate = this.#settings.dropRate;
+    return rate > 0 && this.#dropDraws.float() < rate;
+  }
+}

@@ -1,0 +1,103 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ConfigError, ParameterError } from '../core/errors.ts';
+import type { RouteId } from '../venue/endpoints.ts';
+import type { WireError } from '../venue/wire/account.ts';
+import type { SandboxContext } from './context.ts';
+import { SandboxHttpError } from './http-error.ts';
+
+/** Retry-After sent during a rate-limit storm, seconds. */
+export const STORM_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The request pipeline every route goes through, in order: count the request, add latency,
+ * maybe drop the connection, the rate-limit storm, part 8's limits, maybe a 500; after the
+ * handler, hold the answer for `stallMs`. Errors become `{"error": ...}` with their status.
+ */
+export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void {
+  app.decorateRequest('sandboxRoute', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.admin) return;
+    const route = config.routeId ?? config.resolveRoute?.(request);
+    if (route === undefined) {
+      ctx.stats.countUnmatched();
+      return;
+    }
+    request.sandboxRoute = route;
+    ctx.stats.count(route);
+    const faults = ctx.faults.settings;
+    if (faults.latencyMs > 0) await wait(faults.latencyMs, ctx.closing);
+    if (ctx.faults.drawDrop()) {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
+    if (faults.rateLimitStorm) {
+      throw new SandboxHttpError(429, 'rate limit storm: every request is throttled (fault injection)', STORM_RETRY_AFTER_SECONDS);
+    }
+    enforceLimits(ctx, request, route, 1);
+    if (ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
+    return undefined;
+  });
+
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const stallMs = ctx.faults.settings.stallMs;
+    if (request.sandboxRoute !== null && stallMs > 0) await wait(stallMs, ctx.closing);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.routeOptions.config.admin) ctx.stats.countStatus(reply.statusCode);
+  });
+
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof SandboxHttpError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      const body: WireError = { error: error.message };
+      if (error.retryAfterSeconds !== undefined) body.retry_after_seconds = error.retryAfterSeconds;
+      return reply.code(error.status).send(body);
+    }
+    if (error instanceof ParameterError || error instanceof ConfigError) {
+      return reply.code(400).send({ error: error.message } satisfies WireError);
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return reply.code(status).send({ error: error.message } satisfies WireError);
+    }
+    request.log.error({ err: error }, 'sandbox route failed');
+    return reply.code(500).send({ error: 'internal error' } satisfies WireError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    return reply.code(404).send({ error: `no route ${request.method} ${path}` } satisfies WireError);
+  });
+}
+
+/**
+ * Part 8's limits for a request of `cost` on `route`: throws a 429 with `Retry-After` (whole
+ * seconds, at least 1) when a window is full. The order routes call it with their item count.
+ */
+export function enforceLimits(ctx: SandboxContext, request: FastifyRequest, route: RouteId, cost: number): void {
+  const refusal = ctx.limiter.admit(request.ip, route, cost);
+  if (!refusal) return;
+  const { window, retryAfterMs } = refusal;
+  throw new SandboxHttpError(
+    429,
+    `rate limit exceeded: '${window.name}' allows ${window.limit} per ${window.windowMs} ms`,
+    Math.max(1, Math.ceil(retryAfterMs / 1000)),
+  );
+}
+
+/** A real-time wait (the server is an edge), cut short when the server closes. */
+async function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  try {
+    await delay(ms, undefined, { signal });
+  } catch {
+    // aborted: the server is closing
+  }
+}
+

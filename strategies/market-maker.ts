@@ -1,0 +1,73 @@
+/**
+ * A simple market maker: quotes one bid and one ask around the book on every token it trades,
+ * inside the spread when there is room, and leans against its inventory. It is the strategy
+ * `npm start` runs against the embedded sandbox.
+ *
+ * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. `px` and `qty` convert.
+ */
+import { z } from 'zod';
+import { defineStrategy, type MarketSnapshot, type StrategyContext } from '../src/strategy/index.ts';
+import type { OrderIntent } from '../src/strategy/index.ts';
+
+const Params = z
+  .object({
+    /** Shares per quote. */
+    size: z.number().positive().default(10),
+    /** Quote this many ticks inside the best bid/ask when the spread allows (0 = join the best). */
+    improveTicks: z.number().int().min(0).default(1),
+    /** Never quote a spread narrower than this many ticks. */
+    minSpreadTicks: z.number().int().min(1).default(2),
+    /** Stop buying when holding this many shares of a token; stop selling at zero. */
+    maxInventory: z.number().positive().default(100),
+    /** Books older than this are not quoted on. */
+    maxBookAgeMs: z.number().int().positive().default(10_000),
+  })
+  .strict();
+
+type P = z.infer<typeof Params>;
+const MICROS = 1_000_000;
+
+function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | undefined {
+  const { bestBid, bestAsk, rules } = market;
+  if (bestBid === undefined || bestAsk === undefined || market.ageMs > ctx.params.maxBookAgeMs) return undefined;
+  const tick = rules.tickSize;
+  const improve = ctx.params.improveTicks * tick;
+  let bid = bestBid + improve;
+  let ask = bestAsk - improve;
+  if (ask - bid < ctx.params.minSpreadTicks * tick) {
+    // not enough room to improve: join the best prices
+    bid = bestBid;
+    ask = bestAsk;
+  }
+  if (ask - bid < ctx.params.minSpreadTicks * tick) return { kind: 'quote', tokenId: market.tokenId, bids: [], asks: [] };
+  bid = Math.max(tick, Math.min(bid, MICROS - tick));
+  ask = Math.max(tick, Math.min(ask, MICROS - tick));
+  const size = Math.max(Math.round(ctx.params.size * MICROS), rules.minOrderSize);
+  const held = ctx.position(market.tokenId).size;
+  const canBuy = held + size <= ctx.params.maxInventory * MICROS && ctx.balance() >= (bid * size) / MICROS;
+  const sellSize = Math.min(size, held);
+  const canSell = sellSize >= rules.minOrderSize;
+  return {
+    kind: 'quote',
+    tokenId: market.tokenId,
+    bids: canBuy ? [{ price: bid, size }] : [],
+    asks: canSell ? [{ price: ask, size: sellSize }] : [],
+  };
+}
+
+export default defineStrategy<P>({
+  name: 'market-maker',
+  description: 'Quotes one bid and one ask inside the spread on every token; leans on inventory.',
+  params: Params as unknown as z.ZodType<P>,
+  onBook({ ctx, market }) {
+    return quote(ctx, market);
+  },
+  onFill({ ctx, fill }) {
+    ctx.log.info('filled', { token: fill.tokenId.slice(0, 10), side: fill.side, price: fill.price / MICROS, size: fill.size / MICROS });
+    const market = ctx.market(fill.tokenId);
+    return market ? quote(ctx, market) : undefined;
+  },
+  onStop() {
+    return { kind: 'cancelAll' };
+  },
+});

@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { tempDir, VECTOR_KEY } from './helpers.ts';
+
+const tmp = tempDir();
+
+/** Runs the real CLI as a user would: `node bin/clobot.mjs validate ...`, with no CLOBOT_* variables unless given. */
+function clobot(args: string[], extraEnv: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('CLOBOT_')) env[k] = v;
+  const r = spawnSync(process.execPath, ['bin/clobot.mjs', ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('clobot validate', () => {
+  it('ok on the shipped default config: exit 0 and a one-line summary', () => {
+    const r = clobot(['validate', 'config/default.yaml']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('ok: config/default.yaml (mode live, 1 strategy, 1 market selector)\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('a bad config: the error lines on stderr, exit 2; a secret in the environment is never printed', () => {
+    const text = 'mode: live\nvenue:\n  baseUrl: https://venue.example\nrisk:\n  maxOrderNotional: -5\n  maxOpenOrdres: 3\n';
+    const path = tmp.write('bad.yaml', text);
+    const r = clobot(['validate', path], { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        `risk.maxOrderNotional (${path}:5): must be > 0, was -5`,
+        `risk.maxOpenOrdres (${path}:6): unknown key; did you mean maxOpenOrders?`,
+        '',
+      ].join('\n'),
+    );
+    expect(r.status).toBe(2);
+  });
+
+  it('live against a URL without a key: exit 2 naming the variable', () => {
+    const path = tmp.write('nokey.yaml', 'mode: live\nvenue:\n  baseUrl: https://venue.example\n');
+    const r = clobot(['validate', path]);
+    expect(r.stderr).toContain('set the environment variable CLOBOT_PRIVATE_KEY');
+    expect(r.status).toBe(2);
+    const ok = clobot(['validate', path], { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
+    expect(ok.stdout).toBe(`ok: ${path} (mode live, 0 strategies, 0 market selectors)\n`);
+    expect(ok.stdout + ok.stderr).not.toContain(VECTOR_KEY.slice(2));
+    expect(ok.status).toBe(0);
+  });
+
+  it('--check-modules checks that strategy modules exist', () => {
+    tmp.write('strat.ts', 'export default {};\n');
+    const text = 'mode: backtest\ndata:\n  markets: { tokenIds: ["1", "2"] }\nstrategies:\n  - { id: a, module: ./strat.ts }\n  - { id: b, module: ./gone.ts, markets: { slugs: [s] } }\n';
+    const path = tmp.write('mods.yaml', text);
+    expect(clobot(['validate', path]).stdout).toBe(`ok: ${path} (mode backtest, 2 strategies, 3 market selectors)\n`);
+    const r = clobot(['validate', '--check-modules', path]);
+    expect(r.stderr).toBe(`strategies[1].module (${path}:6): module file not found (looked at ${tmp.dir}/gone.ts)\n`);
+    expect(r.status).toBe(2);
+  });
+
+  it('a missing file: exit 2', () => {
+    const r = clobot(['validate', `${tmp.dir}/none.yaml`]);
+    expect(r.stderr).toBe(`${tmp.dir}/none.yaml: cannot read config file (ENOENT)\n`);
+    expect(r.status).toBe(2);
+  });
+});
