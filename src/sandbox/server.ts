@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import { LiveClock } from '../core/clock.ts';
@@ -79,7 +79,11 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     closing: closing.signal,
   };
   const app: FastifyInstance = options.logger
-    ? Fastify({ loggerInstance: options.logger as FastifyBaseLogger, disableRequestLogging: true, forceCloseConnections: true })
+    ? Fastify({
+        loggerInstance: options.logger as FastifyBaseLogger,
+        logController: new LogController({ disableRequestLogging: true }),
+        forceCloseConnections: true,
+      })
     : Fastify({ logger: false, forceCloseConnections: true });
   contexts.set(app, ctx);
   app.addHook('onClose', async () => closing.abort());
