@@ -105,10 +105,15 @@ export function isRetryable(err: unknown): boolean {
   return false;
 }
 
-/** True when a write may or may not have taken effect at the venue. */
+/**
+ * True when a write may or may not have taken effect at the venue: the bytes left but no
+ * answer came, or the venue answered with a fault (5xx other than 503, which means "paused,
+ * not taken"). Meaningful for writes only.
+ */
 export function isOutcomeUnknown(err: unknown): boolean {
   if (err instanceof OutcomeUnknownError) return true;
   if (err instanceof TransportError) return err.requestSent;
+  if (err instanceof VenueRejectError) return err.status >= 500 && err.status !== 503;
   return false;
 }
 

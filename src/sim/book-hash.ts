@@ -62,5 +62,12 @@ export function formatBookHash(laneA: number, laneB: number, tokenSalt: number, 
   const salt = fmix(step(step(0x85ebca6b, tokenSalt), tickSize));
   const a = fmix((laneA ^ salt) >>> 0);
   const b = fmix((laneB ^ fmix(salt ^ 0x27d4eb2f)) >>> 0);
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  return hex8(a) + hex8(b);
+}
+
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** 8 lowercase hex digits of a 32-bit word (Number#toString(16) is a slow path in V8). */
+function hex8(w: number): string {
+  return (HEX[w >>> 24] as string) + (HEX[(w >>> 16) & 255] as string) + (HEX[(w >>> 8) & 255] as string) + (HEX[w & 255] as string);
 }

@@ -294,10 +294,8 @@ export class MatchingEngine {
   /** Removes every GTD order with expiration <= now; returns their ids. */
   expire(now: number): string[] {
     const out: string[] = [];
-    this.#stamp++;
-    this.#listening = this.#listeners.length > 0;
     try {
-      this.#expireDue(now, out);
+      this.#begin(now, out);
     } finally {
       this.#end(now);
     }
@@ -320,13 +318,14 @@ export class MatchingEngine {
       (tokenId === undefined || r.tokenId === tokenId);
     if (owner !== undefined) {
       for (const r of this.#liveByOwner.get(owner) ?? []) if (keep(r)) found.push(r);
+    } else if (tokenId !== undefined) {
+      const ref = this.#tokens.get(tokenId);
+      if (ref !== undefined) collect(ref.book, keep, found);
+    } else if (conditionId !== undefined) {
+      const book = this.#markets.get(conditionId);
+      if (book !== undefined) collect(book, keep, found);
     } else {
-      const ref = tokenId !== undefined ? this.#tokens.get(tokenId) : undefined;
-      const books =
-        ref !== undefined ? [ref.book] : conditionId !== undefined ? [this.#markets.get(conditionId)].filter((b) => b !== undefined) : [...this.#markets.values()];
-      if (tokenId === undefined || ref !== undefined) {
-        for (const b of books) for (const side of [b.bids, b.asks]) collect(side, keep, found);
-      }
+      for (const book of this.#markets.values()) collect(book, keep, found);
     }
     found.sort((a, b) => a.seq - b.seq);
     return found.map((r) => r.toState());
@@ -451,10 +450,14 @@ export class MatchingEngine {
     );
     this.#orders.set(id, rec);
 
-    const trades: Trade[] = [];
+    let trades: readonly Trade[] = NO_TRADES;
     this.#making = 0;
     this.#taking = 0;
-    if (crosses) this.#match(rec, book, opposite, now, trades);
+    if (crosses) {
+      const filled: Trade[] = [];
+      this.#match(rec, book, opposite, now, filled);
+      trades = filled;
+    }
 
     let status: SubmitStatus;
     if (rec.remaining === 0) {
@@ -694,9 +697,11 @@ export class MatchingEngine {
     rec.cancelReason = reason;
     this.#dropLive(rec);
     if (this.#listening) {
-      const base = { ts: now, orderId: rec.id, owner: rec.owner, canceledSize: rec.remaining, sizeMatched: rec.sizeMatched };
-      if (reason === 'EXPIRED') this.#pending.push({ type: 'OrderExpired', ...base });
-      else this.#pending.push({ type: 'OrderCanceled', reason: reason === 'USER' ? 'USER' : 'UNFILLED_REMAINDER', ...base });
+      const base = { orderId: rec.id, owner: rec.owner, canceledSize: rec.remaining, sizeMatched: rec.sizeMatched };
+      // An expiry is stamped with the expiration itself: later than the previous call's time, so
+      // event times stay in order even when the expiry is noticed late.
+      if (reason === 'EXPIRED') this.#pending.push({ type: 'OrderExpired', ts: rec.expiration as number, ...base });
+      else this.#pending.push({ type: 'OrderCanceled', ts: now, reason: reason === 'USER' ? 'USER' : 'UNFILLED_REMAINDER', ...base });
     }
   }
 
@@ -749,10 +754,11 @@ export class MatchingEngine {
     this.#touchedBooks.push(book);
   }
 
-  #begin(now: number): void {
+  /** Starts a call: a new stamp, then every GTD order due at `now` expires. */
+  #begin(now: number, expired?: string[]): void {
     this.#stamp++;
     this.#listening = this.#listeners.length > 0;
-    this.#expireDue(now);
+    this.#expireDue(now, expired);
   }
 
   /** Ends a call: one BookChanged per market whose levels changed, then dispatch. */
@@ -804,8 +810,10 @@ function isOrderType(t: unknown): t is OrderType {
   return typeof t === 'string' && ORDER_TYPES.has(t);
 }
 
+const NO_TRADES: readonly Trade[] = Object.freeze([]);
+
 function rejected(orderId: string, errorMsg: string): SubmitResult {
-  return { status: 'REJECTED', errorMsg, orderId, makingAmount: 0, takingAmount: 0, trades: [] };
+  return { status: 'REJECTED', errorMsg, orderId, makingAmount: 0, takingAmount: 0, trades: NO_TRADES };
 }
 
 /** True when the levels crossing `limit` hold at least `size`. */
@@ -821,9 +829,11 @@ function canFill(side: BookSide, isBid: boolean, limit: Micros, size: Micros): b
   return false;
 }
 
-function collect(side: BookSide, keep: (r: OrderRecord) => boolean, out: OrderRecord[]): void {
-  for (const level of side.levels) {
-    for (let o = level.head; o !== null; o = o.next) if (keep(o)) out.push(o);
+function collect(book: MarketBook, keep: (r: OrderRecord) => boolean, out: OrderRecord[]): void {
+  for (const side of [book.bids, book.asks]) {
+    for (const level of side.levels) {
+      for (let o = level.head; o !== null; o = o.next) if (keep(o)) out.push(o);
+    }
   }
 }
 

@@ -192,6 +192,7 @@ export interface OrderCanceled {
 
 export interface OrderExpired {
   readonly type: 'OrderExpired';
+  /** The order's expiration (it may be noticed by a later call). */
   readonly ts: number;
   readonly orderId: string;
   readonly owner: string;

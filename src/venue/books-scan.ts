@@ -306,9 +306,52 @@ function readStringValue(): string {
   return src.slice(strStart, strEnd);
 }
 
+/**
+ * A quoted decimal read in one pass (the hot path: every level's price and size). Same rules as
+ * `parseMicros`; any other character, escapes included, bails to the generic path.
+ */
 function readMicrosString(): Micros {
-  readString();
-  return microsOrBail(strStart, strEnd);
+  if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
+  let i = pos + 1;
+  let c = src.charCodeAt(i);
+  let negative = false;
+  if (c === MINUS) {
+    negative = true;
+    c = src.charCodeAt(++i);
+  } else if (c === 43) {
+    c = src.charCodeAt(++i);
+  }
+  let whole = 0;
+  let digits = 0;
+  while (c >= 48 && c <= 57) {
+    whole = whole * 10 + (c - 48);
+    digits++;
+    c = src.charCodeAt(++i);
+  }
+  let frac = 0;
+  let fracDigits = 0;
+  if (c === DOT) {
+    c = src.charCodeAt(++i);
+    while (c >= 48 && c <= 57) {
+      if (fracDigits < 6) {
+        frac = frac * 10 + (c - 48);
+        fracDigits++;
+      } else if (c !== 48) {
+        throw BAIL;
+      }
+      digits++;
+      c = src.charCodeAt(++i);
+    }
+  }
+  if (c !== QUOTE || digits === 0 || digits > 22) throw BAIL;
+  pos = i + 1;
+  while (fracDigits < 6) {
+    frac *= 10;
+    fracDigits++;
+  }
+  const value = whole * 1_000_000 + frac;
+  if (!Number.isSafeInteger(value)) throw BAIL;
+  return negative ? -value : value;
 }
 
 /** A string of decimal digits (epoch ms). */

@@ -138,6 +138,23 @@ function run(commands: Command[]): void {
       model.addPosition(w, mk.tokenIds[1], BigInt(m('100')));
     }
   }
+  // A replica of every token's book built only from BookChanged events, as a stream client would.
+  const replica = new Map<string, Map<string, number>>();
+  const lastHash = new Map<string, string>();
+  e.onEvent((ev) => {
+    if (ev.type === 'BookChanged') {
+      for (const ch of ev.changes) {
+        const book = replica.get(ch.tokenId) ?? new Map<string, number>();
+        replica.set(ch.tokenId, book);
+        const key = `${ch.side}|${ch.price}`;
+        if (ch.size === 0) book.delete(key);
+        else book.set(key, ch.size);
+      }
+      for (const top of ev.tops) lastHash.set(top.tokenId, top.hash);
+    } else if (ev.type === 'TickSizeChanged') {
+      for (const top of ev.tops) lastHash.set(top.tokenId, top.hash);
+    }
+  });
   let now = T0;
   let seq = 0;
   const ids: { id: string; owner: string }[] = [];
@@ -205,6 +222,15 @@ function run(commands: Command[]): void {
         break;
     }
     checkInvariants(e, model, now, hashOf, contentOf);
+    for (const mk of MARKETS) {
+      for (const tokenId of mk.tokenIds) {
+        const book = e.book(tokenId, now);
+        const fromEvents = [...(replica.get(tokenId) ?? new Map<string, number>())].map(([k, size]) => `${k}|${size}`).sort();
+        const actual = [...book.bids.map((l) => `BUY|${l.price}|${l.size}`), ...book.asks.map((l) => `SELL|${l.price}|${l.size}`)].sort();
+        expect(fromEvents).toEqual(actual);
+        if (lastHash.has(tokenId)) expect(lastHash.get(tokenId)).toBe(book.hash);
+      }
+    }
   }
 }
 

@@ -284,9 +284,9 @@ describe('GTD expiry', () => {
     place(e, gtc, T0);
     const events: SimEvent[] = [];
     e.onEvent((ev) => events.push(ev));
-    const r = e.submit(order({ price: '0.6', size: '10' }), T0 + 1000);
+    const r = e.submit(order({ price: '0.6', size: '10' }), T0 + 1500);
     expect(r.trades.map((t) => t.makerOrders[0]?.orderId)).toEqual([gtc.id]);
-    expect(events[0]).toMatchObject({ type: 'OrderExpired', orderId: gtd.id, canceledSize: m('10') });
+    expect(events[0]).toMatchObject({ type: 'OrderExpired', orderId: gtd.id, canceledSize: m('10'), ts: T0 + 1000 });
     expect(e.ledger.balance('addr-bob').tokens.find((t) => t.tokenId === YES)).toEqual({ tokenId: YES, balance: m('1000'), reserved: 0 });
   });
 
@@ -508,6 +508,22 @@ describe('book hash and events', () => {
       { tokenId: YES, side: 'SELL', price: m('0.5'), size: 0 },
       { tokenId: YES, side: 'SELL', price: m('0.51'), size: 0 },
       { tokenId: YES, side: 'BUY', price: m('0.52'), size: m('2') },
+    ]);
+  });
+
+  it('reports one final change for a level emptied and recreated in the same call', () => {
+    const e = newEngine();
+    place(e, order({ type: 'GTD', price: '0.5', size: '5', expiration: T0 + 10 }), T0);
+    const events: SimEvent[] = [];
+    e.onEvent((ev) => events.push(ev));
+    // The GTD bid at 0.5 expires at the start of this call, then a new bid rests at 0.5.
+    place(e, order({ owner: 'bob', price: '0.5', size: '7' }), T0 + 10);
+    expect(events.map((ev) => ev.type)).toEqual(['OrderExpired', 'OrderAccepted', 'BookChanged']);
+    const changed = events[2];
+    if (changed?.type !== 'BookChanged') throw new Error('expected BookChanged');
+    expect(changed.changes).toEqual([
+      { tokenId: YES, side: 'BUY', price: m('0.5'), size: m('7') },
+      { tokenId: NO, side: 'SELL', price: m('0.5'), size: m('7') },
     ]);
   });
 

@@ -10,7 +10,7 @@ import { Prng } from './prng.ts';
 /**
  * Book state per market, built lazily from the seed on first use: one ladder in the YES frame,
  * from which both tokens' views follow (a NO bid at p is a YES ask at 1 - p), so the two books
- * always mirror each other. Active markets get 4 to 10 levels a side on the tick grid with
+ * always mirror each other. Active markets get 3 to 10 levels a side on the tick grid with
  * bid < ask; closed markets have empty books. `replaceLevels` swaps a ladder (tests, tools) and
  * stamps the change with the clock.
  */
@@ -122,8 +122,9 @@ function seedLadder(seed: number, market: SandboxMarket, timestampMs: number): L
   const tick = market.tickSize;
   const maxPrice = MICROS_PER_UNIT - tick;
   const spreadTicks = rng.int(1, 3);
+  // Best prices keep three ticks of room to the edges, so each side has at least three levels.
   let bestBid = market.initialMid - Math.floor(spreadTicks / 2) * tick;
-  bestBid = Math.min(Math.max(bestBid, tick), maxPrice - spreadTicks * tick);
+  bestBid = Math.min(Math.max(bestBid, 3 * tick), MICROS_PER_UNIT - 3 * tick - spreadTicks * tick);
   const bestAsk = bestBid + spreadTicks * tick;
   const minSteps = Math.max(1, market.minOrderSize / SIZE_STEP);
   const side = (best: Micros, direction: 1 | -1): BookLevel[] => {
@@ -133,7 +134,9 @@ function seedLadder(seed: number, market: SandboxMarket, timestampMs: number): L
     for (let j = 0; j < count && price >= tick && price <= maxPrice; j++) {
       const depth = 1 + j * 0.5;
       out.push({ price, size: Math.round(rng.int(minSteps, 150_000) * depth) * SIZE_STEP });
-      price += direction * rng.int(1, 2) * tick;
+      const gap = rng.int(1, 2) * tick;
+      const room = direction < 0 ? price - tick : maxPrice - price;
+      price += direction * (room >= 2 * gap ? gap : tick);
     }
     return out;
   };
