@@ -21,7 +21,7 @@ const CONDITION_ID = '0x' + 'c1'.repeat(32);
 const TICK = 10_000; // 0.01
 const ORDERS = 4_000;
 const ROUNDS = 3;
-const ROUND_MS = 1_000;
+const ROUND_MS = 700;
 
 function makeParams(n: number): OrderParams[] {
   return Array.from({ length: n }, (_, i) => ({

@@ -5,7 +5,7 @@
 export { createVenueClient, POLYMARKET_URLS } from './client.ts';
 export type { CallOptions, VenueClient, VenueClientOptions, VenueProfile, VenueRequest } from './client.ts';
 export { Transport } from './transport.ts';
-export type { BackoffOptions, BeforeSend, TransportOptions, TransportRequest, TransportResponse } from './transport.ts';
+export type { BackoffOptions, BeforeSend, TransportCounters, TransportOptions, TransportRequest, TransportResponse } from './transport.ts';
 export { RateBudget } from './rate-budget.ts';
 export type { BudgetSnapshot, BudgetWindowState, RatePermit } from './rate-budget.ts';
 export type { VenueLogger } from './logger.ts';

@@ -60,6 +60,16 @@ export interface TransportOptions {
   readonly logger?: VenueLogger;
   /** Jitter source in [0, 1). Default Math.random. */
   readonly random?: () => number;
+  /** Counters to add to; shared by every transport derived with `withBeforeSend`. */
+  readonly counters?: TransportCounters;
+}
+
+/** What a transport has seen, for summaries (e.g. the engine's 429 count). */
+export interface TransportCounters {
+  /** HTTP attempts that got an answer or failed on the network. */
+  attempts: number;
+  /** Answers with status 429. */
+  http429: number;
 }
 
 export interface TransportRequest {
@@ -117,8 +127,11 @@ export class Transport {
   readonly #maxMs: number;
   readonly #maxRetryAfterMs: number;
   readonly #random: () => number;
+  /** Live counts of this transport and of those derived from it with `withBeforeSend`. */
+  readonly counters: TransportCounters;
 
   constructor(options: TransportOptions) {
+    this.counters = options.counters ?? { attempts: 0, http429: 0 };
     this.#opts = options;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? DEFAULT_RETRIES;
@@ -134,7 +147,7 @@ export class Transport {
 
   /** A transport sharing everything with this one but with another `beforeSend` hook. */
   withBeforeSend(beforeSend: BeforeSend | undefined): Transport {
-    return new Transport({ ...this.#opts, beforeSend });
+    return new Transport({ ...this.#opts, beforeSend, counters: this.counters });
   }
 
   /** The full URL of a request (group base URL + filled path + query). */
@@ -203,6 +216,7 @@ export class Transport {
       let status: number;
       let text: string;
       let responseHeaders: Headers;
+      this.counters.attempts++;
       try {
         const response = await fetch(url, { method, headers, body: bodyText === '' ? undefined : bodyText, signal });
         status = response.status;
@@ -213,6 +227,7 @@ export class Transport {
       }
       const tsInit = this.#opts.clock.now();
       if (status >= 200 && status < 300) return { status, text, headers: responseHeaders, tsInit };
+      if (status === 429) this.counters.http429++;
       throw this.#statusError(route, method, status, text, responseHeaders, tsInit);
     } finally {
       permit.release();

@@ -62,3 +62,36 @@ export interface AccountOrder {
   /** Sandbox extension: the order's 32-byte metadata, for reconciliation. */
   readonly metadata: string | undefined;
 }
+
+/** One result of `POST /orders` (or the answer of `POST /order`), in request order. */
+export type OrderPostResult = OrderAccepted | OrderPostFailed;
+
+/** The venue took the order (`success: true` with an order id). */
+export interface OrderAccepted {
+  readonly kind: 'accepted';
+  readonly orderId: string;
+  /** The venue's status, upper case: `LIVE`, `MATCHED`, `DELAYED`, `UNMATCHED`. */
+  readonly status: string;
+  /** What the order gave up at once (collateral for a BUY, tokens for a SELL); 0 when it rests. */
+  readonly makingAmount: Micros;
+  /** What it received at once. */
+  readonly takingAmount: Micros;
+  readonly tradeIds: readonly string[];
+  readonly transactionHashes: readonly string[];
+}
+
+/** The venue refused the item: `success: false`, or `success: true` with no order id. */
+export interface OrderPostFailed {
+  readonly kind: 'failed';
+  readonly errorMsg: string;
+  /** Sometimes sent with a refusal; usually undefined. */
+  readonly orderId: string | undefined;
+  readonly status: string | undefined;
+}
+
+/** Answer of the cancel family (`DELETE /order`, `/orders`, `/cancel-all`, `/cancel-market-orders`). */
+export interface CancelResult {
+  readonly canceled: readonly string[];
+  /** Order id to the venue's reason. */
+  readonly notCanceled: Readonly<Record<string, string>>;
+}

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { call } from './helpers.ts';
+
+/** `clobot sandbox` as a user runs it: a real process, its stdout line, signals and exit codes. */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function listening(r: Run): Promise<string> {
+  for (let i = 0; i < 200 && !r.stdout().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const line = r.stdout().split('\n')[0] as string;
+  expect(line, r.stderr()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+  return line.slice('listening on '.length);
+}
+
+describe('clobot sandbox', () => {
+  it('prints the listening line, serves, and exits 0 on SIGTERM', async () => {
+    const r = run(['sandbox', '--port', '0']);
+    try {
+      const url = await listening(r);
+      expect(Number(new URL(url).port)).toBeGreaterThan(0);
+      expect((await call(`${url}/version`)).body).toEqual({ version: 2 });
+      r.child.kill('SIGTERM');
+      expect(await r.exit).toEqual({ code: 0, signal: null });
+      expect(r.stdout()).toBe(`listening on ${url}\n`);
+    } finally {
+      r.child.kill('SIGKILL');
+    }
+  });
+
+  it('takes the world, profile and fault flags, and exits 0 on SIGINT', async () => {
+    const r = run(['sandbox', '--port', '0', '--seed', '5', '--markets', '20', '--events', '4', '--profile', 'polymarket', '--latency-ms', '3', '--error-rate', '0']);
+    try {
+      const url = await listening(r);
+      const markets = await call(`${url}/markets`);
+      expect(markets.body.count).toBe(20);
+      expect((await call(`${url}/events?limit=100`)).body).toHaveLength(4);
+      expect((await call(`${url}/admin/faults`)).body).toMatchObject({ latencyMs: 3, errorRate: 0 });
+      const fill = (await call<{ asset: string }[]>(`${url}/trades?limit=1&takerOnly=false`)).body[0]!;
+      expect(fill.asset).toMatch(/^\d+$/); // polymarket profile: the token id
+      r.child.kill('SIGINT');
+      expect(await r.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      r.child.kill('SIGKILL');
+    }
+  });
+
+  it.each([
+    [['--port', 'abc'], '--port'],
+    [['--port', '70000'], '--port'],
+    [['--seed', '-1'], '--seed'],
+    [['--markets', '0'], '--markets'],
+    [['--profile', 'kalshi'], '--profile'],
+    [['--error-rate', '1.5'], '--error-rate'],
+    [['--latency-ms', 'soon'], '--latency-ms'],
+    [['--colour'], '--colour'],
+  ])('refuses %j with one line naming it and exit code 2', async (args, flag) => {
+    const r = run(['sandbox', ...args]);
+    const { code } = await r.exit;
+    expect(code).toBe(2);
+    expect(r.stdout()).toBe('');
+    const lines = r.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(flag);
+  });
+});
