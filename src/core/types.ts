@@ -41,9 +41,12 @@ export interface OrderBook {
 /** Best prices for one token (`POST /prices`). */
 export interface TokenPrices {
   readonly tokenId: TokenId;
-  /** Best price a buyer pays (the venue's `BUY`). */
+  /**
+   * The venue's `BUY` price: the best bid (what the venue reports for the buy side of the book;
+   * probed on the real venue, see the sandbox's `GET /price`).
+   */
   readonly buy: Micros | undefined;
-  /** Best price a seller gets (the venue's `SELL`). */
+  /** The venue's `SELL` price: the best ask. */
   readonly sell: Micros | undefined;
   readonly tsInit: number;
 }

@@ -62,6 +62,9 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
     if (error instanceof ParameterError || error instanceof ConfigError) {
       return reply.code(400).send({ error: error.message } satisfies WireError);
     }
+    if ((error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).send({ error: 'body must be JSON (content-type application/json)' } satisfies WireError);
+    }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.message } satisfies WireError);

@@ -2,7 +2,9 @@ import { DecodeError } from '../core/errors.ts';
 import { numberToMicros, parseMicros, type Micros } from '../core/fixed.ts';
 import type { BookLevel, OrderBook, Side, TokenId, TokenPrices } from '../core/types.ts';
 import { makeOrderBook, scanOrderBooks } from './books-scan.ts';
-import type { AccountOrder, AccountTrade, MakerOrderFill } from './domain/account.ts';
+import { Secret } from '../core/secret.ts';
+import type { AccountOrder, AccountTrade, CancelResult, MakerOrderFill, OrderPostResult } from './domain/account.ts';
+import type { ApiCredentials } from './signing/l2-auth.ts';
 import type { Activity, ClosedPosition, Holder, HolderGroup, TradeFill } from './domain/analytics.ts';
 import type { CommentPosition, CommentProfile, CommentReaction, VenueComment } from './domain/comments.ts';
 import type {
@@ -978,4 +980,88 @@ export function decodeAccountTradesPage(value: unknown): Page<AccountTrade> {
 /** `GET /data/orders`. */
 export function decodeAccountOrdersPage(value: unknown): Page<AccountOrder> {
   return decodePage(value, decodeAccountOrder);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders, cancels, heartbeats, API keys (2.16, 2.17, 4.9, PROTOCOL "Orders", "Heartbeats")
+
+/**
+ * One result of `POST /orders` / the answer of `POST /order`. Accepted when `success` is true
+ * and an order id came back; otherwise failed with the venue's `errorMsg` (PROTOCOL: an item
+ * can fail with `success: false`, or with `success: true` and an empty `orderID`). Amounts are
+ * decimal strings like every trading number; an empty string is 0.
+ */
+export function decodeOrderPostResult(value: unknown, path = 'result'): OrderPostResult {
+  const o = asObj(value, path);
+  const success = optBool(o, path, 'success') ?? false;
+  const orderId = optStr(o, path, 'orderID', 'orderId', 'order_id');
+  const errorMsg = optStr(o, path, 'errorMsg', 'error_msg', 'error') ?? '';
+  const rawStatus = optStr(o, path, 'status');
+  const status = rawStatus === undefined || rawStatus === '' ? undefined : rawStatus.toUpperCase();
+  if (!success || orderId === undefined || orderId === '') {
+    return {
+      kind: 'failed',
+      errorMsg: errorMsg === '' ? (success ? 'accepted without an order id' : 'refused') : errorMsg,
+      orderId: orderId === '' ? undefined : orderId,
+      status,
+    };
+  }
+  return {
+    kind: 'accepted',
+    orderId,
+    status: status ?? 'LIVE',
+    makingAmount: optMicros(o, path, 'makingAmount', 'making_amount') ?? 0,
+    takingAmount: optMicros(o, path, 'takingAmount', 'taking_amount') ?? 0,
+    tradeIds: optStrings(o, path, 'tradeIDs', 'tradeIds', 'trade_ids') ?? [],
+    transactionHashes: optStrings(o, path, 'transactionsHashes', 'transactionHashes', 'transaction_hashes') ?? [],
+  };
+}
+
+/** `POST /orders`: exactly one result per item sent, in order (a DecodeError otherwise). */
+export function decodeOrderPostResults(value: unknown, expected: number): OrderPostResult[] {
+  const results = mapArray(value, 'results', decodeOrderPostResult);
+  if (results.length !== expected) throw new DecodeError('results', `${expected} results, one per order sent`, value);
+  return results;
+}
+
+/** The cancel family: `{canceled: [ids], not_canceled: {id: reason}}` (null for empty, as captured). */
+export function decodeCancelResult(value: unknown): CancelResult {
+  const path = 'cancel';
+  const o = asObj(value, path);
+  const canceled = optStrings(o, path, 'canceled', 'cancelled') ?? [];
+  const reasons = optRecord(o, path, 'not_canceled', 'notCanceled', 'not_cancelled') ?? {};
+  const notCanceled: Record<string, string> = {};
+  for (const [id, reason] of Object.entries(reasons)) {
+    if (typeof reason !== 'string') throw new DecodeError(at(at(path, 'not_canceled'), id), 'a string', reason);
+    notCanceled[id] = reason;
+  }
+  return { canceled, notCanceled };
+}
+
+/** `POST /v1/heartbeats`: `{heartbeat_id}`, the id to send on the next beat. */
+export function decodeHeartbeatId(value: unknown): string {
+  const id = reqStr(asObj(value, 'heartbeat'), 'heartbeat', 'heartbeat_id', 'heartbeatId');
+  if (id === '') throw new DecodeError('heartbeat.heartbeat_id', 'a non-empty id', id);
+  return id;
+}
+
+/** `POST /heartbeats`: `{status}` (`ok`). */
+export function decodeHeartbeatStatus(value: unknown): string {
+  return reqStr(asObj(value, 'heartbeat'), 'heartbeat', 'status');
+}
+
+/**
+ * `POST /auth/api-key`, `GET /auth/derive-api-key`: `{apiKey, secret, passphrase}`. The secret
+ * and passphrase become `Secret`s at once; a DecodeError names the field and never shows them.
+ */
+export function decodeApiCredentials(value: unknown): ApiCredentials {
+  const path = 'api-key';
+  const o = asObj(value, path);
+  const apiKey = reqStr(o, path, 'apiKey', 'api_key', 'key');
+  const secret = o['secret'];
+  const passphrase = o['passphrase'];
+  // only an empty string can fail as a string, so a credential is never shown
+  if (typeof secret !== 'string' || secret === '') throw new DecodeError(at(path, 'secret'), 'a non-empty string', secret);
+  if (typeof passphrase !== 'string' || passphrase === '') throw new DecodeError(at(path, 'passphrase'), 'a non-empty string', passphrase);
+  return Object.freeze({ apiKey, secret: new Secret(secret), passphrase: new Secret(passphrase) });
 }

@@ -436,6 +436,7 @@ describe('errors', () => {
       ['/books', { method: 'POST', body: '[{"token_id": 5}]', headers: { 'content-type': 'application/json' } }],
       ['/books', { method: 'POST', body: '[{"token_id": "1"', headers: { 'content-type': 'application/json' } }],
       ['/books', { method: 'POST', body: JSON.stringify(Array.from({ length: 501 }, () => ({ token_id: '1' }))), headers: { 'content-type': 'application/json' } }],
+      ['/books', { method: 'POST', body: '[{"token_id": "1"}]', headers: { 'content-type': 'text/plain' } }],
       ['/prices', { method: 'POST', body: '[{"token_id": "1", "side": "HOLD"}]', headers: { 'content-type': 'application/json' } }],
       ['/prices', { method: 'POST', body: '"x"', headers: { 'content-type': 'application/json' } }],
       ['/batch-prices-history', { method: 'POST', body: '{"markets": []}', headers: { 'content-type': 'application/json' } }],

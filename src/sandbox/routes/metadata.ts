@@ -3,7 +3,7 @@ import type { WireEvent, WireEventCreator, WireMetadataMarket, WirePublicSearch,
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../http-error.ts';
 import { toCreator, toEvent, toMetadataMarket, toSearchProfile, toTag } from '../wire/metadata.ts';
-import type { SandboxEvent, SandboxMarket } from '../world/model.ts';
+import type { SandboxCreator, SandboxEvent, SandboxMarket } from '../world/model.ts';
 import { boolOf, checkedQuery, intOf, slice, sortBy, stringOf, type Query } from './query.ts';
 
 /**
@@ -19,6 +19,15 @@ const DEFAULT_EVENTS_LIMIT = 100;
 const DEFAULT_TAGS_LIMIT = 100;
 const DEFAULT_CREATORS_LIMIT = 20;
 const DEFAULT_SEARCH_LIMIT = 5;
+
+/** Sort columns of `GET /events/creators`; any other `order` sorts by id. */
+const CREATOR_ORDER: Readonly<Record<string, (c: SandboxCreator) => number | string>> = {
+  id: (c) => Number(c.id),
+  creatorName: (c) => c.creatorName,
+  creatorHandle: (c) => c.creatorHandle,
+  createdAt: (c) => c.createdAt,
+  updatedAt: (c) => c.updatedAt,
+};
 
 /** Sort columns of `GET /events`; any other `order` sorts by id. */
 const EVENT_ORDER: Readonly<Record<string, (e: SandboxEvent) => number | string>> = {
@@ -64,15 +73,8 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
     let creators = world.creators.filter(
       (c) => (name === undefined || c.creatorName.toLowerCase().includes(name)) && (handle === undefined || c.creatorHandle.toLowerCase().includes(handle)),
     );
-    const order = stringOf(query, 'order');
-    const ascending = boolOf(query, 'ascending', false);
-    const key =
-      order === 'creatorName' ? (c: (typeof creators)[number]) => c.creatorName
-      : order === 'creatorHandle' ? (c: (typeof creators)[number]) => c.creatorHandle
-      : order === 'createdAt' ? (c: (typeof creators)[number]) => c.createdAt
-      : order === 'updatedAt' ? (c: (typeof creators)[number]) => c.updatedAt
-      : (c: (typeof creators)[number]) => Number(c.id);
-    creators = sortBy(creators, key, ascending);
+    const key = CREATOR_ORDER[stringOf(query, 'order') ?? 'id'] ?? (CREATOR_ORDER['id'] as (c: SandboxCreator) => number);
+    creators = sortBy(creators, key, boolOf(query, 'ascending', false));
     return slice(creators, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_CREATORS_LIMIT)).map(toCreator) satisfies WireEventCreator[];
   });
 
@@ -88,7 +90,7 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
         flags.every(([name, want]) => want === undefined || e[name] === want),
     );
     const order = stringOf(query, 'order');
-    if (order !== undefined) events = sortBy(events, EVENT_ORDER[order] ?? EVENT_ORDER['id'] as (e: SandboxEvent) => number, boolOf(query, 'ascending', false));
+    if (order !== undefined) events = sortBy(events, EVENT_ORDER[order] ?? (EVENT_ORDER['id'] as (e: SandboxEvent) => number), boolOf(query, 'ascending', false));
     return slice(events, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_EVENTS_LIMIT)).map(toEvent) satisfies WireEvent[];
   });
 

@@ -1,0 +1,78 @@
+import { ConfigError } from '../core/errors.ts';
+import type { TokenId } from '../core/types.ts';
+import type { MarketSelection } from '../config/run-config.ts';
+import type { VenueClient } from '../venue/client.ts';
+import { getMarketBySlug } from '../venue/actions/get-market-by-slug.ts';
+import { getOrderBook } from '../venue/actions/get-order-book.ts';
+import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
+import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
+import type { TradingMarket } from '../venue/domain/trading.ts';
+import type { TrackedToken } from './market-cache.ts';
+
+/**
+ * Resolves a config's market selection (token ids, condition ids, slugs, a filter over the market
+ * list) to trading markets and their tokens. The union of every entry, each market once.
+ */
+export async function resolveMarkets(client: VenueClient, selection: MarketSelection): Promise<TradingMarket[]> {
+  const byCondition = new Map<string, TradingMarket>();
+  const add = (market: TradingMarket) => {
+    if (!byCondition.has(market.conditionId)) byCondition.set(market.conditionId, market);
+  };
+  for (const conditionId of selection.conditionIds) add(await getTradingMarket(client, conditionId));
+  for (const slug of selection.slugs) {
+    const meta = await getMarketBySlug(client, slug);
+    add(await getTradingMarket(client, meta.conditionId));
+  }
+  for (const tokenId of selection.tokenIds) {
+    const book = await getOrderBook(client, tokenId);
+    if (!byCondition.has(book.conditionId)) add(await getTradingMarket(client, book.conditionId));
+  }
+  const filter = selection.filter;
+  if (filter) {
+    let taken = 0;
+    const tags = new Set(filter.tags.map((t) => t.toLowerCase()));
+    for await (const market of iterateMarkets(client)) {
+      if (taken >= filter.maxCount) break;
+      if (filter.active && (!market.active || market.closed)) continue;
+      if (filter.acceptingOrders && !market.acceptingOrders) continue;
+      if (!market.enableOrderBook) continue;
+      if (tags.size > 0 && !market.tags.some((t) => tags.has(t.toLowerCase()))) continue;
+      if (byCondition.has(market.conditionId)) continue;
+      add(market);
+      taken++;
+    }
+  }
+  if (byCondition.size === 0) throw new ConfigError('market selection matched no market');
+  return [...byCondition.values()];
+}
+
+/** The tracked tokens of trading markets (binary markets: the first two tokens). */
+export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<TokenId>): TrackedToken[] {
+  const out: TrackedToken[] = [];
+  for (const market of markets) {
+    const [a, b] = market.tokens;
+    market.tokens.forEach((token, index) => {
+      if (index > 1) return;
+      if (only && only.size > 0 && !only.has(token.tokenId)) return;
+      out.push({
+        tokenId: token.tokenId,
+        conditionId: market.conditionId,
+        outcome: token.outcome,
+        outcomeIndex: index as 0 | 1,
+        complementTokenId: index === 0 ? b?.tokenId : a?.tokenId,
+        question: market.question,
+        negRiskMarketId: market.negRisk && market.negRiskMarketId ? market.negRiskMarketId : undefined,
+        rules: {
+          conditionId: market.conditionId,
+          tickSize: market.tickSize,
+          minOrderSize: market.minOrderSize,
+          negRisk: market.negRisk,
+          makerBaseFeeBps: market.makerBaseFeeBps,
+          takerBaseFeeBps: market.takerBaseFeeBps,
+          acceptingOrders: market.acceptingOrders,
+        },
+      });
+    });
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+import type { Side } from '../../core/types.ts';
+import { fee } from '../../sim/amounts.ts';
+import type { AccountTrade } from '../../venue/domain/account.ts';
+import { sameAddress } from '../../venue/signing/address.ts';
+import type { VenueFill } from '../execution-client.ts';
+
+/** Whose fills to pick out of the account's trades. */
+export interface FillOwner {
+  /** Our API key: the `owner` of our orders. */
+  readonly apiKey: string;
+  /** Our funder address (the orders' `maker`): used when a maker entry carries no owner. */
+  readonly makerAddress: string;
+}
+
+/**
+ * The fills of OUR orders in one account trade, each from our side:
+ * - as taker: the taker order id, the trade's side, price and size;
+ * - as maker: every maker entry that is ours, with its order id, matched amount, price and side
+ *   (the opposite of the taker's side when the entry names none).
+ * A self-cross gives both. Fees use the venue's formula (rate × min(p, 1 - p) × size, rounded
+ * down), with the taker's rate for the taker fill and each entry's rate for a maker fill.
+ *
+ * Who is the taker: `type`/`trader_side` says which role the account had (`MAKER` means not the
+ * taker) and the trade's `owner`, when sent, must be our key. With neither, the taker is us
+ * exactly when no maker entry is ours (the trade is in our account's list, so one side is us).
+ */
+export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: number): VenueFill[] {
+  const out: VenueFill[] = [];
+  const tsEvent = trade.matchTime ?? trade.lastUpdate ?? tsInit;
+  let ourMaker = false;
+  for (const mo of trade.makerOrders) {
+    const mine = mo.owner !== undefined && mo.owner !== '' ? mo.owner === owner.apiKey : mo.makerAddress !== undefined && sameAddress(mo.makerAddress, owner.makerAddress);
+    if (!mine) continue;
+    ourMaker = true;
+    const side: Side = mo.side ?? (trade.side === 'BUY' ? 'SELL' : 'BUY');
+    out.push({
+      tradeId: trade.id,
+      orderId: mo.orderId,
+      tokenId: mo.assetId,
+      side,
+      price: mo.price,
+      size: mo.matchedAmount,
+      fee: fee(mo.feeRateBps ?? 0, mo.price, mo.matchedAmount),
+      liquidity: 'MAKER',
+      status: trade.status,
+      tsEvent,
+      tsInit,
+    });
+  }
+  const role = trade.traderSide?.toUpperCase();
+  const ownerKnown = trade.owner !== undefined && trade.owner !== '';
+  const takerIsUs =
+    trade.takerOrderId !== undefined &&
+    trade.takerOrderId !== '' &&
+    (role !== undefined || ownerKnown ? role !== 'MAKER' && (!ownerKnown || trade.owner === owner.apiKey) : !ourMaker);
+  if (takerIsUs) {
+    out.unshift({
+      tradeId: trade.id,
+      orderId: trade.takerOrderId as string,
+      tokenId: trade.assetId,
+      side: trade.side,
+      price: trade.price,
+      size: trade.size,
+      fee: fee(trade.feeRateBps ?? 0, trade.price, trade.size),
+      liquidity: 'TAKER',
+      status: trade.status,
+      tsEvent,
+      tsInit,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import { ParameterError } from '../../core/errors.ts';
+import type { CallOptions, VenueClient } from '../client.ts';
+import { decodeOrderPostResults, parseJsonText } from '../decode.ts';
+import type { OrderPostResult } from '../domain/account.ts';
+import { requestCost } from '../rate-limits.ts';
+import { toOrderSubmission, type SignedOrder } from '../signing/order-signer.ts';
+import type { WireOrderSubmission } from '../wire/account.ts';
+import { postFailure } from './post-outcome.ts';
+
+/** Most items one `POST /orders` may carry (interface 4.2). */
+export const MAX_ORDERS_PER_POST = 15;
+
+export interface PostOrdersParams {
+  /** The caller's API key: every item's `owner`. */
+  readonly owner: string;
+  /** Signed orders (their hashes are the order ids the venue will return). */
+  readonly orders: readonly SignedOrder[];
+  /** Sets `deferExec` on every item when given. */
+  readonly deferExec?: boolean;
+}
+
+/**
+ * `POST /orders`: 1 to 15 signed orders in one request; one result per order, in order. 0 or
+ * more than 15 orders is a ParameterError and nothing is sent. Needs an L2-authenticated client
+ * (`withL2Auth`). Never retried: when the outcome is unknown (see post-outcome.ts) the error is
+ * an OutcomeUnknownError carrying the orders' hashes. Costs one per order against the order
+ * budgets.
+ */
+export async function postOrders(client: VenueClient, params: PostOrdersParams, options: CallOptions = {}): Promise<OrderPostResult[]> {
+  const n = params.orders.length;
+  if (n === 0 || n > MAX_ORDERS_PER_POST) {
+    throw new ParameterError('postOrders', 'orders', `must hold 1 to ${MAX_ORDERS_PER_POST} orders, was ${n}`);
+  }
+  if (params.owner === '') throw new ParameterError('postOrders', 'owner', 'is required (the API key)');
+  const body: WireOrderSubmission[] = params.orders.map((signed) => {
+    const item = toOrderSubmission(signed, params.owner);
+    if (params.deferExec !== undefined) item.deferExec = params.deferExec;
+    return item;
+  });
+  const hashes = params.orders.map((signed) => signed.orderHash);
+  let answered = false;
+  try {
+    const response = await client.send({ route: 'postOrders', body, cost: requestCost('postOrders', n), ...options });
+    answered = true;
+    return decodeOrderPostResults(parseJsonText(response.text, 'POST /orders'), n);
+  } catch (err) {
+    throw postFailure(err, 'POST /orders', hashes, answered);
+  }
+}
