@@ -40,7 +40,7 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
       side,
       price: mo.price,
       size: mo.matchedAmount,
-      fee: fee(mo.feeRateBps ?? 0, mo.price, mo.matchedAmount),
+      fee: feeOf(mo.feeRateBps, mo.price, mo.matchedAmount),
       liquidity: 'MAKER',
       status: trade.status,
       tsEvent,
@@ -61,7 +61,7 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
       side: trade.side,
       price: trade.price,
       size: trade.size,
-      fee: fee(trade.feeRateBps ?? 0, trade.price, trade.size),
+      fee: feeOf(trade.feeRateBps, trade.price, trade.size),
       liquidity: 'TAKER',
       status: trade.status,
       tsEvent,
@@ -69,4 +69,8 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
     });
   }
   return out;
+}
+
+function feeOf(bps: number | undefined, price: number, size: number): number {
+  return bps === undefined || !(bps > 0) ? 0 : fee(Math.floor(bps), price, size);
 }

@@ -15,7 +15,7 @@ import { createL2Signer, l2Signature, l2SigningString, decodeApiSecret } from '.
 import { computeOrderAmounts } from '../../../src/venue/signing/order-amounts.ts';
 import { createOrderSigner, signOrderStruct } from '../../../src/venue/signing/order-signer.ts';
 import { privateKeyBytes } from '../../../src/venue/signing/private-key.ts';
-import { loadVectors, VECTORS_COPY, VECTORS_SHARED } from './vectors.ts';
+import { loadVectors } from './vectors.ts';
 
 const V = loadVectors();
 
@@ -24,12 +24,6 @@ function micros(text: string): number {
   if (Number.isNaN(m)) throw new Error(`bad decimal in vectors: ${text}`);
   return m;
 }
-
-describe('vectors file', () => {
-  it.runIf(existsSync(VECTORS_SHARED))('the copy in the repository equals the shared original', () => {
-    expect(readFileSync(VECTORS_COPY, 'utf8')).toBe(readFileSync(VECTORS_SHARED, 'utf8'));
-  });
-});
 
 describe('order amounts', () => {
   for (const v of V.order_amounts) {

@@ -46,11 +46,9 @@ export interface SigningVectors {
   order_amounts: { side: 'BUY' | 'SELL'; price: string; size: string; tick: string; makerAmount: string; takerAmount: string }[];
 }
 
-/** A verbatim copy of `shared/vectors/signing-vectors.json`, so a clone alone runs the tests. */
-export const VECTORS_COPY = new URL('./signing-vectors.json', import.meta.url);
-/** Where the shared original lies when the repository sits beside `shared/`. */
+/** The known answers produced by the venue's official SDK, in `shared/` beside the repository. */
 export const VECTORS_SHARED = new URL('../../../../shared/vectors/signing-vectors.json', import.meta.url);
 
 export function loadVectors(): SigningVectors {
-  return JSON.parse(readFileSync(VECTORS_COPY, 'utf8')) as SigningVectors;
+  return JSON.parse(readFileSync(VECTORS_SHARED, 'utf8')) as SigningVectors;
 }

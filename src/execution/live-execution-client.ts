@@ -1,0 +1,291 @@
+import { defer, from, type Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import { ClobotError, ParameterError } from '../core/errors.ts';
+import type { Micros } from '../core/fixed.ts';
+import type { ConditionId, TokenId } from '../core/types.ts';
+import type { OrderRequest } from '../strategy/intents.ts';
+import { cancelAll } from '../venue/actions/cancel-all.ts';
+import { cancelMarketOrders } from '../venue/actions/cancel-market-orders.ts';
+import { cancelOrder } from '../venue/actions/cancel-order.ts';
+import { cancelOrders, MAX_CANCEL_IDS } from '../venue/actions/cancel-orders.ts';
+import { getAccountOrder } from '../venue/actions/get-account-order.ts';
+import { iterateAccountOrders } from '../venue/actions/iterate-account-orders.ts';
+import { postHeartbeatV1 } from '../venue/actions/post-heartbeat-v1.ts';
+import { MAX_ORDERS_PER_POST, postOrders } from '../venue/actions/post-orders.ts';
+import { withL2Auth } from '../venue/auth/with-l2-auth.ts';
+import type { VenueClient } from '../venue/client.ts';
+import type { AccountOrder, CancelResult } from '../venue/domain/account.ts';
+import type { VenueLogger } from '../venue/logger.ts';
+import { decodeClientOrderId } from '../venue/signing/client-order-id.ts';
+import type { ApiCredentials } from '../venue/signing/l2-auth.ts';
+import type { OrderParams } from '../venue/signing/order-builder.ts';
+import type { OrderSigner, SignedOrder } from '../venue/signing/order-signer.ts';
+import { randomSaltSource, type SaltSource } from '../venue/signing/salt.ts';
+import type { SignerPool } from '../venue/signing/signer-pool.ts';
+import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
+import { FillsPoller, type FillsPollerCounters } from './live/fills-poller.ts';
+import { isLivePayload, UNBUILT_PREFIX, type LivePayload } from './live/live-payload.ts';
+
+/** The market rules order building needs, from the newest book or market data. */
+export interface OrderMarketRules {
+  readonly conditionId: ConditionId;
+  /** The tick to price on (the newest book's). */
+  readonly tickSize: Micros;
+  /** Selects the neg-risk exchange as the verifying contract. */
+  readonly negRisk: boolean;
+}
+
+/** Rules of a token's market; undefined when unknown (the order is then not built). */
+export type MarketRulesLookup = (tokenId: TokenId) => OrderMarketRules | undefined | Promise<OrderMarketRules | undefined>;
+
+export interface LiveExecutionOptions {
+  /** The venue client; L2 authentication is added here with `credentials`. */
+  readonly venue: VenueClient;
+  readonly credentials: ApiCredentials;
+  /** Signs orders; its signer address is the `*_ADDRESS` of L2 requests. */
+  readonly signer: OrderSigner;
+  readonly markets: MarketRulesLookup;
+  /** Order salts. Default: the OS CSPRNG. */
+  readonly salts?: SaltSource;
+  /** Worker threads for large batches (owned by the caller: `close()` leaves it running). */
+  readonly signerPool?: SignerPool;
+  /** Batches of at least this many orders go to the pool. Default 16. */
+  readonly poolMinBatch?: number;
+  readonly fills?: {
+    readonly pollIntervalMs?: number;
+    readonly marginMs?: number;
+    readonly sinceMs?: number;
+    readonly minBudget?: number;
+  };
+  readonly logger?: VenueLogger;
+  /** Default 'live'. */
+  readonly kind?: string;
+}
+
+export interface LiveExecutionCounters {
+  /** HTTP attempts of the venue client (all routes). */
+  readonly httpAttempts: number;
+  /** 429 answers seen by the venue client. */
+  readonly http429: number;
+  readonly fillPolls: FillsPollerCounters;
+}
+
+/**
+ * The live execution edge: orders are built and signed here (EIP-712, client order id in the
+ * order's `metadata`, salt and timestamp from the injected sources), posted in batches with L2
+ * authentication, cancelled and reconciled through the venue's account routes; fills are polled
+ * from `GET /data/trades`. Every call returns a cold Observable that emits once.
+ *
+ * An order that cannot be built (off tick, no market rules) is not sent: `prepare` gives it an
+ * id starting `unbuilt:` and `submit` answers it as failed, so one bad order never costs its
+ * batch. A post whose outcome is unknown errors with OutcomeUnknownError carrying the hashes.
+ */
+export class LiveExecutionClient implements ExecutionClient {
+  readonly kind: string;
+  readonly fills$: Observable<VenueFill>;
+  /** The L2-authenticated venue client every call goes through. */
+  readonly venue: VenueClient;
+  readonly #opts: LiveExecutionOptions;
+  readonly #clock: Clock;
+  readonly #salts: SaltSource;
+  readonly #poller: FillsPoller;
+
+  constructor(options: LiveExecutionOptions) {
+    this.#opts = options;
+    this.kind = options.kind ?? 'live';
+    this.#clock = options.venue.clock;
+    this.#salts = options.salts ?? randomSaltSource();
+    if (options.signer.profile !== options.venue.profile) {
+      throw new ClobotError(`live execution: signer profile '${options.signer.profile}' differs from venue profile '${options.venue.profile}'`);
+    }
+    this.venue = withL2Auth(options.venue, { address: options.signer.signerAddress, credentials: options.credentials });
+    this.#poller = new FillsPoller({
+      client: this.venue,
+      owner: { apiKey: options.credentials.apiKey, makerAddress: options.signer.maker },
+      ...options.fills,
+      logger: options.logger,
+    });
+    this.fills$ = this.#poller.fills$;
+  }
+
+  get counters(): LiveExecutionCounters {
+    const t = this.venue.transport.counters;
+    return { httpAttempts: t.attempts, http429: t.http429, fillPolls: { ...this.#poller.counters } };
+  }
+
+  /** 429 answers seen so far (the engine's `http429` option). */
+  http429(): number {
+    return this.venue.transport.counters.http429;
+  }
+
+  prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
+    return defer(() => from(this.#prepare(requests)));
+  }
+
+  submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
+    return defer(() => from(this.#submit(orders)));
+  }
+
+  cancel(orderIds: readonly string[]): Observable<CancelOutcome> {
+    return defer(() => from(this.#cancel(orderIds)));
+  }
+
+  cancelAll(scope?: { conditionId?: ConditionId; tokenId?: TokenId }): Observable<CancelOutcome> {
+    return defer(() => {
+      const market = scope?.conditionId;
+      const assetId = scope?.tokenId;
+      const p = market !== undefined || assetId !== undefined ? cancelMarketOrders(this.venue, { market, assetId }) : cancelAll(this.venue);
+      return from(p.then(toOutcome));
+    });
+  }
+
+  openOrders(): Observable<readonly VenueOrderState[]> {
+    return defer(() =>
+      from(
+        (async () => {
+          const out: VenueOrderState[] = [];
+          for await (const order of iterateAccountOrders(this.venue)) out.push(toVenueState(order));
+          return out;
+        })(),
+      ),
+    );
+  }
+
+  order(orderId: string): Observable<VenueOrderState | undefined> {
+    return defer(() => {
+      if (orderId.startsWith(UNBUILT_PREFIX)) return from(Promise.resolve(undefined));
+      return from(getAccountOrder(this.venue, orderId).then((o) => (o === undefined ? undefined : toVenueState(o))));
+    });
+  }
+
+  heartbeat(previousId: string): Observable<string> {
+    return defer(() => from(postHeartbeatV1(this.venue, previousId)));
+  }
+
+  close(): void {
+    this.#poller.close();
+  }
+
+  // ------------------------------------------------------------------------------- internals
+
+  async #prepare(requests: readonly OrderRequest[]): Promise<PreparedOrder[]> {
+    const slots: (OrderParams | string)[] = [];
+    for (const request of requests) slots.push(await this.#params(request));
+    const built = new Array<LivePayload>(requests.length);
+    const pool = this.#opts.signerPool;
+    const toSign = slots.flatMap((s, i) => (typeof s === 'string' ? [] : [i]));
+    let pooled: SignedOrder[] | undefined;
+    if (pool !== undefined && toSign.length >= (this.#opts.poolMinBatch ?? 16)) {
+      try {
+        pooled = await pool.signBatch(toSign.map((i) => slots[i] as OrderParams));
+      } catch (err) {
+        if (!(err instanceof ParameterError)) throw err;
+        // one bad order fails the pool's batch: sign in this thread to fail only that one
+      }
+    }
+    slots.forEach((slot, i) => {
+      if (typeof slot === 'string') {
+        built[i] = { kind: 'unbuilt', reason: slot };
+        return;
+      }
+      if (pooled !== undefined) {
+        built[i] = { kind: 'signed', signed: pooled[toSign.indexOf(i)] as SignedOrder };
+        return;
+      }
+      try {
+        built[i] = { kind: 'signed', signed: this.#opts.signer.sign(slot) };
+      } catch (err) {
+        if (!(err instanceof ParameterError)) throw err;
+        built[i] = { kind: 'unbuilt', reason: err.message };
+      }
+    });
+    return requests.map((request, i) => {
+      const payload = built[i] as LivePayload;
+      const orderId = payload.kind === 'signed' ? payload.signed.orderHash : UNBUILT_PREFIX + request.clientOrderId;
+      return { request, orderId, payload };
+    });
+  }
+
+  /** The signing parameters of one request, or why it cannot be built. */
+  async #params(request: OrderRequest): Promise<OrderParams | string> {
+    const rules = await this.#opts.markets(request.tokenId);
+    if (rules === undefined) return `order is invalid: no market rules for token ${request.tokenId}`;
+    if (rules.conditionId.toLowerCase() !== request.conditionId.toLowerCase()) {
+      return `order is invalid: token ${request.tokenId} belongs to market ${rules.conditionId}, not ${request.conditionId}`;
+    }
+    const orderType = request.orderType ?? 'GTC';
+    return {
+      tokenId: request.tokenId,
+      conditionId: rules.conditionId,
+      price: request.price,
+      size: request.size,
+      side: request.side,
+      tick: rules.tickSize,
+      negRisk: rules.negRisk,
+      orderType,
+      expiration: orderType === 'GTD' && request.expiresAt !== undefined ? Math.floor(request.expiresAt / 1000) : undefined,
+      postOnly: request.postOnly,
+      clientOrderId: request.clientOrderId,
+      salt: this.#salts(),
+      timestamp: this.#clock.now(),
+    };
+  }
+
+  async #submit(orders: readonly PreparedOrder[]): Promise<SubmitResult[]> {
+    if (orders.length > MAX_ORDERS_PER_POST) {
+      throw new ParameterError('submit', 'orders', `must hold at most ${MAX_ORDERS_PER_POST} orders, was ${orders.length}`);
+    }
+    const signed: SignedOrder[] = [];
+    const payloads = orders.map((order, i): LivePayload => {
+      if (!isLivePayload(order.payload)) throw new ParameterError('submit', `orders[${i}].payload`, 'was not prepared by the live edge');
+      if (order.payload.kind === 'signed') signed.push(order.payload.signed);
+      return order.payload;
+    });
+    const results = signed.length === 0 ? [] : await postOrders(this.venue, { owner: this.#opts.credentials.apiKey, orders: signed });
+    let next = 0;
+    return orders.map((order, i): SubmitResult => {
+      const payload = payloads[i] as LivePayload;
+      if (payload.kind === 'unbuilt') return { ok: false, orderId: order.orderId, errorMsg: payload.reason };
+      const result = results[next++];
+      if (result === undefined) return { ok: false, orderId: order.orderId, errorMsg: 'no result for this item' };
+      if (result.kind === 'failed') return { ok: false, orderId: order.orderId, errorMsg: result.errorMsg };
+      return { ok: true, orderId: result.orderId, status: result.status, making: result.makingAmount, taking: result.takingAmount };
+    });
+  }
+
+  async #cancel(orderIds: readonly string[]): Promise<CancelOutcome> {
+    const canceled: string[] = [];
+    const notCanceled: Record<string, string> = {};
+    const ids: string[] = [];
+    for (const id of new Set(orderIds)) {
+      if (id.startsWith(UNBUILT_PREFIX)) notCanceled[id] = 'never sent';
+      else if (id !== '') ids.push(id);
+    }
+    for (let start = 0; start < ids.length; start += MAX_CANCEL_IDS) {
+      const chunk = ids.slice(start, start + MAX_CANCEL_IDS);
+      const result: CancelResult = chunk.length === 1 ? await cancelOrder(this.venue, chunk[0] as string) : await cancelOrders(this.venue, chunk);
+      canceled.push(...result.canceled);
+      Object.assign(notCanceled, result.notCanceled);
+    }
+    return { canceled, notCanceled };
+  }
+}
+
+function toOutcome(result: CancelResult): CancelOutcome {
+  return { canceled: result.canceled, notCanceled: result.notCanceled };
+}
+
+/** An account order as the engine reconciles it; the client order id comes from `metadata`. */
+export function toVenueState(order: AccountOrder): VenueOrderState {
+  return {
+    orderId: order.id,
+    status: order.status,
+    tokenId: order.assetId,
+    conditionId: order.market,
+    side: order.side,
+    price: order.price,
+    originalSize: order.originalSize,
+    sizeMatched: order.sizeMatched,
+    clientOrderId: order.metadata === undefined ? undefined : decodeClientOrderId(order.metadata),
+  };
+}

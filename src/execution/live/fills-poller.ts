@@ -1,0 +1,140 @@
+import { defer, EMPTY, exhaustMap, from, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
+import type { Clock } from '../../core/clock.ts';
+import { getAccountTrades } from '../../venue/actions/get-account-trades.ts';
+import type { VenueClient } from '../../venue/client.ts';
+import type { AccountTrade } from '../../venue/domain/account.ts';
+import { FIRST_CURSOR } from '../../venue/decode.ts';
+import type { VenueLogger } from '../../venue/logger.ts';
+import type { VenueFill } from '../execution-client.ts';
+import { fillsOfTrade, type FillOwner } from './trade-fills.ts';
+
+export interface FillsPollerOptions {
+  /** L2-authenticated client. */
+  readonly client: VenueClient;
+  readonly owner: FillOwner;
+  /** Time between polls on the client's clock. Default 1,000 ms. */
+  readonly pollIntervalMs?: number;
+  /**
+   * Each poll asks for trades after (newest match time seen − margin), so a trade the venue
+   * lists late, or whose status moves on, is still seen. Default 10,000 ms.
+   */
+  readonly marginMs?: number;
+  /** Fills matched before this are not asked for. Default: the clock's time at first subscription. */
+  readonly sinceMs?: number;
+  /**
+   * A poll is skipped (not queued) when the `/data/trades` budget has fewer requests left than
+   * this, so polling never starves other callers nor draws a 429. Default 20.
+   */
+  readonly minBudget?: number;
+  /** Most pages one poll walks. Default 50. */
+  readonly maxPages?: number;
+  readonly logger?: VenueLogger;
+}
+
+export interface FillsPollerCounters {
+  polls: number;
+  /** Polls skipped for lack of budget or because the previous one had not finished. */
+  skipped: number;
+  errors: number;
+  /** Fills emitted (a status change of a fill counts again). */
+  emitted: number;
+}
+
+interface Seen {
+  status: string;
+  tsEvent: number;
+}
+
+/**
+ * Our fills, polled from `GET /data/trades` on the client's clock. Each fill of one of our orders
+ * (see `fillsOfTrade`) is emitted once per (trade id, order id), and again only when the trade's
+ * status changes (MATCHED → MINED → CONFIRMED, or FAILED), which the engine uses to mark a fill
+ * confirmed. Polls never overlap; a failed poll is counted and logged and the next one runs as
+ * usual. `fills$` is shared: one poller for every subscriber, stopped by `close()`.
+ */
+export class FillsPoller {
+  readonly counters: FillsPollerCounters = { polls: 0, skipped: 0, errors: 0, emitted: 0 };
+  readonly fills$: Observable<VenueFill>;
+  readonly #opts: FillsPollerOptions;
+  readonly #clock: Clock;
+  readonly #closed = new Subject<void>();
+  readonly #seen = new Map<string, Seen>();
+  #newestMs: number | undefined;
+  #isClosed = false;
+
+  constructor(options: FillsPollerOptions) {
+    this.#opts = options;
+    this.#clock = options.client.clock;
+    const every = options.pollIntervalMs ?? 1_000;
+    this.fills$ = defer(() => {
+      if (this.#isClosed) return EMPTY;
+      this.#newestMs ??= options.sinceMs ?? this.#clock.now();
+      return timer(0, every, this.#clock.scheduler).pipe(
+        exhaustMap(() => this.#poll()),
+        mergeMap((fills) => from(fills)),
+      );
+    }).pipe(takeUntil(this.#closed), share());
+  }
+
+  /** Stops polling and completes `fills$`. */
+  close(): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.#closed.next();
+    this.#closed.complete();
+  }
+
+  #poll(): Observable<VenueFill[]> {
+    const { client } = this.#opts;
+    if (client.budget.remaining('getAccountTrades') < (this.#opts.minBudget ?? 20) || client.budget.waitMs('getAccountTrades') > 0) {
+      this.counters.skipped++;
+      return EMPTY;
+    }
+    return defer(() => from(this.#pollOnce()));
+  }
+
+  async #pollOnce(): Promise<VenueFill[]> {
+    const { client } = this.#opts;
+    this.counters.polls++;
+    const margin = this.#opts.marginMs ?? 10_000;
+    const newest = this.#newestMs ?? this.#clock.now();
+    const after = Math.max(0, Math.floor((newest - margin) / 1000));
+    const fills: VenueFill[] = [];
+    const forgetBeforeMs = after * 1000 - margin;
+    try {
+      let cursor = FIRST_CURSOR;
+      const maxPages = this.#opts.maxPages ?? 50;
+      for (let page = 0; page < maxPages; page++) {
+        const result = await getAccountTrades(client, { after }, cursor);
+        const tsInit = this.#clock.now();
+        for (const trade of result.items) this.#collect(trade, tsInit, forgetBeforeMs, fills);
+        if (result.done || result.nextCursor === cursor) break;
+        cursor = result.nextCursor;
+      }
+    } catch (err) {
+      this.counters.errors++;
+      this.#opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'fills poll failed');
+    }
+    this.#prune(forgetBeforeMs);
+    this.counters.emitted += fills.length;
+    return fills;
+  }
+
+  #collect(trade: AccountTrade, tsInit: number, forgetBeforeMs: number, out: VenueFill[]): void {
+    // older than what is remembered: a venue that ignored `after` must not make us emit it again
+    if (trade.matchTime !== undefined && trade.matchTime < forgetBeforeMs) return;
+    if (trade.matchTime !== undefined && trade.matchTime > (this.#newestMs ?? 0)) this.#newestMs = trade.matchTime;
+    for (const fill of fillsOfTrade(trade, this.#opts.owner, tsInit)) {
+      const key = `${fill.tradeId}:${fill.orderId}`;
+      const seen = this.#seen.get(key);
+      if (seen !== undefined && seen.status === fill.status) continue;
+      this.#seen.set(key, { status: fill.status, tsEvent: trade.matchTime ?? Number.POSITIVE_INFINITY });
+      out.push(fill);
+    }
+  }
+
+  /** Forgets fills matched well before the window the next polls ask for. */
+  #prune(beforeMs: number): void {
+    for (const [key, seen] of this.#seen) if (seen.tsEvent < beforeMs) this.#seen.delete(key);
+  }
+}
