@@ -44,7 +44,7 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
   ask = Math.max(tick, Math.min(ask, MICROS - tick));
   const size = Math.max(Math.round(ctx.params.size * MICROS), rules.minOrderSize);
   const held = ctx.position(market.tokenId).size;
-  const canBuy = held + size <= ctx.params.maxInventory * MICROS && ctx.balance() >= (bid * size) / MICROS;
+  const canBuy = held + size <= ctx.params.maxInventory * MICROS;
   const sellSize = Math.min(size, held);
   const canSell = sellSize >= rules.minOrderSize;
   return {

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
+import { registerBook } from './commands/book.ts';
+import { registerKeys } from './commands/keys.ts';
 import { registerSandbox } from './commands/sandbox.ts';
 import { registerValidate } from './commands/validate.ts';
+import { registerMarkets } from './commands/markets.ts';
+import { registerRun } from './commands/run.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
   registerValidate(program);
   registerSandbox(program);
+  registerMarkets(program);
+  registerRun(program);
+  registerBook(program);
+  registerKeys(program);
 }

@@ -6,10 +6,12 @@ import { Prng } from './world/prng.ts';
  * Fault knobs for reliability tests, in one place: set by the sandbox options, by
  * `RunningSandbox.faults.set(...)`, or by the loopback-only `POST /admin/faults`.
  *
- * The read routes honour `latencyMs`, `errorRate`, `stallMs`, `dropRate` and `rateLimitStorm`.
- * `mode` and `ignoreHeartbeats` are held here for the order and heartbeat routes of the trading
- * step (503 with Retry-After on order routes outside `normal`; heartbeats accepted but not
- * counted).
+ * Every route honours `latencyMs`, `errorRate`, `stallMs`, `dropRate` and `rateLimitStorm`. The
+ * order routes also honour `dropAfterAccept` (the orders are placed, then the connection is
+ * destroyed without an answer) and `mode` (`post-only`: order posts that are not all post-only
+ * are answered 503 with Retry-After; `cancel-only`: every order post is; cancels always pass).
+ * With `ignoreHeartbeats` beats are answered as usual but do not push the deadline back, so the
+ * open orders of a key are cancelled once its deadline passes.
  */
 export type TradingMode = 'normal' | 'post-only' | 'cancel-only';
 
@@ -27,6 +29,8 @@ export interface FaultSettings {
   readonly mode: TradingMode;
   /** Heartbeats are answered but do not keep the session alive. */
   readonly ignoreHeartbeats: boolean;
+  /** Share of order posts whose orders are placed and whose connection is then destroyed, seeded. */
+  readonly dropAfterAccept: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -37,6 +41,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   rateLimitStorm: false,
   mode: 'normal',
   ignoreHeartbeats: false,
+  dropAfterAccept: 0,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -51,6 +56,7 @@ const patchSchema = z
     rateLimitStorm: z.boolean(),
     mode: z.enum(['normal', 'post-only', 'cancel-only']),
     ignoreHeartbeats: z.boolean(),
+    dropAfterAccept: z.number().min(0).max(1),
   })
   .partial();
 
@@ -68,12 +74,14 @@ export class FaultKnobs {
   #settings: FaultSettings;
   #errorDraws: Prng;
   #dropDraws: Prng;
+  #acceptDropDraws: Prng;
 
   constructor(seed: number, initial: Partial<FaultSettings> = {}) {
     this.#seed = seed;
     this.#settings = Object.freeze({ ...DEFAULT_FAULTS, ...parseFaultPatch(initial) });
     this.#errorDraws = Prng.from(seed, 'faults', 'error');
     this.#dropDraws = Prng.from(seed, 'faults', 'drop');
+    this.#acceptDropDraws = Prng.from(seed, 'faults', 'drop-after-accept');
   }
 
   get settings(): FaultSettings {
@@ -81,14 +89,15 @@ export class FaultKnobs {
   }
 
   /**
-   * Changes some settings and returns them all. Setting `errorRate` or `dropRate` restarts its
-   * seeded stream, so the same setting gives the same run of faults.
+   * Changes some settings and returns them all. Setting `errorRate`, `dropRate` or
+   * `dropAfterAccept` restarts its seeded stream, so the same setting gives the same run of faults.
    */
   set(patch: Partial<FaultSettings>): FaultSettings {
     const checked = parseFaultPatch(patch);
     this.#settings = Object.freeze({ ...this.#settings, ...checked });
     if (checked.errorRate !== undefined) this.#errorDraws = Prng.from(this.#seed, 'faults', 'error');
     if (checked.dropRate !== undefined) this.#dropDraws = Prng.from(this.#seed, 'faults', 'drop');
+    if (checked.dropAfterAccept !== undefined) this.#acceptDropDraws = Prng.from(this.#seed, 'faults', 'drop-after-accept');
     return this.#settings;
   }
 
@@ -107,5 +116,11 @@ export class FaultKnobs {
   drawDrop(): boolean {
     const rate = this.#settings.dropRate;
     return rate > 0 && this.#dropDraws.float() < rate;
+  }
+
+  /** True when this order post's connection is to be destroyed after its orders were placed. */
+  drawDropAfterAccept(): boolean {
+    const rate = this.#settings.dropAfterAccept;
+    return rate > 0 && this.#acceptDropDraws.float() < rate;
   }
 }

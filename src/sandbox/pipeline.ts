@@ -55,7 +55,7 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof SandboxHttpError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      const body: WireError = { error: error.message };
+      const body: WireError = { error: error.message, ...error.extra };
       if (error.retryAfterSeconds !== undefined) body.retry_after_seconds = error.retryAfterSeconds;
       return reply.code(error.status).send(body);
     }

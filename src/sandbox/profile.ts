@@ -30,6 +30,19 @@ export function authHeaderNames(profile: SandboxProfile): AuthHeaderNames {
   };
 }
 
+/** Names of the four L1 headers (`POST /auth/api-key`, `GET /auth/derive-api-key`), lower-cased. */
+export interface L1HeaderNames {
+  readonly address: string;
+  readonly signature: string;
+  readonly timestamp: string;
+  readonly nonce: string;
+}
+
+export function l1HeaderNames(profile: SandboxProfile): L1HeaderNames {
+  const p = profile === 'polymarket' ? 'poly_' : 'service_';
+  return { address: `${p}address`, signature: `${p}signature`, timestamp: `${p}timestamp`, nonce: `${p}nonce` };
+}
+
 /**
  * The `asset` of the wallet-analytics answers: `<condition_id>:<outcome_index>` in the interface
  * (2.2, 2.5), the token id on the venue (its captured payloads).

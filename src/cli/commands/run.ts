@@ -1,0 +1,78 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load-config.ts';
+import { createLogger } from '../../core/log.ts';
+import { parseDurationOption, parseUrlOption } from '../options.ts';
+
+interface RunOptions {
+  venue?: string;
+  duration?: number;
+  summary?: string;
+  keepOrders?: boolean;
+  status?: boolean;
+}
+
+/**
+ * `clobot run <config>`: runs the config's strategies live (against the venue URL, or the sandbox
+ * embedded in-process). SIGINT, SIGTERM or the end of `--duration` stop the strategies, cancel
+ * open orders unless `--keep-orders`, write `--summary`, and exit 0. SIGUSR2 toggles a manual
+ * trading halt. On a terminal a status view refreshes every 2 s; JSON logs go to the config's
+ * log file, and to stdout when stdout is not a terminal.
+ */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run a config live (against a venue URL or the embedded sandbox)')
+    .argument('<config>', 'path to the YAML run config')
+    .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
+    .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
+    .option('--summary <file>', 'write the run summary as JSON to this file')
+    .option('--keep-orders', 'leave open orders resting when stopping')
+    .option('--no-status', 'no status view even on a terminal')
+    .action(async (configPath: string, opts: RunOptions) => {
+      const config = loadConfig(configPath);
+      for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const tty = process.stdout.isTTY === true && opts.status !== false;
+      const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
+      // loaded on use, so other commands start without the engine's modules
+      const { startRunSession } = await import('../../engine/run-session.ts');
+      const { StatusView } = await import('../status-view.ts');
+      const session = await startRunSession({ config, logger, venueUrl: opts.venue });
+      const view = tty ? new StatusView(session) : undefined;
+      view?.start();
+
+      let halted = false;
+      const onUsr2 = () => {
+        halted = !halted;
+        if (halted) session.engine.halt('SIGUSR2');
+        else session.engine.resume();
+      };
+      process.on('SIGUSR2', onUsr2);
+
+      await new Promise<void>((done) => {
+        const finish = () => {
+          process.off('SIGINT', finish);
+          process.off('SIGTERM', finish);
+          if (timer) clearTimeout(timer);
+          done();
+        };
+        const timer = opts.duration !== undefined ? setTimeout(finish, opts.duration) : undefined;
+        process.once('SIGINT', finish);
+        process.once('SIGTERM', finish);
+      });
+      process.off('SIGUSR2', onUsr2);
+      view?.stop();
+      const summary = await session.stop({ keepOrders: opts.keepOrders === true ? true : undefined });
+      if (opts.summary) {
+        const path = resolve(opts.summary);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, JSON.stringify(summary, null, 2) + '\n');
+      }
+      process.stderr.write(
+        `stopped: ${summary.ordersSubmitted} orders submitted, ${summary.ordersAccepted} accepted, ${summary.fills} fills, ` +
+          `realized ${summary.pnl.realized}, unrealized ${summary.pnl.unrealized}, fees ${summary.fees}\n`,
+      );
+      logger.flush();
+    });
+}

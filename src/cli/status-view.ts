@@ -1,0 +1,69 @@
+import { formatMicros } from '../core/fixed.ts';
+import type { RunSession } from '../engine/run-session.ts';
+import { renderTable } from './table.ts';
+
+/**
+ * The terminal status view of `clobot run`: redraws every `everyMs` (real time; it only reads
+ * the engine): markets, open orders, fills, PnL and heartbeat, and the busiest tokens.
+ */
+export class StatusView {
+  #timer: NodeJS.Timeout | undefined;
+  #lines = 0;
+  readonly #startedAt = Date.now();
+
+  constructor(
+    private readonly session: RunSession,
+    private readonly everyMs = 2_000,
+    private readonly out: NodeJS.WriteStream = process.stdout,
+  ) {}
+
+  start(): void {
+    this.draw();
+    this.#timer = setInterval(() => this.draw(), this.everyMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.draw();
+  }
+
+  draw(): void {
+    const text = this.render();
+    if (this.#lines > 0) this.out.write(`\x1b[${this.#lines}A\x1b[0J`);
+    this.out.write(text + '\n');
+    this.#lines = text.split('\n').length;
+  }
+
+  render(): string {
+    const { engine, sandbox, tokens } = this.session;
+    const s = engine.summary();
+    const elapsed = Math.round((Date.now() - this.#startedAt) / 1000);
+    const head = [
+      `clobot run  ${elapsed}s  ${sandbox ? `sandbox ${sandbox.url}` : ''}${engine.halted ? `  HALTED (${engine.halted})` : ''}`,
+      `markets ${this.session.markets.length}  tokens ${tokens.length}  open orders ${s.openOrders}  submitted ${s.ordersSubmitted}  accepted ${s.ordersAccepted}  rejected ${s.ordersRejected}  denied ${s.ordersDeniedTotal}`,
+      `fills ${s.fills}  realized ${s.pnl.realized}  unrealized ${s.pnl.unrealized}  fees ${s.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
+    ];
+    const positions = engine.portfolio
+      .positions()
+      .filter((p) => p.size !== 0 || p.realizedPnl !== 0)
+      .slice(0, 8)
+      .map((p) => {
+        const state = engine.cache.get(p.tokenId);
+        const book = state?.book;
+        const bid = book?.bids[0]?.price;
+        const ask = book?.asks[0]?.price;
+        return [
+          (state?.token.question ?? p.tokenId).slice(0, 40),
+          state?.token.outcome ?? '',
+          formatMicros(p.size),
+          formatMicros(p.avgPrice),
+          bid === undefined ? '-' : formatMicros(bid),
+          ask === undefined ? '-' : formatMicros(ask),
+          formatMicros(p.realizedPnl),
+        ];
+      });
+    const table = positions.length > 0 ? renderTable(['market', 'outcome', 'position', 'avg', 'bid', 'ask', 'realized'], positions, [false, false, true, true, true, true, true]) : '(no positions yet)';
+    return [...head, '', table].join('\n');
+  }
+}

@@ -1,0 +1,265 @@
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { interval, type Observable, type Subscription } from 'rxjs';
+import type { Logger } from 'pino';
+import { LiveClock, type Clock } from '../core/clock.ts';
+import { ConfigError, StrategyError } from '../core/errors.ts';
+
+import { fieldLogger } from '../core/log.ts';
+import type { MarketSelection, RunConfig } from '../config/run-config.ts';
+import type { MarketEvent } from '../data/market-events.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import { resolveMarkets, tokensOf } from '../data/market-selection.ts';
+import { pollMarkets } from '../data/poll-source.ts';
+import { venueBookFeed } from '../data/venue-book-feed.ts';
+import { wsMarketSource } from '../data/ws-source.ts';
+import type { ExecutionClient } from '../execution/execution-client.ts';
+import { LiveExecutionClient } from '../execution/live-execution-client.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { loadStrategy } from '../strategy/loader.ts';
+import type { StrategyDefinition } from '../strategy/api.ts';
+import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
+import { withL1Auth } from '../venue/auth/with-l1-auth.ts';
+import { apiCredentials } from '../venue/auth/api-credentials.ts';
+import { createVenueClient, type VenueClient } from '../venue/client.ts';
+import type { TradingMarket } from '../venue/domain/trading.ts';
+import { createOrderSigner } from '../venue/signing/order-signer.ts';
+import type { EngineSummary } from './engine-summary.ts';
+import { TradingEngine, type EngineEvent, type EngineStrategy } from './trading-engine.ts';
+
+export interface RunSessionOptions {
+  readonly config: RunConfig;
+  readonly logger: Logger;
+  /** Overrides the config's venue with this URL (remote, one base URL). */
+  readonly venueUrl?: string;
+  readonly clock?: Clock;
+  readonly onEvent?: (event: EngineEvent) => void;
+}
+
+export interface RunSession {
+  readonly engine: TradingEngine;
+  readonly execution: ExecutionClient;
+  readonly venue: VenueClient;
+  readonly sandbox: RunningSandbox | undefined;
+  readonly markets: readonly TradingMarket[];
+  readonly tokens: readonly TrackedToken[];
+  /** Stops strategies, cancels orders unless `keepOrders`, closes edges; returns the summary. */
+  stop(options?: { keepOrders?: boolean }): Promise<EngineSummary>;
+}
+
+/**
+ * Builds a live run from a config: the venue (remote, or the sandbox embedded in-process), the
+ * market selection, the account (key, API credentials derived when absent), the market-data
+ * source, the strategies and the engine; then starts it. Paper and backtest plug other edges
+ * into the same engine.
+ */
+export async function startRunSession(options: RunSessionOptions): Promise<RunSession> {
+  const { config, logger } = options;
+  const log = fieldLogger(logger);
+  const clock = options.clock ?? new LiveClock();
+  if (config.mode !== 'live') {
+    throw new ConfigError(`mode (${config.source.file}): 'clobot run' runs live mode here; ${config.mode} mode is run by its own command or is not available yet`);
+  }
+
+  let sandbox: RunningSandbox | undefined;
+  const closers: (() => Promise<void> | void)[] = [];
+  try {
+    const venueConfig = config.venue;
+    let urls: { metadata: string; trading: string; analytics: string };
+    if (options.venueUrl) {
+      urls = { metadata: options.venueUrl, trading: options.venueUrl, analytics: options.venueUrl };
+    } else if (venueConfig.kind === 'embedded') {
+      sandbox = await startSandbox({
+        host: venueConfig.embedded.host,
+        port: venueConfig.embedded.port,
+        seed: venueConfig.embedded.seed,
+        markets: venueConfig.embedded.markets,
+        events: venueConfig.embedded.events,
+        profile: venueConfig.embedded.profile,
+        flow: venueConfig.embedded.flow,
+        logger: logger.child({ component: 'sandbox' }),
+      } as Parameters<typeof startSandbox>[0]);
+      const s = sandbox;
+      closers.push(() => s.close());
+      urls = { metadata: s.url, trading: s.url, analytics: s.url };
+      log.info('embedded sandbox listening', { url: s.url, seed: venueConfig.embedded.seed });
+    } else {
+      urls = venueConfig.urls;
+    }
+
+    const venue = createVenueClient({
+      urls,
+      profile: venueConfig.profile,
+      timeoutMs: venueConfig.timeoutMs,
+      retries: venueConfig.retries,
+      clock,
+      limits: { windowScale: venueConfig.limits.windowScale },
+      logger: logger.child({ component: 'venue' }),
+    });
+
+    // markets: every strategy's selection, resolved once per distinct selection
+    const strategyConfigs = config.strategies.filter((s) => s.enabled);
+    if (strategyConfigs.length === 0) throw new ConfigError(`strategies (${config.source.file}): no enabled strategy`);
+    const resolved = new Map<MarketSelection, TradingMarket[]>();
+    for (const s of strategyConfigs) {
+      if (!resolved.has(s.markets)) resolved.set(s.markets, await resolveMarkets(venue, s.markets));
+    }
+    const allMarkets = new Map<string, TradingMarket>();
+    for (const list of resolved.values()) for (const m of list) allMarkets.set(m.conditionId, m);
+    const markets = [...allMarkets.values()];
+    const tokens = tokensOf(markets);
+
+    // strategies
+    const strategies: EngineStrategy[] = [];
+    for (const s of strategyConfigs) {
+      const definition = await loadStrategy(s.modulePath, config.source.dir, resolve(config.source.dir, '..', 'strategies'));
+      const params = parseParams(definition, s.id, s.params);
+      const selection = selectionTokens(s.markets, resolved.get(s.markets) ?? []);
+      strategies.push({ id: s.id, definition, params, tokenIds: selection });
+    }
+
+    // account and execution edge
+    const account = config.account;
+    const l1 = withL1Auth(venue, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId });
+    const given = account.apiCredentials;
+    const credentials = given
+      ? apiCredentials(given.apiKey.reveal(), given.secret.reveal(), given.passphrase.reveal())
+      : (await getOrCreateApiKey(l1, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId }));
+    const signer = createOrderSigner(
+      { privateKey: account.privateKey, signerAddress: account.address, maker: account.funder, signatureType: account.signatureType },
+      { profile: venueConfig.profile, chainId: venueConfig.chainId, exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange } },
+    );
+    let engineRef: TradingEngine | undefined;
+    const execution = new LiveExecutionClient({
+      venue,
+      credentials,
+      signer,
+      markets: (tokenId) => {
+        const state = engineRef?.cache.get(tokenId);
+        if (!state) return undefined;
+        return { conditionId: state.token.conditionId, tickSize: state.rules.tickSize, negRisk: state.rules.negRisk };
+      },
+      logger: logger.child({ component: 'execution' }),
+    });
+    closers.unshift(() => execution.close());
+
+    const marketEvents$ = marketData(config, venue, urls.trading, tokens.map((t) => t.tokenId), clock, log);
+    const engine = new TradingEngine({
+      clock,
+      execution,
+      marketEvents$,
+      tokens,
+      strategies,
+      risk: { checks: config.risk.checks, limits: config.risk },
+      settings: {
+        maxBatchWaitMs: config.execution.maxBatchWaitMs,
+        maxBatchSize: config.execution.maxBatchSize,
+        quoteTolerance: config.execution.quoteTolerance,
+        reconcileDelayMs: Math.min(2_000, config.execution.orderTimeoutMs),
+        syncIntervalMs: 15_000,
+        maxInFlightBatches: 4,
+      },
+      heartbeat: { intervalMs: config.execution.heartbeatIntervalMs },
+      // The interface has no balance route: live PnL and cash are counted from zero at start.
+      startingBalance: 0,
+      runId: randomBytes(4).toString('hex'),
+      log,
+      onEvent: options.onEvent,
+      http429: () => execution.counters.http429,
+    });
+    engineRef = engine;
+    const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
+    engine.start();
+    log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
+
+    let stopped: Promise<EngineSummary> | undefined;
+    return {
+      engine,
+      execution,
+      venue,
+      sandbox,
+      markets,
+      tokens,
+      stop(stopOptions = {}) {
+        stopped ??= (async () => {
+          haltWatch.unsubscribe();
+          await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop });
+          const summary = engine.summary();
+          for (const close of closers) await close();
+          log.info('run stopped', { summary });
+          return summary;
+        })();
+        return stopped;
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close();
+    throw err;
+  }
+}
+
+function parseParams(definition: StrategyDefinition, id: string, params: Readonly<Record<string, unknown>>): unknown {
+  if (!definition.params) return Object.freeze({ ...params });
+  const parsed = definition.params.safeParse(params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = ['strategies', id, 'params', ...issue.path.map(String)].join('.');
+    throw new StrategyError(`${path}: ${issue.message}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+function selectionTokens(selection: MarketSelection, markets: readonly TradingMarket[]): string[] {
+  const explicit = new Set(selection.tokenIds);
+  const out: string[] = [];
+  for (const m of markets) {
+    for (const [i, t] of m.tokens.entries()) {
+      if (i > 1) continue;
+      // a market chosen by an explicit token trades that token only; otherwise both outcomes
+      const chosenByToken = m.tokens.some((x) => explicit.has(x.tokenId));
+      if (chosenByToken && !explicit.has(t.tokenId) && !selection.conditionIds.includes(m.conditionId as `0x${string}`)) continue;
+      out.push(t.tokenId);
+    }
+  }
+  return out;
+}
+
+function marketData(
+  config: RunConfig,
+  venue: VenueClient,
+  tradingUrl: string,
+  tokenIds: string[],
+  clock: Clock,
+  log: ReturnType<typeof fieldLogger>,
+): Observable<MarketEvent> {
+  if (config.data.transport === 'ws') {
+    return wsMarketSource({ url: tradingUrl, tokenIds, clock, onError: (err: unknown) => log.warn('ws market data error', { err: String(err) }) } as Parameters<typeof wsMarketSource>[0]);
+  }
+  return pollMarkets({
+    clock,
+    feed: venueBookFeed(venue),
+    tokenIds,
+    chunkSize: 20,
+    pollIntervalMs: config.data.pollIntervalMs === 'auto' ? 0 : config.data.pollIntervalMs,
+    concurrency: 2,
+    prices: false,
+    onError: (err) => log.warn('book poll failed', { err: String(err) }),
+  });
+}
+
+/** Trading halts while the halt file exists (checked every second on the clock). */
+function watchHaltFile(path: string, engine: TradingEngine, clock: Clock): Subscription {
+  let haltedByFile = false;
+  return interval(1_000, clock.scheduler).subscribe(() => {
+    const present = existsSync(path);
+    if (present && !haltedByFile) {
+      haltedByFile = true;
+      engine.halt(`halt file ${path} exists`);
+    } else if (!present && haltedByFile) {
+      haltedByFile = false;
+      engine.resume();
+    }
+  });
+}
+

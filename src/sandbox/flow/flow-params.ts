@@ -1,0 +1,39 @@
+import type { WalkParams } from './latent-walk.ts';
+
+/** Knobs of the synthetic flow. `intensity` scales `visitsPerSecond` and `takersPerSecond`. */
+export interface FlowParams extends WalkParams {
+  /** Clock period of the flow's work, ms. */
+  readonly stepMs: number;
+  /**
+   * Market visits per second over the whole sandbox (the CPU budget): markets are visited
+   * round-robin, so 5,000 markets cost what 200 do, each visited less often.
+   */
+  readonly visitsPerSecond: number;
+  /** A market is visited at most this often (a small world does not spin). */
+  readonly maxVisitsPerMarketPerSecond: number;
+  /** Taker orders per market per second (Poisson), at intensity 1. */
+  readonly takersPerSecond: number;
+  /** Taker orders one visit may send (bounds a visit's work after a long gap). */
+  readonly maxTakersPerVisit: number;
+  /** Maker levels per side. */
+  readonly levelsPerSide: number;
+  /** Share of taker orders sent as FOK (the rest are FAK). */
+  readonly fokShare: number;
+}
+
+export const DEFAULT_FLOW_PARAMS: FlowParams = Object.freeze({
+  stepMs: 100,
+  visitsPerSecond: 200,
+  maxVisitsPerMarketPerSecond: 4,
+  takersPerSecond: 0.25,
+  maxTakersPerVisit: 3,
+  levelsPerSide: 3,
+  fokShare: 0.3,
+  volatility: 0.02,
+  meanReversionPerSecond: 1 / 900,
+  jumpsPerSecond: 1 / 900,
+  jumpSize: 0.3,
+});
+
+/** Largest accepted intensity. */
+export const MAX_FLOW_INTENSITY = 100;

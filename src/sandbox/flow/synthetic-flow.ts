@@ -1,0 +1,144 @@
+import type { SchedulerAction, Subscription } from 'rxjs';
+import type { Clock } from '../../core/clock.ts';
+import { ConfigError } from '../../core/errors.ts';
+import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import { FLOW_ACCOUNT_PREFIX } from './flow-accounts.ts';
+import { DEFAULT_FLOW_PARAMS, MAX_FLOW_INTENSITY, type FlowParams } from './flow-params.ts';
+import { MarketAgent, type AgentEnv, type FlowCounters, type FlowMarket, type FlowTradingMode } from './market-agent.ts';
+
+export interface SyntheticFlowOptions {
+  readonly engine: MatchingEngine;
+  /** The markets to trade, in a fixed order (the round-robin order). */
+  readonly markets: readonly FlowMarket[];
+  readonly seed: number;
+  /** Venue time: the flow runs on `clock.scheduler` and stamps engine calls with `clock.now()`. */
+  readonly clock: Clock;
+  /** Scales visits and taker arrivals. Default 1; > 0 and at most MAX_FLOW_INTENSITY. */
+  readonly intensity?: number;
+  readonly params?: Partial<FlowParams>;
+  /** The sandbox's trading mode: no takers in `post-only`, only cancels in `cancel-only`. */
+  readonly mode?: () => FlowTradingMode;
+}
+
+export interface FlowStats extends Readonly<Omit<FlowCounters, 'rejected'>> {
+  readonly running: boolean;
+  readonly markets: number;
+  readonly intensity: number;
+  readonly rejected: Readonly<Record<string, number>>;
+}
+
+/**
+ * Synthetic order flow for the sandbox: maker and taker agents (market-agent.ts) trading in the
+ * matching engine so books, prices and last trades move. Deterministic for a seed and a sequence
+ * of clock times: each market draws from its own seeded stream, markets are visited round-robin
+ * in a fixed order, and the number of visits per step follows from the clock alone.
+ *
+ * CPU is bounded: every `stepMs` the flow spends a budget of `visitsPerSecond × intensity`
+ * market visits per second of elapsed time (a visit does a bounded amount of work), so a world
+ * of 5,000 markets costs what 200 do; each market is just visited less often. The walk and the
+ * taker arrivals scale with the time since a market's last visit, so their rates per market do
+ * not depend on how many markets share the budget. An elapsed time above one second (a stalled
+ * event loop) is counted as one second: the flow catches up by slowing down, never by bursting.
+ */
+export class SyntheticFlow {
+  readonly #env: AgentEnv;
+  readonly #clock: Clock;
+  readonly #markets: readonly FlowMarket[];
+  readonly #agents: (MarketAgent | undefined)[];
+  readonly #mode: () => FlowTradingMode;
+  readonly #visitsPerSecond: number;
+  #cursor = 0;
+  #carry = 0;
+  #lastStepMs = 0;
+  #orderSeq = 0;
+  #timer: Subscription | undefined;
+
+  constructor(options: SyntheticFlowOptions) {
+    const intensity = options.intensity ?? 1;
+    if (!(intensity > 0 && intensity <= MAX_FLOW_INTENSITY)) {
+      throw new ConfigError(`sandbox.flow.intensity: must be > 0 and <= ${MAX_FLOW_INTENSITY}, was ${intensity}`);
+    }
+    const params: FlowParams = { ...DEFAULT_FLOW_PARAMS, ...options.params };
+    if (!(params.stepMs > 0)) throw new ConfigError(`sandbox.flow.stepMs: must be > 0, was ${params.stepMs}`);
+    this.#clock = options.clock;
+    this.#markets = options.markets;
+    this.#agents = new Array<MarketAgent | undefined>(options.markets.length).fill(undefined);
+    this.#mode = options.mode ?? (() => 'normal');
+    this.#visitsPerSecond = Math.min(params.visitsPerSecond * intensity, params.maxVisitsPerMarketPerSecond * options.markets.length);
+    const counters: FlowCounters = { visits: 0, makerOrders: 0, takerOrders: 0, cancels: 0, trades: 0, deposits: 0, rejected: {} };
+    this.#env = {
+      engine: options.engine,
+      params,
+      intensity,
+      seed: options.seed,
+      counters,
+      nextOrderId: () => `${FLOW_ACCOUNT_PREFIX}${++this.#orderSeq}`,
+    };
+  }
+
+  get running(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  /** Starts stepping every `stepMs` on the clock's scheduler (no-op when running). */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#lastStepMs = this.#clock.now();
+    const stepMs = this.#env.params.stepMs;
+    const flow = this;
+    this.#timer = this.#clock.scheduler.schedule(function (this: SchedulerAction<undefined>) {
+      if (flow.#timer === undefined) return;
+      flow.#step(flow.#clock.now());
+      this.schedule(undefined, stepMs);
+    }, stepMs);
+  }
+
+  /** Stops stepping; resting maker orders stay on the book. */
+  stop(): void {
+    const timer = this.#timer;
+    this.#timer = undefined;
+    timer?.unsubscribe();
+  }
+
+  /** The agent of the market at `i` in the options' list, once it has been visited. */
+  agent(i: number): MarketAgent | undefined {
+    return this.#agents[i];
+  }
+
+  stats(): FlowStats {
+    const c = this.#env.counters;
+    return {
+      running: this.running,
+      markets: this.#markets.length,
+      intensity: this.#env.intensity,
+      visits: c.visits,
+      makerOrders: c.makerOrders,
+      takerOrders: c.takerOrders,
+      cancels: c.cancels,
+      trades: c.trades,
+      deposits: c.deposits,
+      rejected: { ...c.rejected },
+    };
+  }
+
+  #step(now: number): void {
+    const n = this.#markets.length;
+    const elapsedSec = Math.min(1, Math.max(0, now - this.#lastStepMs) / 1000);
+    this.#lastStepMs = now;
+    if (n === 0) return;
+    this.#carry += this.#visitsPerSecond * elapsedSec;
+    let visits = Math.floor(this.#carry);
+    this.#carry -= visits;
+    const mode = this.#mode();
+    while (visits-- > 0) {
+      const i = this.#cursor;
+      this.#cursor = (i + 1) % n;
+      let agent = this.#agents[i];
+      if (agent === undefined) {
+        agent = new MarketAgent(this.#markets[i] as FlowMarket, this.#env.seed);
+        this.#agents[i] = agent;
+      }
+      agent.visit(this.#env, now, mode);
+    }
+  }
+}

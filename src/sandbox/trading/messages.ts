@@ -1,0 +1,28 @@
+/**
+ * The sandbox's own `errorMsg` / `error` strings beyond the engine's (src/sim/venue-messages.ts).
+ * The owner and signer strings are the venue's own wording (seen in its 400 answers); the rest
+ * are ours.
+ */
+
+/** The order's signature does not recover to its `signer`. */
+export const ERR_BAD_SIGNATURE = 'invalid signature';
+/** The item's `owner` is not the API key the request was authenticated with. */
+export const ERR_OWNER_NOT_API_KEY = 'the order owner has to be the owner of the API KEY';
+/** The order's `signer` is not the address the API key belongs to. */
+export const ERR_SIGNER_NOT_API_KEY = 'the order signer address has to be the address of the API KEY';
+
+/** 503 answers of the trading modes (the post-only text is the venue's). */
+export const POST_ONLY_MODE_MESSAGE = 'post-only mode: only post-only orders and cancels are allowed';
+export const CANCEL_ONLY_MODE_MESSAGE = 'cancel-only mode: only cancels are allowed';
+
+/** The 400 of a heartbeat with the wrong id. */
+export const ERR_HEARTBEAT_ID = 'Invalid Heartbeat ID';
+
+/** Most items in one `POST /orders` (interface 4.2). */
+export const MAX_ORDERS_PER_POST = 15;
+/** Most ids in one `DELETE /orders`. */
+export const MAX_CANCELS_PER_REQUEST = 1000;
+
+export function tooManyOrdersMessage(n: number): string {
+  return `Too many orders in payload: ${n}, max allowed: ${MAX_ORDERS_PER_POST}`;
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { formatMicros, MICROS_PER_UNIT } from '../../core/fixed.ts';
+import type { OrderType } from '../../core/types.ts';
+import type { Trade } from '../../sim/types.ts';
+import { ERR_INVALID_PAYLOAD, ERR_PRICE_TICK } from '../../sim/venue-messages.ts';
+import { sameAddress, toChecksumAddress } from '../../venue/signing/address.ts';
+import { domainSeparator, orderDigest, orderDomain, type OrderStruct } from '../../venue/signing/eip712.ts';
+import { toHex } from '../../venue/signing/hex.ts';
+import { orderStructFromWire, recoverAddress } from '../../venue/signing/recover.ts';
+import type { WireOrderResult, WireSignedOrder } from '../../venue/wire/account.ts';
+import type { SandboxContext } from '../context.ts';
+import type { Caller } from './auth.ts';
+import { ERR_BAD_SIGNATURE, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
+import type { OrderLogEntry } from './order-log.ts';
+
+/**
+ * One order item of `POST /orders` or `POST /order`, from JSON to the engine, with the venue's
+ * `errorMsg` on refusal. Checks, in order: the item's shape (`Invalid order payload`), the token
+ * and, when sent, its `conditionId`; the EIP-712 hash under the market's exchange (neg-risk
+ * markets use the neg-risk exchange) and the signature recovering to `signer`
+ * (`invalid signature`); `owner` is the caller's API key; `signer` is the caller's address;
+ * `maker` equals `signer` for signature type 0 (1 and 2: `maker` is the funder); the price
+ * implied by the amounts is a whole number of micros (else the tick error). The engine then
+ * checks duplicates, whether the market accepts orders, the tick grid and [tick, 1 - tick], the
+ * minimum size, the 0.01 lot and the balance of `maker`, and matches.
+ *
+ * `conditionId` may be sent or omitted in either profile. `deferExec` is accepted and ignored.
+ * `expiration` (unix seconds) is read for GTD orders only.
+ */
+
+const ORDER_TYPES: ReadonlySet<string> = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
+
+export interface ItemOutcome {
+  readonly result: WireOrderResult;
+  readonly entry: OrderLogEntry;
+}
+
+/** A deterministic stand-in for the on-chain transaction of a trade: 0x + 64 hex. */
+export function transactionHashOf(tradeId: string): string {
+  return '0x' + createHash('sha256').update(`clobot-sandbox-tx:${tradeId}`).digest('hex');
+}
+
+export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unknown, route: OrderLogEntry['route']): ItemOutcome {
+  const now = ctx.clock.now();
+  const entry = ctx.orderLog.start(route, caller.apiKey, now);
+  const refuse = (errorMsg: string): ItemOutcome => {
+    entry.errorMsg = errorMsg;
+    return { entry, result: { success: false, errorMsg, orderID: '', status: '', makingAmount: '', takingAmount: '' } };
+  };
+
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return refuse(ERR_INVALID_PAYLOAD);
+  const it = item as Record<string, unknown>;
+  const owner = it['owner'];
+  if (typeof owner === 'string') entry.owner = owner;
+  const postOnly = it['postOnly'];
+  entry.postOnly = postOnly === true;
+  const orderType = it['orderType'];
+  if (typeof orderType === 'string' && ORDER_TYPES.has(orderType)) entry.orderType = orderType as OrderType;
+  const order = it['order'];
+  if (typeof order !== 'object' || order === null || Array.isArray(order)) return refuse(ERR_INVALID_PAYLOAD);
+  const wire = order as WireSignedOrder;
+  notePlainFields(entry, wire);
+  if (typeof owner !== 'string' || entry.orderType === undefined) return refuse(ERR_INVALID_PAYLOAD);
+  if (postOnly !== undefined && typeof postOnly !== 'boolean') return refuse(ERR_INVALID_PAYLOAD);
+  const deferExec = it['deferExec'];
+  if (deferExec !== undefined && typeof deferExec !== 'boolean') return refuse(ERR_INVALID_PAYLOAD);
+
+  let struct: OrderStruct;
+  try {
+    struct = orderStructFromWire(wire);
+  } catch {
+    return refuse(ERR_INVALID_PAYLOAD);
+  }
+  const tokenId = (struct.tokenId as bigint).toString(10);
+  entry.tokenId = tokenId;
+  const token = ctx.world.token(tokenId);
+  if (token === undefined) return refuse(ERR_INVALID_PAYLOAD);
+  const market = token.market;
+  const conditionId = wire.conditionId;
+  if (conditionId !== undefined && (typeof conditionId !== 'string' || conditionId.toLowerCase() !== market.conditionId)) {
+    return refuse(ERR_INVALID_PAYLOAD);
+  }
+  entry.conditionId = market.conditionId;
+
+  const exchange = market.negRisk ? ctx.trading.exchanges.negRisk : ctx.trading.exchanges.standard;
+  const digest = orderDigest(domainSeparator(orderDomain(exchange, ctx.trading.chainId)), struct);
+  const hash = toHex(digest);
+  entry.hash = hash;
+  const recovered = typeof wire.signature === 'string' ? recoverAddress(digest, wire.signature) : undefined;
+  if (recovered === undefined || !sameAddress(recovered, struct.signer)) return refuse(ERR_BAD_SIGNATURE);
+  if (owner !== caller.apiKey) return refuse(ERR_OWNER_NOT_API_KEY);
+  if (!sameAddress(struct.signer, caller.address)) return refuse(ERR_SIGNER_NOT_API_KEY);
+  const sigType = struct.signatureType;
+  if (sigType === 0 ? !sameAddress(struct.maker, struct.signer) : sigType !== 1 && sigType !== 2) return refuse(ERR_INVALID_PAYLOAD);
+
+  const amounts = priceAndSize(struct);
+  if (amounts === 'invalid') return refuse(ERR_INVALID_PAYLOAD);
+  if (amounts === 'off-grid') return refuse(ERR_PRICE_TICK);
+  entry.price = amounts.price;
+  entry.size = amounts.size;
+
+  let expirationMs: number | undefined;
+  if (entry.orderType === 'GTD') {
+    const e = wire.expiration;
+    if (typeof e !== 'string' || !/^\d{1,12}$/.test(e) || Number(e) === 0) return refuse(ERR_INVALID_PAYLOAD);
+    entry.expiration = Number(e);
+    expirationMs = Number(e) * 1000;
+  }
+
+  const submitted = ctx.engine.submit(
+    {
+      id: hash,
+      owner: caller.apiKey,
+      address: toChecksumAddress(struct.maker),
+      tokenId,
+      side: struct.side === 0 ? 'BUY' : 'SELL',
+      price: amounts.price,
+      size: amounts.size,
+      type: entry.orderType,
+      postOnly: entry.postOnly,
+      expiration: expirationMs,
+      createdAt: now,
+      clientMetadata: struct.metadata.toLowerCase(),
+    },
+    now,
+  );
+  if (submitted.status === 'REJECTED') return refuse(submitted.errorMsg);
+  entry.accepted = true;
+  entry.answeredStatus = submitted.status.toLowerCase();
+  const result: WireOrderResult = {
+    success: true,
+    errorMsg: '',
+    orderID: hash,
+    status: entry.answeredStatus,
+    makingAmount: formatMicros(submitted.makingAmount),
+    takingAmount: formatMicros(submitted.takingAmount),
+  };
+  if (submitted.trades.length > 0) {
+    result.tradeIDs = submitted.trades.map((t: Trade) => t.id);
+    result.transactionsHashes = submitted.trades.map((t: Trade) => transactionHashOf(t.id));
+  }
+  return { entry, result };
+}
+
+/** Fields the log keeps even when the order does not parse as a whole. */
+function notePlainFields(entry: OrderLogEntry, wire: WireSignedOrder): void {
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  entry.maker = str(wire.maker);
+  entry.signer = str(wire.signer);
+  entry.metadata = str(wire.metadata);
+  entry.tokenId = str(wire.tokenId);
+  entry.side = wire.side === 'BUY' || wire.side === 'SELL' ? wire.side : undefined;
+  entry.signatureType = typeof wire.signatureType === 'number' ? wire.signatureType : undefined;
+}
+
+const MAX_SIZE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Price and size from the signed amounts (6-decimal base units, which are micros): a BUY gives
+ * `makerAmount` collateral for `takerAmount` tokens, a SELL gives `makerAmount` tokens for
+ * `takerAmount` collateral; price = collateral / tokens. 'off-grid' when that price is not a
+ * whole number of micros or is outside (0, 1).
+ */
+function priceAndSize(struct: OrderStruct): { price: number; size: number } | 'invalid' | 'off-grid' {
+  const maker = BigInt(struct.makerAmount);
+  const taker = BigInt(struct.takerAmount);
+  const [collateral, tokens] = struct.side === 0 ? [maker, taker] : [taker, maker];
+  if (tokens <= 0n || collateral <= 0n || tokens > MAX_SIZE) return 'invalid';
+  const scaled = collateral * BigInt(MICROS_PER_UNIT);
+  if (scaled % tokens !== 0n) return 'off-grid';
+  const price = scaled / tokens;
+  if (price >= BigInt(MICROS_PER_UNIT)) return 'off-grid';
+  return { price: Number(price), size: Number(tokens) };
+}
