@@ -5,7 +5,26 @@ import type { FaultKnobs } from './faults.ts';
 import type { SandboxProfile } from './profile.ts';
 import type { SandboxRateLimiter } from './rate-limiter.ts';
 import type { RequestStats } from './request-stats.ts';
+import type { ApiKeyRegistry } from './trading/api-keys.ts';
+import type { HeartbeatSessions } from './trading/heartbeats.ts';
+import type { OrderLog } from './trading/order-log.ts';
+import type { SandboxActivity } from './trading/sandbox-activity.ts';
+import type { SandboxEngine } from './trading/sandbox-engine.ts';
 import type { World } from './world/world.ts';
+
+/** Settings of the trading routes, fixed when the sandbox is built. */
+export interface TradingSettings {
+  /** L1 and L2 timestamps must be within this of the sandbox clock, ms. */
+  readonly authWindowMs: number;
+  /** Without a valid beat for this long, an armed key's open orders are cancelled, ms. */
+  readonly heartbeatTimeoutMs: number;
+  /** EIP-712 chain id of the order and ClobAuth domains. */
+  readonly chainId: number;
+  /** Verifying contracts of the order domain. */
+  readonly exchanges: { readonly standard: string; readonly negRisk: string };
+  /** Retry-After of the 503 answers of the post-only and cancel-only modes, seconds. */
+  readonly modeRetryAfterSeconds: number;
+}
 
 /** What every route handler of one sandbox reads. */
 export interface SandboxContext {
@@ -17,6 +36,20 @@ export interface SandboxContext {
   readonly stats: RequestStats;
   /** Aborted when the server closes, so pending latency and stall waits end at once. */
   readonly closing: AbortSignal;
+  /**
+   * The matching engine behind the books and the order routes; every world market is listed and
+   * seeded lazily (see trading/sandbox-engine.ts). Order flow agents call it directly and
+   * listen to its events (BookChanged once per call per market).
+   */
+  readonly engine: SandboxEngine;
+  readonly trading: TradingSettings;
+  /** API keys issued by the L1 routes. */
+  readonly apiKeys: ApiKeyRegistry;
+  /** Every order item received over HTTP (`GET /admin/orders`). */
+  readonly orderLog: OrderLog;
+  readonly heartbeats: HeartbeatSessions;
+  /** The sandbox's trades and positions in wallet-analytics form. */
+  readonly activity: SandboxActivity;
   /**
    * `GET /data/trades` is both the analytics trades route under the `/data` mount and the
    * authenticated account-trades route (4.8). When the trading step sets this, a request that
@@ -37,5 +70,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The route this request was counted and limited as; null for admin and unmatched paths. */
     sandboxRoute: RouteId | null;
+    /** The JSON body's exact text as received (what the L2 signature covers); undefined without a body. */
+    rawBody: string | undefined;
   }
 }

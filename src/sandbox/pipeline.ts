@@ -16,6 +16,23 @@ export const STORM_RETRY_AFTER_SECONDS = 1;
  */
 export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('sandboxRoute', null);
+  app.decorateRequest('rawBody', undefined);
+
+  // JSON bodies are kept as received: the L2 signature covers their exact text.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new SandboxHttpError(400, 'body is not valid JSON'), undefined);
+    }
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;

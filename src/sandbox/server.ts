@@ -17,6 +17,18 @@ import { registerCommentRoutes } from './routes/comments.ts';
 import { registerMarketsDispatch } from './routes/markets-dispatch.ts';
 import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerTradingRoutes } from './routes/trading.ts';
+import { accountTradesHandler, registerAccountDataRoutes } from './routes/account-data.ts';
+import { registerAuthRoutes } from './routes/auth.ts';
+import { registerHeartbeatRoutes } from './routes/heartbeats.ts';
+import { registerOrderRoutes } from './routes/orders.ts';
+import { ApiKeyRegistry } from './trading/api-keys.ts';
+import { EngineBookSource } from './trading/engine-books.ts';
+import { HeartbeatSessions } from './trading/heartbeats.ts';
+import { OrderLog } from './trading/order-log.ts';
+import { SandboxActivity } from './trading/sandbox-activity.ts';
+import { SandboxEngine } from './trading/sandbox-engine.ts';
+import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/eip712.ts';
+import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
 
 /**
@@ -45,6 +57,20 @@ export interface SandboxOptions {
   readonly faults?: Partial<FaultSettings>;
   /** pino logger; none by default. */
   readonly logger?: Logger;
+  /** Collateral of an address the first time it trades or is queried, whole units. Default 10,000. */
+  readonly startingBalance?: number;
+  /** An armed API key whose beats stop for this long has its open orders cancelled, ms. Default 10,000. */
+  readonly heartbeatTimeoutMs?: number;
+  /** How often the heartbeat deadlines are checked on the clock, ms. Default 250. */
+  readonly heartbeatCheckMs?: number;
+  /** L1 and L2 timestamps must be within this of the sandbox clock, seconds. Default 30. */
+  readonly authWindowSeconds?: number;
+  /** Keys the HMACs that derive API credentials. Default: follows the seed. */
+  readonly serverSecret?: string;
+  /** EIP-712 chain id of orders and ClobAuth. Default 137. */
+  readonly chainId?: number;
+  /** Order verifying contracts. Default DEFAULT_EXCHANGE_ADDRESSES. */
+  readonly exchanges?: { readonly standard: string; readonly negRisk: string };
 }
 
 export interface RunningSandbox {
@@ -53,8 +79,20 @@ export interface RunningSandbox {
   readonly port: number;
   readonly world: World;
   readonly faults: FaultKnobs;
+  /** The matching engine behind books and orders. */
+  readonly engine: SandboxEngine;
+  /** Everything the routes read (engine, keys, order log, heartbeats). */
+  readonly context: SandboxContext;
   close(): Promise<void>;
 }
+
+/** Defaults of the trading options. */
+export const DEFAULT_STARTING_BALANCE = 10_000;
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 10_000;
+export const DEFAULT_HEARTBEAT_CHECK_MS = 250;
+export const DEFAULT_AUTH_WINDOW_SECONDS = 30;
+/** Retry-After of the trading modes' 503 answers, seconds. */
+export const MODE_RETRY_AFTER_SECONDS = 5;
 
 export const DEFAULT_SANDBOX_HOST = '127.0.0.1';
 /** Largest world the options accept. */
@@ -69,15 +107,44 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const seed = options.seed ?? 1;
   const world = new World({ seed, markets: options.markets ?? 200, events: options.events ?? 50, clock });
   const closing = new AbortController();
+  const faults = new FaultKnobs(seed, options.faults ?? {});
+  const engine = new SandboxEngine(world, clock, {
+    startingCollateral: Math.round((options.startingBalance ?? DEFAULT_STARTING_BALANCE) * 1_000_000),
+    onListenerError: (error, event) => options.logger?.error({ err: error, event: event.type }, 'sandbox engine listener failed'),
+  });
+  world.books = new EngineBookSource(world, engine, clock);
+  const heartbeats = new HeartbeatSessions({
+    seed,
+    clock,
+    timeoutMs: options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+    onExpire: (apiKey, now) => {
+      const result = engine.cancelAll(apiKey, now);
+      options.logger?.info({ canceled: result.canceled.length }, 'heartbeat deadline passed: open orders of the key cancelled');
+    },
+    ignore: () => faults.settings.ignoreHeartbeats,
+  });
   const ctx: SandboxContext = {
     world,
     clock,
     profile: options.profile ?? 'interface',
-    faults: new FaultKnobs(seed, options.faults ?? {}),
+    faults,
     limiter: new SandboxRateLimiter(options.limits ?? {}, clock),
     stats: new RequestStats(),
     closing: closing.signal,
+    engine,
+    trading: {
+      authWindowMs: (options.authWindowSeconds ?? DEFAULT_AUTH_WINDOW_SECONDS) * 1000,
+      heartbeatTimeoutMs: heartbeats.timeoutMs,
+      chainId: options.chainId ?? POLYGON_CHAIN_ID,
+      exchanges: options.exchanges ?? DEFAULT_EXCHANGE_ADDRESSES,
+      modeRetryAfterSeconds: MODE_RETRY_AFTER_SECONDS,
+    },
+    apiKeys: new ApiKeyRegistry(options.serverSecret ?? `clobot-sandbox-server-secret:${seed}`),
+    orderLog: new OrderLog(),
+    heartbeats,
+    activity: new SandboxActivity(world, engine),
   };
+  ctx.accountTrades = accountTradesHandler(ctx);
   const app: FastifyInstance = options.logger
     ? Fastify({
         loggerInstance: options.logger as FastifyBaseLogger,
@@ -86,19 +153,30 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       })
     : Fastify({ logger: false, forceCloseConnections: true });
   contexts.set(app, ctx);
-  app.addHook('onClose', async () => closing.abort());
+  heartbeats.start(options.heartbeatCheckMs ?? DEFAULT_HEARTBEAT_CHECK_MS);
+  app.addHook('onClose', async () => {
+    heartbeats.stop();
+    closing.abort();
+  });
 
   installPipeline(app, ctx);
   registerAdminRoutes(app, ctx);
   // root mount: every group on one base URL
   registerMetadataRoutes(app, ctx, { marketsById: false });
   registerTradingRoutes(app, ctx, { marketsByConditionId: false });
+  registerTradingAccountRoutes(app, ctx, { accountTrades: false });
   registerMarketsDispatch(app, ctx);
   registerAnalyticsRoutes(app, ctx, { dataMount: false });
   registerCommentRoutes(app, ctx);
   // one prefix per group: three base URLs against one sandbox
   void app.register(async (gamma) => registerMetadataRoutes(gamma, ctx, { marketsById: true }), { prefix: '/gamma' });
-  void app.register(async (clob) => registerTradingRoutes(clob, ctx, { marketsByConditionId: true }), { prefix: '/clob' });
+  void app.register(
+    async (clob) => {
+      registerTradingRoutes(clob, ctx, { marketsByConditionId: true });
+      registerTradingAccountRoutes(clob, ctx, { accountTrades: true });
+    },
+    { prefix: '/clob' },
+  );
   void app.register(
     async (data) => {
       registerAnalyticsRoutes(data, ctx, { dataMount: true });
@@ -107,6 +185,17 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     { prefix: '/data' },
   );
   return app;
+}
+
+/**
+ * The authenticated routes of the trading group: keys, orders, cancels, account data,
+ * heartbeats. At the root `GET /data/trades` belongs to the `/data` mount (`ctx.accountTrades`).
+ */
+function registerTradingAccountRoutes(app: FastifyInstance, ctx: SandboxContext, options: { accountTrades: boolean }): void {
+  registerAuthRoutes(app, ctx);
+  registerOrderRoutes(app, ctx);
+  registerAccountDataRoutes(app, ctx, options);
+  registerHeartbeatRoutes(app, ctx);
 }
 
 /** The context (world, faults, limits, counts) behind an app made by `buildSandboxApp`. */
@@ -131,6 +220,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     world: ctx.world,
     faults: ctx.faults,
+    engine: ctx.engine,
+    context: ctx,
     close: () => (closed ??= app.close()),
   };
 }
@@ -147,6 +238,21 @@ function checkOptions(o: SandboxOptions): void {
   if (o.profile !== undefined && !SANDBOX_PROFILES.includes(o.profile)) {
     throw new ConfigError(`sandbox.profile: must be one of ${SANDBOX_PROFILES.join(', ')}, was '${String(o.profile)}'`);
   }
+  const positive = (name: string, value: number | undefined, max: number): void => {
+    if (value === undefined) return;
+    if (!Number.isFinite(value) || value <= 0 || value > max) throw new ConfigError(`sandbox.${name}: must be a number in (0, ${max}], was ${value}`);
+  };
+  if (o.startingBalance !== undefined && (!Number.isFinite(o.startingBalance) || o.startingBalance < 0 || o.startingBalance > 1e9 || !Number.isInteger(o.startingBalance * 1_000_000))) {
+    throw new ConfigError(`sandbox.startingBalance: must be 0 to 1e9 with at most 6 decimals, was ${o.startingBalance}`);
+  }
+  int('heartbeatTimeoutMs', o.heartbeatTimeoutMs, 1, 86_400_000);
+  int('heartbeatCheckMs', o.heartbeatCheckMs, 1, 60_000);
+  positive('authWindowSeconds', o.authWindowSeconds, 86_400 * 365);
+  int('chainId', o.chainId, 1, Number.MAX_SAFE_INTEGER);
+  if (o.exchanges !== undefined && (!isAddress(o.exchanges.standard) || !isAddress(o.exchanges.negRisk))) {
+    throw new ConfigError('sandbox.exchanges: standard and negRisk must be 0x addresses');
+  }
+  if (o.serverSecret !== undefined && o.serverSecret.length < 8) throw new ConfigError('sandbox.serverSecret: must be at least 8 characters');
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }

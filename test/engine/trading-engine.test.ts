@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Subject, throwError, type Observable } from 'rxjs';
+import { Subject, throwError, take, map, type Observable } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { OutcomeUnknownError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/data/market-events.ts';
@@ -247,5 +247,29 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     const ours = w.sim.openOrders({ owner: US.owner });
     expect(ours.map((o) => o.price).sort()).toEqual([450_000, 460_000]);
     expect(engine.summary().ordersSubmitted).toBe(2);
+  });
+
+  it('runs the RxJS form: intents from an Observable over the input streams, faulted on a stream error', () => {
+    const w = world();
+    const engine = engineFor(w, [
+      strategy('streamer', {
+        name: 'streamer',
+        stream: ({ books$ }) =>
+          books$.pipe(
+            take(1),
+            map(({ market }): OrderIntent => ({ kind: 'place', tokenId: market.tokenId, side: 'BUY', price: market.bestAsk!, size: 5 * M, orderType: 'FAK' })),
+          ),
+      }),
+      strategy('broken-stream', {
+        name: 'broken-stream',
+        stream: ({ books$ }) => books$.pipe(map(() => { throw new Error('stream boom'); })),
+      }),
+    ]);
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(50);
+    expect(engine.strategyState('streamer')).toBe('RUNNING');
+    expect(engine.strategyState('broken-stream')).toBe('FAULTED');
+    expect(engine.portfolio.position(YES).size).toBe(5 * M);
   });
 });

@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatMicros } from '../../core/fixed.ts';
+import { decodeClientOrderId } from '../../venue/signing/client-order-id.ts';
+import { isAddress, toChecksumAddress } from '../../venue/signing/address.ts';
 import type { SandboxContext } from '../context.ts';
 import { parseFaultPatch } from '../faults.ts';
-import { SandboxHttpError } from '../http-error.ts';
+import { badRequest, SandboxHttpError } from '../http-error.ts';
+import type { OrderLogEntry } from '../trading/order-log.ts';
 
 /**
- * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts.
- * They pass no fault, limit or count, so a test can always turn a storm off.
+ * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
+ * every order item received (`/admin/orders`, filters `owner` = API key, `maker`, `hash`) and an
+ * address's balances (`/admin/balances?address=`). They pass no fault, limit or count, so a test
+ * can always turn a storm off. Amounts are decimal strings.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const admin = { config: { admin: true }, preHandler: loopbackOnly };
@@ -23,6 +29,71 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     ctx.stats.reset();
     return ctx.stats.snapshot();
   });
+
+  app.get('/admin/orders', admin, async (request) => {
+    const q = (request.query ?? {}) as Record<string, string | undefined>;
+    const maker = q['maker']?.toLowerCase();
+    const hash = q['hash']?.toLowerCase();
+    return ctx.orderLog
+      .entries()
+      .filter((e) => (q['owner'] === undefined || e.apiKey === q['owner']) && (maker === undefined || e.maker?.toLowerCase() === maker) && (hash === undefined || e.hash === hash))
+      .map((e) => adminOrder(ctx, e));
+  });
+
+  app.get('/admin/balances', admin, async (request) => {
+    const address = ((request.query ?? {}) as Record<string, string | undefined>)['address'];
+    if (address === undefined || !isAddress(address)) throw badRequest('admin/balances: ?address= must be a 0x address');
+    const checksummed = toChecksumAddress(address);
+    const ledger = ctx.engine.ledger;
+    if (!ledger.has(checksummed)) {
+      return { address: checksummed, opened: false, collateral: formatMicros(ledger.startingCollateral), collateralReserved: '0', tokens: [] };
+    }
+    const b = ledger.balance(checksummed);
+    return {
+      address: checksummed,
+      opened: true,
+      collateral: formatMicros(b.collateral),
+      collateralReserved: formatMicros(b.collateralReserved),
+      tokens: b.tokens
+        .filter((t) => t.balance !== 0 || t.reserved !== 0)
+        .map((t) => ({ tokenId: t.tokenId, balance: formatMicros(t.balance), reserved: formatMicros(t.reserved) })),
+    };
+  });
+}
+
+/** One log entry with the engine's current view of the order when it was taken. */
+function adminOrder(ctx: SandboxContext, e: OrderLogEntry): Record<string, unknown> {
+  const state = e.accepted && e.hash !== undefined ? ctx.engine.order(e.hash) : undefined;
+  const opt = (m: number | undefined): string | null => (m === undefined ? null : formatMicros(m));
+  return {
+    seq: e.seq,
+    receivedAt: e.receivedAt,
+    route: e.route,
+    apiKey: e.apiKey,
+    owner: e.owner ?? null,
+    hash: e.hash ?? null,
+    maker: e.maker ?? null,
+    signer: e.signer ?? null,
+    signatureType: e.signatureType ?? null,
+    metadata: e.metadata ?? null,
+    clientOrderId: e.metadata === undefined ? null : (decodeClientOrderId(e.metadata) ?? null),
+    tokenId: e.tokenId ?? null,
+    conditionId: e.conditionId ?? null,
+    side: e.side ?? null,
+    price: opt(e.price),
+    size: opt(e.size),
+    orderType: e.orderType ?? null,
+    postOnly: e.postOnly,
+    expiration: e.expiration ?? null,
+    accepted: e.accepted,
+    errorMsg: e.errorMsg,
+    answeredStatus: e.answeredStatus,
+    status: state?.status ?? (e.accepted ? 'UNKNOWN' : 'REJECTED'),
+    sizeMatched: state ? formatMicros(state.sizeMatched) : '0',
+    openSize: state ? formatMicros(state.openSize) : '0',
+    cancelReason: state?.cancelReason ?? null,
+    tradeIds: state ? [...state.associateTrades] : [],
+  };
 }
 
 /** True for 127.0.0.0/8 and ::1, also in their IPv4-mapped form. */

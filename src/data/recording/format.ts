@@ -1,0 +1,68 @@
+/**
+ * The recording format (described for users in `backtest/README.md`): a text file of JSON lines,
+ * gzip-compressed when its name ends in `.gz`. Line 1 is the header; every other line is one
+ * market event, in `tsInit` order. Prices and sizes are decimal strings (exact); times are epoch
+ * milliseconds. This is the interchange format; faster forms may be derived from it.
+ */
+
+export const RECORDING_FORMAT = 'clobot-recording';
+export const RECORDING_VERSION = 1;
+
+/** One market as it was when the recording started (rules the backtest needs). */
+export interface RecordedMarket {
+  readonly conditionId: string;
+  readonly question: string;
+  readonly slug: string;
+  readonly negRisk: boolean;
+  readonly negRiskMarketId?: string;
+  /** Decimal strings. */
+  readonly tickSize: string;
+  readonly minOrderSize: string;
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+  readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
+}
+
+export interface RecordingHeader {
+  readonly format: typeof RECORDING_FORMAT;
+  readonly version: number;
+  /** Epoch ms when the recording started. */
+  readonly createdAt: number;
+  /** Where the events came from: a venue URL, `import:<file>`, `journal:<file>`. */
+  readonly source: string;
+  readonly markets: readonly RecordedMarket[];
+}
+
+/** `[price, size]` as decimal strings. */
+export type RecordedLevel = readonly [string, string];
+
+export type RecordedEvent =
+  | {
+      readonly t: 'book';
+      readonly tsEvent: number;
+      readonly tsInit: number;
+      readonly tokenId: string;
+      readonly conditionId: string;
+      readonly hash: string;
+      readonly bids: readonly RecordedLevel[];
+      readonly asks: readonly RecordedLevel[];
+      readonly tickSize?: string;
+      readonly minOrderSize?: string;
+      readonly lastTradePrice?: string;
+    }
+  | {
+      readonly t: 'prices';
+      readonly tsEvent: number;
+      readonly tsInit: number;
+      readonly prices: readonly { readonly tokenId: string; readonly buy?: string; readonly sell?: string }[];
+    }
+  | {
+      readonly t: 'trade';
+      readonly tsEvent: number;
+      readonly tsInit: number;
+      readonly tokenId: string;
+      readonly price: string;
+      readonly size: string;
+      readonly side: 'BUY' | 'SELL';
+    }
+  | { readonly t: 'tick'; readonly tsEvent: number; readonly tsInit: number; readonly tokenId: string; readonly tickSize: string };

@@ -1,0 +1,26 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import type { SandboxContext } from '../context.ts';
+import { SandboxHttpError } from '../http-error.ts';
+import { isLoopback } from '../routes/admin.ts';
+import { MarketChannel } from './market-channel.ts';
+
+/**
+ * Serves the WebSocket market channel on the sandbox app's own HTTP server (paths `/ws/market`
+ * and `/clob/ws/market`), fed by `engine`. Connections are terminated before the app closes.
+ * Admin routes (loopback only): `GET /admin/ws` (counts) and `POST /admin/ws/drop` (terminate
+ * every connection, for reconnect tests).
+ */
+export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, engine: MatchingEngine): MarketChannel {
+  const channel = new MarketChannel({ engine, clock: ctx.clock });
+  channel.attach(app.server);
+  app.addHook('preClose', async () => channel.close());
+  const admin = { config: { admin: true }, preHandler: loopbackOnly };
+  app.get('/admin/ws', admin, async () => channel.stats());
+  app.post('/admin/ws/drop', admin, async () => ({ dropped: channel.dropAll() }));
+  return channel;
+}
+
+async function loopbackOnly(request: FastifyRequest): Promise<void> {
+  if (!isLoopback(request.socket.remoteAddress)) throw new SandboxHttpError(403, 'admin routes answer loopback callers only');
+}

@@ -1,0 +1,81 @@
+/**
+ * The annotated strategy template. Copy this file, rename it, fill in the hooks you need, and
+ * point a config at it:
+ *
+ *   strategies:
+ *     - id: mine
+ *       module: strategies/my-strategy.ts
+ *       params: { size: 5 }
+ *
+ * A strategy is a plain object made with `defineStrategy`. The engine calls its hooks with ONE
+ * object argument (new fields never break you) and sends whatever intents the hook returns
+ * through risk and the batcher. Everything you receive is a frozen snapshot: read it, do not
+ * mutate it. A hook that throws marks the strategy FAULTED: it stops, its orders are cancelled,
+ * and the other strategies go on.
+ *
+ * Money is exact: prices and sizes are integer micro-units (Micros). 0.52 is 520_000; 10 shares
+ * is 10_000_000. `px('0.52')` and `qty('10')` convert decimal text.
+ *
+ * The same module runs live, in paper mode and in backtests: never read the wall clock (use
+ * `ctx.clock.now()`), never set timers (use `timerIntervalMs` + `onTimer`).
+ */
+import { z } from 'zod';
+import { defineStrategy, px, qty, type OrderIntent } from '../src/strategy/index.ts';
+
+// 1. Parameters: a zod schema. The config's `params` is parsed with it at load time, so a typo
+//    or a bad value stops the run before it starts, naming `strategies.<id>.params.<key>`.
+const Params = z
+  .object({
+    size: z.number().positive().default(5),
+    /** Buy when the best ask is at or below this price. */
+    buyBelow: z.string().default('0.30'),
+  })
+  .strict();
+type P = z.infer<typeof Params>;
+
+export default defineStrategy<P>({
+  // 2. A name (for logs) and the params schema.
+  name: 'template',
+  params: Params as unknown as z.ZodType<P>,
+
+  // 3. Optional: call onTimer every N ms of the run's clock (virtual time in backtests).
+  timerIntervalMs: 60_000,
+
+  // 4. Hooks. Each returns an intent, a list of intents, or nothing.
+  onStart({ ctx }) {
+    ctx.log.info('starting', { tokens: ctx.tokenIds.length });
+  },
+
+  /** A new book for one of your tokens (an unchanged book is never delivered twice). */
+  onBook({ ctx, market }): OrderIntent | undefined {
+    const limit = px(ctx.params.buyBelow);
+    if (market.bestAsk === undefined || market.bestAsk > limit) return undefined;
+    if (ctx.openOrders(market.tokenId).length > 0) return undefined; // one order at a time
+    if (ctx.position(market.tokenId).size > 0) return undefined; // already holding
+    // A fill-and-kill buy at the best ask: fills what is there, the rest is cancelled.
+    return { kind: 'place', tokenId: market.tokenId, side: 'BUY', price: market.bestAsk, size: qty(ctx.params.size), orderType: 'FAK' };
+  },
+
+  /** A fill of one of your orders (provisional until the venue confirms it). */
+  onFill({ ctx, fill }) {
+    ctx.log.info('fill', { side: fill.side, price: fill.price, size: fill.size, confirmed: fill.confirmed });
+  },
+
+  /** Accepted, rejected by the venue, denied by risk (with a code), cancelled, expired. */
+  onOrderEvent({ ctx, event }) {
+    if (event.type === 'OrderDenied') ctx.log.warn('denied by risk', { code: event.code, reason: event.reason });
+  },
+
+  onTimer({ ctx, now }) {
+    ctx.log.debug('tick', { now, open: ctx.openOrders().length });
+  },
+
+  /** The run is stopping: return what should still go out (e.g. cancel everything). */
+  onStop() {
+    return { kind: 'cancelAll' };
+  },
+
+  // Other intents: { kind: 'cancel', clientOrderId }, { kind: 'cancelAll', tokenId? },
+  // and { kind: 'quote', tokenId, bids: [{price, size}], asks: [...] }: the set of orders you
+  // want resting; the engine keeps matching orders (and their queue position) and changes the rest.
+});
