@@ -5,6 +5,8 @@ import { registerSandbox } from './commands/sandbox.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerMarkets } from './commands/markets.ts';
 import { registerRun } from './commands/run.ts';
+import { registerImport } from './commands/import.ts';
+import { registerStatus } from './commands/status.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
@@ -14,4 +16,6 @@ export function registerCommands(program: Command): void {
   registerRun(program);
   registerBook(program);
   registerKeys(program);
+  registerImport(program);
+  registerStatus(program);
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ClobotError, ConfigError } from '../core/errors.ts';
+import { ClobotError, ConfigError, StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { registerCommands } from './commands.ts';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
@@ -38,6 +38,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
       return EXIT_USAGE;
     }
+    if (err instanceof StoreError && STORE_INPUT_ERRORS.has(err.code)) {
+      // a wrong path, a file that is not a (readable) store, or one in use: bad input
+      process.stderr.write(`clobot: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`clobot: ${err.message}\n`);
       return EXIT_USAGE;
@@ -47,6 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT_FAILURE;
   }
 }
+
+const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED']);
 
 /** Bad input from the command line: printed as one line, exit code 2. */
 export class UsageError extends ClobotError {

@@ -334,14 +334,27 @@ export interface PaperConfig {
   readonly balance: Micros;
 }
 
-/** The backtest's models; the backtest work extends this. */
+/** The backtest's models (docs/fill-model.md). */
 export interface BacktestConfig {
   /** Starting collateral, Micros. */
   readonly balance: Micros;
-  /** One-way latency between strategy and simulated venue. */
+  /** One-way latency between strategy and simulated venue; the default of both legs below. */
   readonly latencyMs: number;
-  /** `conservative`: our order fills only after the whole queue ahead of it traded. */
-  readonly queueModel: 'conservative' | 'probabilistic';
-  /** Fee rates in basis points of notional, exact decimals. */
+  /** Delay of an order or cancel from the engine to the simulated venue. */
+  readonly entryLatencyMs: number;
+  /** Delay of the venue's answer (results, fills) back to the engine. */
+  readonly responseLatencyMs: number;
+  /**
+   * How a resting order's place in the queue moves when its price level shrinks:
+   * `conservative` (default): shrinking is cancels behind us; only trades and crossings fill us.
+   * `probabilistic`: shrinking is split between ahead and behind in proportion to their sizes.
+   * `optimistic`: shrinking is trades at the front; past the queue ahead they fill us.
+   */
+  readonly queueModel: 'conservative' | 'probabilistic' | 'optimistic';
+  /** Fee rates in basis points, exact decimals (used when `feeSource` is `config`). */
   readonly fees: { readonly makerBps: Dec; readonly takerBps: Dec };
+  /** `market`: each recorded market's own fee rates; `config`: `fees` for every market. Default: `config` when `fees` is written, else `market`. */
+  readonly feeSource: 'market' | 'config';
+  /** Equity curve sampling step (Sharpe, drawdown, report), virtual time. */
+  readonly equityIntervalMs: number;
 }

@@ -262,14 +262,31 @@ const storeSchema = z.strictObject({ path: pathText.optional() });
 
 const paperSchema = z.strictObject({ balance: money('positive').default(decimalToMicros(10_000)) });
 
-const backtestSchema = z.strictObject({
-  balance: money('positive').default(decimalToMicros(10_000)),
-  latencyMs: ms(0, 60_000).default(100),
-  queueModel: z.enum(['conservative', 'probabilistic']).default('conservative'),
-  fees: z
-    .strictObject({ makerBps: decimal('nonNegative').default(new Dec(0)), takerBps: decimal('nonNegative').default(new Dec(0)) })
-    .prefault({}),
-});
+const backtestSchema = z
+  .strictObject({
+    balance: money('positive').default(decimalToMicros(10_000)),
+    latencyMs: ms(0, 60_000).default(100),
+    entryLatencyMs: ms(0, 60_000).optional(),
+    responseLatencyMs: ms(0, 60_000).optional(),
+    queueModel: z.enum(['conservative', 'probabilistic', 'optimistic']).default('conservative'),
+    fees: z
+      .strictObject({ makerBps: decimal('nonNegative').default(new Dec(0)), takerBps: decimal('nonNegative').default(new Dec(0)) })
+      .optional(),
+    feeSource: z.enum(['market', 'config']).optional(),
+    equityIntervalMs: ms(1_000).default(60_000),
+  })
+  // the one-way latency is the default of both legs; fees written in the file apply to every
+  // market unless feeSource says otherwise, and without them each market's recorded rates apply
+  .transform((b) => ({
+    balance: b.balance,
+    latencyMs: b.latencyMs,
+    entryLatencyMs: b.entryLatencyMs ?? b.latencyMs,
+    responseLatencyMs: b.responseLatencyMs ?? b.latencyMs,
+    queueModel: b.queueModel,
+    fees: b.fees ?? { makerBps: new Dec(0), takerBps: new Dec(0) },
+    feeSource: b.feeSource ?? (b.fees !== undefined ? ('config' as const) : ('market' as const)),
+    equityIntervalMs: b.equityIntervalMs,
+  }));
 
 /** The whole file. */
 export const configFileSchema = z.strictObject({

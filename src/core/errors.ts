@@ -86,6 +86,25 @@ export class StrategyError extends ClobotError {
   override readonly name: string = 'StrategyError';
 }
 
+/** Why a run store could not be opened or written. */
+export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'INVALID' | 'WRITE_FAILED';
+
+/**
+ * A run store (SQLite state file) problem; the message names the file. Never followed by a
+ * silent reset: a store that cannot be read as ours is left exactly as it was.
+ */
+export class StoreError extends ClobotError {
+  override readonly name: string = 'StoreError';
+  constructor(
+    message: string,
+    readonly code: StoreErrorCode,
+    readonly file: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /**
  * An order post whose outcome is unknown: the bytes may have reached the venue but no answer
  * arrived. Carries the precomputed order hashes to reconcile by; never re-send blindly.

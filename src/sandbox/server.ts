@@ -30,6 +30,8 @@ import { SandboxEngine } from './trading/sandbox-engine.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/eip712.ts';
 import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
+import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
+import { installMarketChannel } from './ws/install-market-channel.ts';
 
 /**
  * The sandbox venue: a fastify server over a world generated from a seed, speaking the wire of
@@ -71,6 +73,8 @@ export interface SandboxOptions {
   readonly chainId?: number;
   /** Order verifying contracts. Default DEFAULT_EXCHANGE_ADDRESSES. */
   readonly exchanges?: { readonly standard: string; readonly negRisk: string };
+  /** Synthetic order flow on the sandbox clock: `enabled` (default true), `intensity` (default 1). */
+  readonly flow?: SandboxFlowOptions;
 }
 
 export interface RunningSandbox {
@@ -184,6 +188,9 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     },
     { prefix: '/data' },
   );
+  // Synthetic order flow (starts when the app is ready) and the WS market channel on this server.
+  installSyntheticFlow(app, ctx, ctx.engine, options.flow);
+  installMarketChannel(app, ctx, ctx.engine);
   return app;
 }
 

@@ -80,11 +80,16 @@ describe('prefix mounts', () => {
     );
   });
 
-  it('does not serve a group under another group\'s prefix, and leaves /data/orders free', async () => {
-    for (const path of ['/gamma/markets', '/gamma/book?token_id=1', '/clob/trades', '/clob/events', '/data/markets', '/data/orders', '/data/events']) {
+  it('does not serve a group under another group\'s prefix; /data/orders is the account route of the trading group', async () => {
+    for (const path of ['/gamma/markets', '/gamma/book?token_id=1', '/clob/trades', '/clob/events', '/data/markets', '/data/events']) {
       const { status, body } = await call(`${sb.url}${path}`);
       expect(status, path).toBe(404);
       expect(body.error).toMatch(/^no route GET /);
+    }
+    for (const path of ['/data/orders', '/clob/data/orders']) {
+      const { status, body } = await call(`${sb.url}${path}`);
+      expect(status, path).toBe(401);
+      expect(body.error).toMatch(/^L2 auth: header SERVICE_ADDRESS is missing/);
     }
     expect((await call(`${sb.url}/gamma/books`, { json: [{ token_id: market.tokens[0].tokenId }] })).status).toBe(404);
   });
@@ -134,8 +139,10 @@ describe('/data/trades', () => {
     try {
       const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
       const keyed = { headers: { SERVICE_API_KEY: '00000000-0000-4000-8000-000000000000' } };
-      const before = await call(`${base}/data/trades?limit=2`, keyed);
+      const before = await call(`${base}/data/trades?limit=2`);
       expectEach(before.body, SHAPES.tradeFill);
+      // the trading step's account route: the five L2 headers are checked
+      expect((await call(`${base}/data/trades`, keyed)).status).toBe(401);
       const ctx = sandboxContextOf(app);
       ctx.accountTrades = async (_request, reply) => reply.send({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
       const account = await call(`${base}/data/trades`, keyed);
@@ -143,7 +150,7 @@ describe('/data/trades', () => {
       const analytics = await call(`${base}/data/trades?limit=2`);
       expect(analytics.body).toEqual(before.body);
       const stats = ctx.stats.snapshot();
-      expect(stats.routes).toEqual({ getTrades: 2, getAccountTrades: 1 });
+      expect(stats.routes).toEqual({ getTrades: 2, getAccountTrades: 2 });
     } finally {
       await app.close();
     }

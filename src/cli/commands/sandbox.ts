@@ -1,7 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino } from 'pino';
-import { MAX_SANDBOX_MARKETS, startSandbox } from '../../sandbox/server.ts';
+import { DEFAULT_HEARTBEAT_TIMEOUT_MS, DEFAULT_STARTING_BALANCE, MAX_SANDBOX_MARKETS, startSandbox } from '../../sandbox/server.ts';
+import type { TradingMode } from '../../sandbox/faults.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../sandbox/profile.ts';
+import { MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
 import { parseIntOption } from '../options.ts';
 
 /** Port `clobot sandbox` listens on when `--port` is not given. */
@@ -15,7 +17,17 @@ interface SandboxFlags {
   profile: SandboxProfile;
   latencyMs: number;
   errorRate: number;
+  stallMs: number;
+  dropAfterAccept: number;
+  mode: TradingMode;
+  ignoreHeartbeats: boolean;
+  startingBalance: number;
+  heartbeatTimeoutMs: number;
+  flow: boolean;
+  flowIntensity: number;
 }
+
+const TRADING_MODES: readonly TradingMode[] = ['normal', 'post-only', 'cancel-only'];
 
 /**
  * `clobot sandbox`: the local venue on loopback until SIGINT or SIGTERM, then a clean close and
@@ -25,7 +37,7 @@ interface SandboxFlags {
 export function registerSandbox(program: Command): void {
   program
     .command('sandbox')
-    .description('run the local sandbox venue (every read route, seeded world) until SIGINT or SIGTERM')
+    .description('run the local sandbox venue (seeded world, matching engine, every route) until SIGINT or SIGTERM')
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parseIntOption(0, 65_535), DEFAULT_SANDBOX_PORT)
     .option('--seed <n>', 'seed of the generated world', parseIntOption(0, 0xffff_ffff), 1)
     .option('--markets <n>', 'number of markets', parseIntOption(1, MAX_SANDBOX_MARKETS), 200)
@@ -33,6 +45,14 @@ export function registerSandbox(program: Command): void {
     .addOption(new Option('--profile <p>', 'wire profile').choices(SANDBOX_PROFILES).default('interface'))
     .option('--latency-ms <n>', 'delay added to every request, ms', parseIntOption(0, 600_000), 0)
     .option('--error-rate <x>', 'share of requests answered 500, 0..1 (seeded)', parseShare, 0)
+    .option('--stall-ms <n>', 'hold every answer this long after the work is done (orders are placed first), ms', parseIntOption(0, 600_000), 0)
+    .option('--drop-after-accept <x>', 'share of order posts placed and then dropped without an answer, 0..1 (seeded)', parseShare, 0)
+    .addOption(new Option('--mode <m>', 'trading mode: order posts answer 503 outside normal (post-only lets post-only orders through)').choices(TRADING_MODES).default('normal'))
+    .option('--ignore-heartbeats', 'answer heartbeats without pushing the deadline back', false)
+    .option('--starting-balance <n>', 'collateral of a new address, whole units', parseIntOption(0, 1_000_000_000), DEFAULT_STARTING_BALANCE)
+    .option('--heartbeat-timeout-ms <n>', 'open orders of a key are cancelled this long after its last valid beat, ms', parseIntOption(1, 86_400_000), DEFAULT_HEARTBEAT_TIMEOUT_MS)
+    .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
+    .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
     .action(async (flags: SandboxFlags) => {
       const logger = pino({ name: 'clobot-sandbox', level: 'info' }, pino.destination({ dest: 2, sync: true }));
       const sandbox = await startSandbox({
@@ -41,7 +61,17 @@ export function registerSandbox(program: Command): void {
         markets: flags.markets,
         events: flags.events,
         profile: flags.profile,
-        faults: { latencyMs: flags.latencyMs, errorRate: flags.errorRate },
+        faults: {
+          latencyMs: flags.latencyMs,
+          errorRate: flags.errorRate,
+          stallMs: flags.stallMs,
+          dropAfterAccept: flags.dropAfterAccept,
+          mode: flags.mode,
+          ignoreHeartbeats: flags.ignoreHeartbeats,
+        },
+        startingBalance: flags.startingBalance,
+        heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
+        flow: { enabled: flags.flow, intensity: flags.flowIntensity },
         logger,
       });
       process.stdout.write(`listening on ${sandbox.url}\n`);
@@ -63,4 +93,11 @@ export function registerSandbox(program: Command): void {
 function parseShare(value: string): number {
   if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) throw new InvalidArgumentError(`expected a number in 0..1, got '${value}'`);
   return Number(value);
+}
+
+/** A flow intensity: a positive decimal up to MAX_FLOW_INTENSITY, e.g. `0.5` or `4`. */
+function parseIntensity(value: string): number {
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0 && n <= MAX_FLOW_INTENSITY)) throw new InvalidArgumentError(`expected a number in (0, ${MAX_FLOW_INTENSITY}], got '${value}'`);
+  return n;
 }

@@ -2,7 +2,11 @@
  * The recording format (described for users in `backtest/README.md`): a text file of JSON lines,
  * gzip-compressed when its name ends in `.gz`. Line 1 is the header; every other line is one
  * market event, in `tsInit` order. Prices and sizes are decimal strings (exact); times are epoch
- * milliseconds. This is the interchange format; faster forms may be derived from it.
+ * milliseconds. This is the interchange format.
+ *
+ * A binary form carries the same header and events for fast replay (`clobot import --to-binary`
+ * converts either way); readers tell the two apart by their first bytes, and a gzip wrapper by
+ * its magic bytes, whatever the file is called. Its layout is documented in `binary-codec.ts`.
  */
 
 export const RECORDING_FORMAT = 'clobot-recording';
@@ -48,6 +52,7 @@ export type RecordedEvent =
       readonly asks: readonly RecordedLevel[];
       readonly tickSize?: string;
       readonly minOrderSize?: string;
+      readonly negRisk?: boolean;
       readonly lastTradePrice?: string;
     }
   | {
@@ -66,3 +71,6 @@ export type RecordedEvent =
       readonly side: 'BUY' | 'SELL';
     }
   | { readonly t: 'tick'; readonly tsEvent: number; readonly tsInit: number; readonly tokenId: string; readonly tickSize: string };
+
+/** The two on-disk forms of a recording. */
+export type RecordingForm = 'text' | 'binary';

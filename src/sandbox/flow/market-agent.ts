@@ -4,7 +4,7 @@ import { buyEntryRequirement } from '../../sim/amounts.ts';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { SimMarketConfig } from '../../sim/types.ts';
 import { Prng } from '../world/prng.ts';
-import { FLOW_MAKERS, FLOW_TAKERS, makerAccount, takerAccount } from './flow-accounts.ts';
+import { FLOW_MAKER_ACCOUNTS, FLOW_MAKERS, FLOW_TAKER_ACCOUNTS, FLOW_TAKERS, type FlowAccount } from './flow-accounts.ts';
 import type { FlowParams } from './flow-params.ts';
 import { LatentWalk } from './latent-walk.ts';
 
@@ -67,7 +67,7 @@ const MAX_GAP_SEC = 600;
 export class MarketAgent {
   readonly market: FlowMarket;
   readonly #rng: Prng;
-  readonly #maker: string;
+  readonly #maker: FlowAccount;
   #walk: LatentWalk | undefined;
   #tick: Micros = 0;
   #lastVisitMs: number | undefined;
@@ -79,7 +79,7 @@ export class MarketAgent {
   constructor(market: FlowMarket, seed: number) {
     this.market = market;
     this.#rng = Prng.from(seed, 'flow', market.index);
-    this.#maker = makerAccount(market.index % FLOW_MAKERS);
+    this.#maker = FLOW_MAKER_ACCOUNTS[market.index % FLOW_MAKERS] as FlowAccount;
     this.#width = this.#rng.int(1, 3);
   }
 
@@ -149,7 +149,7 @@ export class MarketAgent {
         this.#orders.delete(key);
       }
     }
-    if (stale.length > 0) env.counters.cancels += engine.cancelOrders(stale, this.#maker, now).canceled.length;
+    if (stale.length > 0) env.counters.cancels += engine.cancelOrders(stale, this.#maker.owner, now).canceled.length;
     if (mode === 'cancel-only') return;
 
     // Post-only levels that would cross someone else's resting order are skipped, not sent.
@@ -173,11 +173,12 @@ export class MarketAgent {
     const tokenId = inYes ? yes : no;
     const side: Side = isBid === inYes ? 'BUY' : 'SELL';
     const price = inYes ? yesPrice : MICROS_PER_UNIT - yesPrice;
-    this.#fund(env, cfg, this.#maker, tokenId, side, price, size, cfg.makerBaseFeeBps, unit * 20);
+    const { owner, address } = this.#maker;
+    this.#fund(env, cfg, address, tokenId, side, price, size, cfg.makerBaseFeeBps, unit * 20);
     const id = env.nextOrderId();
     env.counters.makerOrders++;
     const r = env.engine.submit(
-      { id, owner: this.#maker, address: this.#maker, tokenId, side, price, size, type: 'GTC', postOnly: true, createdAt: now },
+      { id, owner, address, tokenId, side, price, size, type: 'GTC', postOnly: true, createdAt: now },
       now,
     );
     if (r.status === 'REJECTED') {
@@ -190,10 +191,11 @@ export class MarketAgent {
   /** Keeps the maker's spare YES+NO pairs bounded by merging the surplus back to collateral. */
   #mergeSpare(env: AgentEnv, cfg: SimMarketConfig): void {
     const keep = sizeUnit(cfg.minOrderSize, env.engine.sizeLot) * 20;
-    const account = env.engine.ledger.account(this.#maker);
+    const { address } = this.#maker;
+    const account = env.engine.ledger.account(address);
     const [yes, no] = this.market.tokenIds;
     const pairs = Math.min(account.holding(yes).free, account.holding(no).free);
-    if (pairs > 4 * keep) env.engine.merge(this.#maker, this.market.conditionId, pairs - keep);
+    if (pairs > 4 * keep) env.engine.merge(address, this.market.conditionId, pairs - keep);
   }
 
   // ------------------------------------------------------------------------------ taker
@@ -210,7 +212,7 @@ export class MarketAgent {
     else if (quote.bestBid !== undefined && p < quote.bestBid) up = false;
     else up = rng.chance(0.5);
     const slip = rng.int(0, 2) * tick;
-    const address = takerAccount(rng.int(0, FLOW_TAKERS - 1));
+    const { owner, address } = FLOW_TAKER_ACCOUNTS[rng.int(0, FLOW_TAKERS - 1)] as FlowAccount;
     const unit = sizeUnit(cfg.minOrderSize, engine.sizeLot);
     const size = unit * rng.int(1, 5) + engine.sizeLot * rng.int(0, 100);
     const type: OrderType = rng.chance(params.fokShare) ? 'FOK' : 'FAK';
@@ -233,7 +235,7 @@ export class MarketAgent {
     }
     this.#fund(env, cfg, address, tokenId, side, price, size, cfg.takerBaseFeeBps, size);
     env.counters.takerOrders++;
-    const r = engine.submit({ id: env.nextOrderId(), owner: address, address, tokenId, side, price, size, type, createdAt: now }, now);
+    const r = engine.submit({ id: env.nextOrderId(), owner, address, tokenId, side, price, size, type, createdAt: now }, now);
     if (r.status === 'REJECTED') countReject(env, r.errorMsg);
     else env.counters.trades += r.trades.length;
     // A taker has no use for complete pairs: turn them back into collateral.

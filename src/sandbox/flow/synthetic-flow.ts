@@ -1,8 +1,8 @@
-import type { SchedulerAction, Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
-import { FLOW_ACCOUNT_PREFIX } from './flow-accounts.ts';
+import { FLOW_OWNER_PREFIX } from './flow-accounts.ts';
 import { DEFAULT_FLOW_PARAMS, MAX_FLOW_INTENSITY, type FlowParams } from './flow-params.ts';
 import { MarketAgent, type AgentEnv, type FlowCounters, type FlowMarket, type FlowTradingMode } from './market-agent.ts';
 
@@ -72,7 +72,7 @@ export class SyntheticFlow {
       intensity,
       seed: options.seed,
       counters,
-      nextOrderId: () => `${FLOW_ACCOUNT_PREFIX}${++this.#orderSeq}`,
+      nextOrderId: () => `${FLOW_OWNER_PREFIX}o${++this.#orderSeq}`,
     };
   }
 
@@ -84,13 +84,19 @@ export class SyntheticFlow {
   start(): void {
     if (this.#timer !== undefined) return;
     this.#lastStepMs = this.#clock.now();
-    const stepMs = this.#env.params.stepMs;
-    const flow = this;
-    this.#timer = this.#clock.scheduler.schedule(function (this: SchedulerAction<undefined>) {
-      if (flow.#timer === undefined) return;
-      flow.#step(flow.#clock.now());
-      this.schedule(undefined, stepMs);
-    }, stepMs);
+    this.#schedule();
+  }
+
+  /**
+   * One fresh action per step rather than an action that reschedules itself: a virtual-time
+   * scheduler chains every rescheduled action to the one before, which grows without bound.
+   */
+  #schedule(): void {
+    this.#timer = this.#clock.scheduler.schedule(() => {
+      if (this.#timer === undefined) return;
+      this.#step(this.#clock.now());
+      if (this.#timer !== undefined) this.#schedule();
+    }, this.#env.params.stepMs);
   }
 
   /** Stops stepping; resting maker orders stay on the book. */

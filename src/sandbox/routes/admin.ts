@@ -9,7 +9,7 @@ import type { OrderLogEntry } from '../trading/order-log.ts';
 
 /**
  * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
- * every order item received (`/admin/orders`, filters `owner` = API key, `maker`, `hash`) and an
+ * the trading settings (`/admin/trading`), every order item received (`/admin/orders`, filters `owner` = API key, `maker`, `hash`) and an
  * address's balances (`/admin/balances?address=`). They pass no fault, limit or count, so a test
  * can always turn a storm off. Amounts are decimal strings.
  */
@@ -29,6 +29,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     ctx.stats.reset();
     return ctx.stats.snapshot();
   });
+
+  app.get('/admin/trading', admin, async () => ({
+    profile: ctx.profile,
+    startingBalance: formatMicros(ctx.engine.ledger.startingCollateral),
+    authWindowMs: ctx.trading.authWindowMs,
+    heartbeatTimeoutMs: ctx.trading.heartbeatTimeoutMs,
+    chainId: ctx.trading.chainId,
+    exchanges: ctx.trading.exchanges,
+    apiKeys: ctx.apiKeys.all().length,
+    ordersReceived: ctx.orderLog.entries().length,
+  }));
 
   app.get('/admin/orders', admin, async (request) => {
     const q = (request.query ?? {}) as Record<string, string | undefined>;

@@ -10,7 +10,8 @@ import type { SandboxClosedPosition, SandboxFill } from '../world/model.ts';
 import { boolOf, checkedQuery, intOf, listOf, numberOf, slice, sortBy, stringOf } from './query.ts';
 
 /**
- * The wallet-analytics routes (4.3). Under the `/data` mount, `GET /data/trades` is also the
+ * The wallet-analytics routes (4.3), over the generated world merged with the sandbox's own
+ * trades and positions (trading/sandbox-activity.ts). Under the `/data` mount, `GET /data/trades` is also the
  * authenticated account-trades route of 4.8: `resolveDataTrades` sends a request carrying the
  * profile's API-key header there once the trading step has set `ctx.accountTrades`.
  */
@@ -36,15 +37,13 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
     if (request.sandboxRoute === 'getAccountTrades' && ctx.accountTrades) return ctx.accountTrades(request, reply);
     const query = checkedQuery('getTrades', request);
     const user = stringOf(query, 'user');
-    const wallet = user === undefined ? undefined : world.wallet(user);
-    if (user !== undefined && !wallet) return [];
     const markets = listOf(query, 'market')?.map((m) => m.toLowerCase());
     const marketSet = markets ? new Set(markets) : undefined;
     const takerOnly = boolOf(query, 'takerOnly', true);
     const side = stringOf(query, 'side');
     const filterType = stringOf(query, 'filterType');
     const threshold = Math.round(numberOf(query, 'filterAmount', 0) * MICROS_PER_UNIT);
-    const source: readonly SandboxFill[] = wallet ? world.fillsOf(wallet) : world.fills;
+    const source = fillsFor(ctx, user);
     const offset = intOf(query, 'offset', 0);
     const limit = intOf(query, 'limit', DEFAULT_TRADES_LIMIT);
     const out: WireTradeFill[] = [];
@@ -70,12 +69,11 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
 
   app.get('/closed-positions', { config: { routeId: 'getClosedPositions' } }, async (request) => {
     const query = checkedQuery('getClosedPositions', request);
-    const wallet = world.wallet(query['user'] as string);
-    if (!wallet) return [];
+    const user = query['user'] as string;
+    const wallet = world.wallet(user);
     const markets = listOf(query, 'market')?.map((m) => m.toLowerCase());
     const title = stringOf(query, 'title')?.toLowerCase();
-    let positions = world
-      .closedPositionsOf(wallet)
+    let positions = [...(wallet ? world.closedPositionsOf(wallet) : []), ...ctx.activity.closedPositionsOf(user)]
       .filter((p) => (!markets || markets.includes(p.token.market.conditionId)) && (title === undefined || p.token.market.question.toLowerCase().includes(title)));
     const key = CLOSED_SORT[stringOf(query, 'sortBy') ?? 'REALIZEDPNL'] as (p: SandboxClosedPosition) => number | string;
     positions = sortBy(positions, key, stringOf(query, 'sortDirection') === 'ASC');
@@ -84,9 +82,15 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
 
   app.get('/activity', { config: { routeId: 'getActivity' } }, async (request) => {
     const query = checkedQuery('getActivity', request);
-    const wallet = world.wallet(query['user'] as string);
-    if (!wallet) return [];
-    return slice(world.fillsOf(wallet), intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_ACTIVITY_LIMIT)).map((f) => toActivity(f, ctx.profile)) satisfies WireActivity[];
+    const offset = intOf(query, 'offset', 0);
+    const limit = intOf(query, 'limit', DEFAULT_ACTIVITY_LIMIT);
+    const out: WireActivity[] = [];
+    let index = 0;
+    for (const f of fillsFor(ctx, query['user'] as string)) {
+      if (out.length >= limit) break;
+      if (index++ >= offset) out.push(toActivity(f, ctx.profile));
+    }
+    return out;
   });
 
   app.get('/holders', { config: { routeId: 'getHolders' } }, async (request) => {
@@ -98,8 +102,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
       const market = world.marketByConditionId(conditionId);
       if (!market) throw notFound(`market '${conditionId.slice(0, 80)}' not found`);
       for (const token of market.tokens) {
-        const holders = world
-          .holdersOf(token.tokenId)
+        const holders = [...world.holdersOf(token.tokenId), ...ctx.activity.holdersOf(token)]
+          .sort((a, b) => b.size - a.size)
           .filter((h) => h.size >= minBalance)
           .slice(0, limit)
           .map((h) => toHolder(h, ctx.profile));
@@ -108,4 +112,36 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
     }
     return groups;
   });
+}
+
+/**
+ * Fills newest first: the world's generated ones merged by time with the sandbox's own trades
+ * (every fill when `user` is undefined, else that address's).
+ */
+function* fillsFor(ctx: SandboxContext, user: string | undefined): Generator<SandboxFill> {
+  const world = ctx.world;
+  let generated: readonly SandboxFill[];
+  let own: readonly SandboxFill[];
+  if (user === undefined) {
+    generated = world.fills;
+    own = ctx.activity.fills();
+  } else {
+    const wallet = world.wallet(user);
+    generated = wallet ? world.fillsOf(wallet) : [];
+    own = ctx.activity.fillsOf(user);
+  }
+  // `generated` is newest first, `own` oldest first.
+  let i = 0;
+  let j = own.length - 1;
+  while (i < generated.length || j >= 0) {
+    const a = generated[i];
+    const b = own[j];
+    if (b === undefined || (a !== undefined && a.timestamp >= b.timestamp)) {
+      yield a as SandboxFill;
+      i++;
+    } else {
+      yield b;
+      j--;
+    }
+  }
 }

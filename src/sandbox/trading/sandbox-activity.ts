@@ -43,14 +43,14 @@ export class SandboxActivity {
     });
   }
 
-  /** Every sandbox fill, newest first. */
-  fills(): SandboxFill[] {
-    return this.#fills.slice().reverse();
+  /** Every sandbox fill, oldest first (the live list: read it, do not keep it). */
+  fills(): readonly SandboxFill[] {
+    return this.#fills;
   }
 
-  /** The fills of one address (any case), newest first. */
-  fillsOf(address: string): SandboxFill[] {
-    return (this.#byWallet.get(address.toLowerCase()) ?? []).slice().reverse();
+  /** The fills of one address (any case), oldest first. */
+  fillsOf(address: string): readonly SandboxFill[] {
+    return this.#byWallet.get(address.toLowerCase()) ?? [];
   }
 
   /** True when the address has traded in the sandbox. */

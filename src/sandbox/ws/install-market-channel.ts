@@ -12,7 +12,12 @@ import { MarketChannel } from './market-channel.ts';
  * every connection, for reconnect tests).
  */
 export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, engine: MatchingEngine): MarketChannel {
-  const channel = new MarketChannel({ engine, clock: ctx.clock });
+  const channel = new MarketChannel({
+    engine,
+    clock: ctx.clock,
+    // Before a token trades in the sandbox, REST books show the world's last trade; so do snapshots.
+    lastTradeFallback: (tokenId) => ctx.world.seededBooks.book(tokenId)?.lastTradePrice,
+  });
   channel.attach(app.server);
   app.addHook('preClose', async () => channel.close());
   const admin = { config: { admin: true }, preHandler: loopbackOnly };

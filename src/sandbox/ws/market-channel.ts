@@ -2,7 +2,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../../core/clock.ts';
-import type { ConditionId, TokenId } from '../../core/types.ts';
+import { formatMicros, type Micros } from '../../core/fixed.ts';
+import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { BookChanged, SimEvent, TickSizeChanged, TokenTop, Trade } from '../../sim/types.ts';
 import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.ts';
@@ -21,6 +22,8 @@ export interface MarketChannelOptions {
   readonly clock: Clock;
   readonly maxBufferedBytes?: number;
   readonly paths?: readonly string[];
+  /** Last trade price of a token that has not traded in the engine yet (the world's), for snapshots. */
+  readonly lastTradeFallback?: (tokenId: TokenId) => Micros | undefined;
 }
 
 export interface MarketChannelStats {
@@ -28,6 +31,8 @@ export interface MarketChannelStats {
   /** Σ assets over connections. */
   readonly subscriptions: number;
   readonly messagesSent: number;
+  /** Text `PING`s received. */
+  readonly pings: number;
   /** Connections dropped for falling behind (`maxBufferedBytes`). */
   readonly droppedSlow: number;
   /** Connections dropped on request (`dropAll`). */
@@ -64,6 +69,7 @@ export class MarketChannel {
   readonly #clock: Clock;
   readonly #maxBuffered: number;
   readonly #paths: ReadonlySet<string>;
+  readonly #lastTradeFallback: ((tokenId: TokenId) => Micros | undefined) | undefined;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<Connection>();
   readonly #subs = new Map<TokenId, Set<Connection>>();
@@ -74,6 +80,7 @@ export class MarketChannel {
   #server: Server | undefined;
   #closed = false;
   #sent = 0;
+  #pings = 0;
   #droppedSlow = 0;
   #droppedByRequest = 0;
 
@@ -82,6 +89,7 @@ export class MarketChannel {
     this.#clock = options.clock;
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#paths = new Set(options.paths ?? MARKET_CHANNEL_PATHS);
+    this.#lastTradeFallback = options.lastTradeFallback;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
     this.#unlisten = this.#engine.onEvent((event) => this.#onEngineEvent(event));
   }
@@ -100,6 +108,7 @@ export class MarketChannel {
       connections: this.#connections.size,
       subscriptions,
       messagesSent: this.#sent,
+      pings: this.#pings,
       droppedSlow: this.#droppedSlow,
       droppedByRequest: this.#droppedByRequest,
     };
@@ -159,6 +168,7 @@ export class MarketChannel {
     if (isBinary) return;
     const text = data.toString();
     if (text === 'PING') {
+      this.#pings++;
       this.#send(conn, 'PONG');
       return;
     }
@@ -189,7 +199,7 @@ export class MarketChannel {
       // The book call may expire orders and dispatch their events; the connection joins after,
       // so it gets the state after expiry in the snapshot and every later change as deltas.
       const book = this.#engine.book(id, now);
-      snapshots.push(bookMessage(book));
+      snapshots.push(this.#bookMessage(book));
       conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
@@ -315,9 +325,18 @@ export class MarketChannel {
       const tick = JSON.stringify(tickSizeMessage(event, tokenId));
       for (const conn of [...subs]) this.#send(conn, tick);
       // Clients drop their book on a tick change (PROTOCOL); send the new one right away.
-      const snapshot = JSON.stringify(bookMessage(this.#engine.book(tokenId, now)));
+      const snapshot = JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now)));
       for (const conn of [...(this.#subs.get(tokenId) ?? [])]) this.#send(conn, snapshot);
     }
+  }
+
+  #bookMessage(book: OrderBook): WireWsBook {
+    const message = bookMessage(book);
+    if (message.last_trade_price === undefined && this.#lastTradeFallback !== undefined) {
+      const last = this.#lastTradeFallback(book.tokenId);
+      if (last !== undefined) message.last_trade_price = formatMicros(last);
+    }
+    return message;
   }
 
   #pair(conditionId: ConditionId): readonly [TokenId, TokenId] | undefined {

@@ -1,0 +1,216 @@
+/**
+ * Reading recordings: 50,000 book events of 20 levels a side over 20 tokens (77-digit token ids,
+ * 40-hex hashes, 2- and 3-decimal prices, sizes with cents), written once in each form to a
+ * temporary folder. Compares, on the same events in the same run:
+ *   - bare line-by-line `JSON.parse` of the text file (the yardstick: read, split, parse; it
+ *     yields no domain objects),
+ *   - our reader on the text form (`openRecording(...).batches()` and `.events()`: the line
+ *     scanner, to domain MarketEvents with Micros and sorted books),
+ *   - our reader on the binary form (`clobot import --to-binary`),
+ * each plain and gzipped (gzip against the yardstick on the gzipped text). Best of 3 passes.
+ * Goal: the binary form well above 1.5x the yardstick, so the replay engine can outrun it.
+ */
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import type { MarketEvent } from '../src/data/market-events.ts';
+import type { RecordingHeader } from '../src/data/recording/format.ts';
+import { openRecording } from '../src/data/recording/reader.ts';
+import { createRecordingWriter } from '../src/data/recording/writer.ts';
+import type { BenchTable } from './table.ts';
+
+const EVENTS = 50_000;
+const TOKENS = 20;
+const LEVELS = 20;
+const PASSES = 3;
+
+/** Deterministic PRNG (mulberry32) so every run reads the same bytes. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function digits(rand: () => number, n: number): string {
+  let s = String(1 + Math.floor(rand() * 9));
+  while (s.length < n) s += String(Math.floor(rand() * 10));
+  return s;
+}
+
+function hex(rand: () => number, n: number): string {
+  let s = '';
+  while (s.length < n) s += Math.floor(rand() * 16).toString(16);
+  return s;
+}
+
+function makeData(): { header: RecordingHeader; events: MarketEvent[] } {
+  const rand = prng(42);
+  const markets = [];
+  const tokens: { tokenId: string; conditionId: string; tick: number; mid: number }[] = [];
+  for (let m = 0; m < TOKENS / 2; m++) {
+    const conditionId = `0x${hex(rand, 64)}`;
+    const tick = m % 4 === 0 ? 1_000 : 10_000;
+    const ids = [digits(rand, 77), digits(rand, 77)];
+    markets.push({
+      conditionId,
+      question: `Market ${m}?`,
+      slug: `market-${m}`,
+      negRisk: false,
+      tickSize: tick === 1_000 ? '0.001' : '0.01',
+      minOrderSize: '5',
+      makerBaseFeeBps: 0,
+      takerBaseFeeBps: 0,
+      tokens: [
+        { tokenId: ids[0]!, outcome: 'Yes' },
+        { tokenId: ids[1]!, outcome: 'No' },
+      ],
+    });
+    const mid = 200_000 + Math.floor(rand() * 600_000);
+    tokens.push({ tokenId: ids[0]!, conditionId, tick, mid }, { tokenId: ids[1]!, conditionId, tick, mid: 1_000_000 - mid });
+  }
+  const header: RecordingHeader = { format: 'clobot-recording', version: 1, createdAt: 1_786_000_000_000, source: 'bench', markets };
+  const events: MarketEvent[] = [];
+  let t = 1_786_000_000_000;
+  for (let i = 0; i < EVENTS; i++) {
+    const tok = tokens[i % TOKENS]!;
+    const best = Math.round(tok.mid / tok.tick) * tok.tick;
+    const bids = [];
+    const asks = [];
+    for (let l = 1; l <= LEVELS; l++) {
+      bids.push({ price: best - l * tok.tick, size: (5 + Math.floor(rand() ** 3 * 50_000)) * 1_000_000 + Math.floor(rand() * 100) * 10_000 });
+      asks.push({ price: best + l * tok.tick, size: (5 + Math.floor(rand() ** 3 * 50_000)) * 1_000_000 + Math.floor(rand() * 100) * 10_000 });
+    }
+    t += Math.floor(rand() * 20);
+    const book = {
+      tokenId: tok.tokenId,
+      conditionId: tok.conditionId,
+      tsEvent: t - 5,
+      tsInit: t,
+      hash: hex(rand, 40),
+      bids,
+      asks,
+      tickSize: tok.tick,
+      minOrderSize: 5_000_000,
+      negRisk: false,
+      lastTradePrice: best,
+    };
+    events.push({ type: 'book', book, tsEvent: book.tsEvent, tsInit: t });
+  }
+  return { header, events };
+}
+
+/** The yardstick: read, split into lines, JSON.parse each (header included). */
+async function bareJsonParse(path: string, gzip: boolean): Promise<number> {
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  let n = 0;
+  let sink = 0;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    const text = carry + decoder.write(chunk);
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const value = JSON.parse(text.slice(start, nl)) as { tsInit?: number };
+      sink += value.tsInit ?? 0;
+      n++;
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+  }
+  if (sink === 0.5) console.log(sink);
+  return n - 1; // events, not the header
+}
+
+async function ourBatches(path: string): Promise<number> {
+  const rec = await openRecording(path);
+  let n = 0;
+  let sink = 0;
+  for await (const batch of rec.batches()) {
+    for (let i = 0; i < batch.length; i++) sink += batch[i]!.tsInit;
+    n += batch.length;
+  }
+  if (sink === 0.5) console.log(sink);
+  return n;
+}
+
+async function ourEvents(path: string): Promise<number> {
+  const rec = await openRecording(path);
+  let n = 0;
+  let sink = 0;
+  for await (const e of rec.events()) {
+    sink += e.tsInit;
+    n++;
+  }
+  if (sink === 0.5) console.log(sink);
+  return n;
+}
+
+async function best(fn: () => Promise<number>): Promise<number> {
+  let top = 0;
+  for (let i = 0; i < PASSES; i++) {
+    const t0 = performance.now();
+    const n = await fn();
+    const s = (performance.now() - t0) / 1000;
+    if (n !== EVENTS) throw new Error(`read ${n} events, expected ${EVENTS}`);
+    top = Math.max(top, n / s);
+  }
+  return top;
+}
+
+export async function run(): Promise<BenchTable> {
+  const dir = mkdtempSync(join(tmpdir(), 'clobot-bench-rec-'));
+  try {
+    const { header, events } = makeData();
+    const files = {
+      text: join(dir, 'books.jsonl'),
+      textGz: join(dir, 'books.jsonl.gz'),
+      bin: join(dir, 'books.clbr'),
+      binGz: join(dir, 'books.clbr.gz'),
+    };
+    for (const [path, form] of [
+      [files.text, 'text'],
+      [files.textGz, 'text'],
+      [files.bin, 'binary'],
+      [files.binGz, 'binary'],
+    ] as const) {
+      const w = createRecordingWriter(path, header, { form });
+      for (const e of events) w.write(e);
+      await w.close();
+    }
+    const mb = (p: string) => (statSync(p).size / 1e6).toFixed(1);
+    const yard = await best(() => bareJsonParse(files.text, false));
+    const yardGz = await best(() => bareJsonParse(files.textGz, true));
+    const rows: (string | number)[][] = [];
+    const add = (what: string, file: string, eps: number, base: number) => rows.push([what, `${mb(file)} MB`, Math.round(eps), eps / base]);
+    add('JSON.parse per line (yardstick)', files.text, yard, yard);
+    add('  text reader, batches()', files.text, await best(() => ourBatches(files.text)), yard);
+    add('  text reader, events()', files.text, await best(() => ourEvents(files.text)), yard);
+    add('  binary reader, batches()', files.bin, await best(() => ourBatches(files.bin)), yard);
+    add('  binary reader, events()', files.bin, await best(() => ourEvents(files.bin)), yard);
+    add('gzip: JSON.parse per line (yardstick)', files.textGz, yardGz, yardGz);
+    add('  gzip text reader, batches()', files.textGz, await best(() => ourBatches(files.textGz)), yardGz);
+    add('  gzip binary reader, batches()', files.binGz, await best(() => ourBatches(files.binGz)), yardGz);
+    add('  gzip binary reader, events()', files.binGz, await best(() => ourEvents(files.binGz)), yardGz);
+    return {
+      title: `Reading a recording: ${EVENTS.toLocaleString('en-US')} books, ${LEVELS} levels a side, ${TOKENS} tokens (best of ${PASSES})`,
+      columns: ['reader', 'file', 'events/s', 'x yardstick'],
+      rows,
+      notes: [
+        'yardstick: read + split lines + JSON.parse, no domain objects; ours: domain MarketEvents (Micros, sorted books, tokens checked against the header)',
+        'gzip rows are compared with the yardstick on the gzipped text file',
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,228 @@
+import { Dec, formatMicros, type Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import { notional } from '../sim/amounts.ts';
+import { Portfolio } from '../portfolio/portfolio.ts';
+import type { FillEvent } from '../strategy/api.ts';
+
+/** Milliseconds in the year Sharpe ratios are annualised over: 365 days (the venue never closes). */
+export const YEAR_MS = 365 * 86_400_000;
+
+/** One of our fills as the metrics and the report keep it. */
+export interface FillRecord {
+  readonly t: number;
+  readonly strategyId: string;
+  readonly tokenId: TokenId;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: Micros;
+  readonly size: Micros;
+  readonly fee: Micros;
+  readonly liquidity: 'MAKER' | 'TAKER';
+}
+
+/** The equity curve on the fixed virtual-time grid, with each token's mark at each point. */
+export interface EquityCurve {
+  readonly intervalMs: number;
+  readonly t: readonly number[];
+  readonly equity: readonly Micros[];
+  /** Mark (mid) of every tracked token at each point; null where it had no book. */
+  readonly marks: ReadonlyMap<TokenId, readonly (Micros | null)[]>;
+}
+
+export interface MarketRow {
+  readonly conditionId: string;
+  readonly question: string;
+  readonly fills: number;
+  /** Σ price × size of the fills. */
+  readonly volume: Micros;
+  readonly fees: Micros;
+  readonly realized: Micros;
+  readonly unrealized: Micros;
+  /** realized + unrealized − fees. */
+  readonly pnl: Micros;
+}
+
+export interface BacktestMetrics {
+  readonly events: number;
+  readonly fills: number;
+  readonly makerFills: number;
+  readonly takerFills: number;
+  readonly realized: Micros;
+  readonly unrealized: Micros;
+  readonly fees: Micros;
+  /** realized + unrealized − fees. */
+  readonly totalPnl: Micros;
+  readonly startingBalance: Micros;
+  readonly endingEquity: Micros;
+  /** totalPnl / startingBalance. */
+  readonly return: Dec;
+  /** Annualised; undefined with fewer than two returns or none varying. */
+  readonly sharpe: Dec | undefined;
+  readonly maxDrawdown: { readonly amount: Micros; readonly fraction: Dec };
+  readonly turnover: Micros;
+  /** Closing fills (sells out of a long position) and the ones that made money net of their fee. */
+  readonly closingFills: number;
+  readonly winningFills: number;
+  /** winningFills / closingFills; undefined without closing fills. */
+  readonly winRate: Dec | undefined;
+  readonly markets: readonly MarketRow[];
+}
+
+/**
+ * Collects what the metrics need while a backtest runs: every fill (per market, exactly, through
+ * one Portfolio per market) and the equity curve sampled on a fixed grid of virtual time.
+ */
+export class MetricsRecorder {
+  readonly fills: FillRecord[] = [];
+  readonly #tokenMarket = new Map<TokenId, string>();
+  readonly #tokens: readonly TrackedToken[];
+  readonly #markets = new Map<string, { question: string; portfolio: Portfolio; fills: number; volume: Micros }>();
+  readonly #t: number[] = [];
+  readonly #equity: Micros[] = [];
+  readonly #marks = new Map<TokenId, (Micros | null)[]>();
+  readonly #intervalMs: number;
+  #closing = 0;
+  #winning = 0;
+  #maker = 0;
+  #taker = 0;
+
+  constructor(options: { tokens: readonly TrackedToken[]; intervalMs: number }) {
+    this.#tokens = options.tokens;
+    this.#intervalMs = options.intervalMs;
+    for (const t of options.tokens) {
+      this.#tokenMarket.set(t.tokenId, t.conditionId);
+      if (!this.#markets.has(t.conditionId)) this.#markets.set(t.conditionId, { question: t.question, portfolio: new Portfolio(0), fills: 0, volume: 0 });
+      this.#marks.set(t.tokenId, []);
+    }
+  }
+
+  onFill(strategyId: string, fill: FillEvent, t: number): void {
+    this.fills.push({ t, strategyId, tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee, liquidity: fill.liquidity });
+    if (fill.liquidity === 'MAKER') this.#maker++;
+    else this.#taker++;
+    const conditionId = this.#tokenMarket.get(fill.tokenId);
+    const market = conditionId === undefined ? undefined : this.#markets.get(conditionId);
+    if (!market) return;
+    const before = market.portfolio.position(fill.tokenId);
+    market.portfolio.applyFill(fill);
+    market.fills++;
+    market.volume += notional(fill.price, fill.size);
+    if (fill.side === 'SELL' && before.size > 0) {
+      // a closing fill: what it realized against the average entry, less its own fee
+      this.#closing++;
+      const realized = market.portfolio.position(fill.tokenId).realizedPnl - before.realizedPnl;
+      if (realized - fill.fee > 0) this.#winning++;
+    }
+  }
+
+  /** One point of the equity curve. */
+  sample(t: number, equity: Micros, mark: (tokenId: TokenId) => Micros | undefined): void {
+    const last = this.#t.length - 1;
+    if (last >= 0 && this.#t[last] === t) {
+      // the same instant twice (the final point on the grid): keep the newer
+      this.#t.pop();
+      this.#equity.pop();
+      for (const series of this.#marks.values()) series.pop();
+    }
+    this.#t.push(t);
+    this.#equity.push(equity);
+    for (const token of this.#tokens) this.#marks.get(token.tokenId)!.push(mark(token.tokenId) ?? null);
+  }
+
+  curve(): EquityCurve {
+    return { intervalMs: this.#intervalMs, t: this.#t, equity: this.#equity, marks: this.#marks };
+  }
+
+  finish(input: {
+    events: number;
+    startingBalance: Micros;
+    totals: { realizedPnl: Micros; unrealizedPnl: Micros; fees: Micros; turnover: Micros; fills: number };
+    mark: (tokenId: TokenId) => Micros | undefined;
+  }): BacktestMetrics {
+    const { totals, startingBalance } = input;
+    const totalPnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
+    const markets: MarketRow[] = [];
+    for (const [conditionId, m] of this.#markets) {
+      const mt = m.portfolio.totals(input.mark);
+      markets.push({
+        conditionId,
+        question: m.question,
+        fills: m.fills,
+        volume: m.volume,
+        fees: mt.fees,
+        realized: mt.realizedPnl,
+        unrealized: mt.unrealizedPnl,
+        pnl: mt.realizedPnl + mt.unrealizedPnl - mt.fees,
+      });
+    }
+    markets.sort((a, b) => b.pnl - a.pnl || b.fills - a.fills || (a.conditionId < b.conditionId ? -1 : a.conditionId > b.conditionId ? 1 : 0));
+    return {
+      events: input.events,
+      fills: totals.fills,
+      makerFills: this.#maker,
+      takerFills: this.#taker,
+      realized: totals.realizedPnl,
+      unrealized: totals.unrealizedPnl,
+      fees: totals.fees,
+      totalPnl,
+      startingBalance,
+      endingEquity: startingBalance + totalPnl,
+      return: new Dec(totalPnl).div(startingBalance),
+      sharpe: sharpeRatio(this.#equity, this.#intervalMs),
+      maxDrawdown: maxDrawdown(this.#equity),
+      turnover: totals.turnover,
+      closingFills: this.#closing,
+      winningFills: this.#winning,
+      winRate: this.#closing > 0 ? new Dec(this.#winning).div(this.#closing) : undefined,
+      markets,
+    };
+  }
+}
+
+/**
+ * Annualised Sharpe ratio of an equity curve sampled every `intervalMs`: the mean of the simple
+ * returns between points over their sample standard deviation, times √(points per year), with a
+ * risk-free rate of 0. Exact decimal arithmetic, so the same curve gives the same digits anywhere.
+ */
+export function sharpeRatio(equity: readonly Micros[], intervalMs: number): Dec | undefined {
+  if (equity.length < 3) return undefined;
+  const returns: Dec[] = [];
+  for (let i = 1; i < equity.length; i++) {
+    const prev = equity[i - 1]!;
+    if (prev <= 0) return undefined;
+    returns.push(new Dec(equity[i]!).div(prev).minus(1));
+  }
+  let sum = new Dec(0);
+  for (const r of returns) sum = sum.plus(r);
+  const mean = sum.div(returns.length);
+  let ss = new Dec(0);
+  for (const r of returns) {
+    const d = r.minus(mean);
+    ss = ss.plus(d.mul(d));
+  }
+  const variance = ss.div(returns.length - 1);
+  if (variance.isZero()) return undefined;
+  return mean.div(variance.sqrt()).mul(new Dec(YEAR_MS).div(intervalMs).sqrt());
+}
+
+/** Largest fall from a running peak: in collateral, and as a share of that peak. */
+export function maxDrawdown(equity: readonly Micros[]): { amount: Micros; fraction: Dec } {
+  let peak = -Infinity;
+  let amount = 0;
+  let fraction = new Dec(0);
+  for (const e of equity) {
+    if (e > peak) peak = e;
+    const fall = peak - e;
+    if (fall > amount) amount = fall;
+    if (fall > 0 && peak > 0) {
+      const f = new Dec(fall).div(peak);
+      if (f.gt(fraction)) fraction = f;
+    }
+  }
+  return { amount, fraction };
+}
+
+/** Micros as an exact decimal string (the summary's money format). */
+export function money(m: Micros): string {
+  return formatMicros(m);
+}

@@ -1,0 +1,117 @@
+import { ConfigError, DecodeError } from '../core/errors.ts';
+import { parseMicros, type Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { BacktestConfig, MarketSelection } from '../config/run-config.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
+import type { BacktestToken } from './backtest-execution.ts';
+import { FeeRate } from './fee-model.ts';
+
+/**
+ * The markets of a recording, picked by a config's market selection. A recording holds no tags
+ * nor open/closed flags, so a `filter` only limits the count: the first `maxCount` recorded
+ * markets (in the header's order) not already chosen by id or slug. A selector that names a
+ * market the recording does not hold is an error: the backtest would silently trade nothing.
+ */
+export function selectRecordedMarkets(header: RecordingHeader, selection: MarketSelection, where: string): { markets: RecordedMarket[]; warnings: string[] } {
+  const chosen = new Map<string, RecordedMarket>();
+  const warnings: string[] = [];
+  const byToken = new Map<string, RecordedMarket>();
+  for (const m of header.markets) for (const t of m.tokens) byToken.set(t.tokenId, m);
+  const missing: string[] = [];
+  for (const id of selection.conditionIds) {
+    const m = header.markets.find((x) => x.conditionId.toLowerCase() === id.toLowerCase());
+    if (m) chosen.set(m.conditionId, m);
+    else missing.push(`condition id ${id}`);
+  }
+  for (const slug of selection.slugs) {
+    const m = header.markets.find((x) => x.slug === slug);
+    if (m) chosen.set(m.conditionId, m);
+    else missing.push(`slug ${slug}`);
+  }
+  for (const tokenId of selection.tokenIds) {
+    const m = byToken.get(tokenId);
+    if (m) chosen.set(m.conditionId, m);
+    else missing.push(`token id ${tokenId}`);
+  }
+  if (missing.length > 0) throw new ConfigError(`${where}: the recording holds no market for ${missing.join(', ')}`);
+  const filter = selection.filter;
+  if (filter) {
+    if (filter.tags.length > 0) warnings.push(`${where}.filter.tags: a recording has no tags; the filter takes the first ${filter.maxCount} recorded markets`);
+    let taken = 0;
+    for (const m of header.markets) {
+      if (taken >= filter.maxCount) break;
+      if (chosen.has(m.conditionId)) continue;
+      chosen.set(m.conditionId, m);
+      taken++;
+    }
+  }
+  if (chosen.size === 0) throw new ConfigError(`${where}: the market selection matched no recorded market`);
+  // the header's order, whatever order the selectors named them in
+  return { markets: header.markets.filter((m) => chosen.has(m.conditionId)), warnings };
+}
+
+/** The tokens a strategy trades in the chosen markets: both outcomes, or only the named tokens. */
+export function selectedTokenIds(markets: readonly RecordedMarket[], selection: MarketSelection): TokenId[] {
+  const explicit = new Set(selection.tokenIds);
+  const out: TokenId[] = [];
+  for (const m of markets) {
+    const byToken = m.tokens.some((t) => explicit.has(t.tokenId));
+    const byMarket = selection.conditionIds.some((c) => c.toLowerCase() === m.conditionId.toLowerCase()) || selection.slugs.includes(m.slug);
+    m.tokens.forEach((t, i) => {
+      if (i > 1) return;
+      if (byToken && !byMarket && !explicit.has(t.tokenId)) return;
+      out.push(t.tokenId);
+    });
+  }
+  return out;
+}
+
+function micros(text: string, field: string): Micros {
+  const m = parseMicros(text);
+  if (!Number.isSafeInteger(m)) throw new DecodeError(field, 'a decimal string', text);
+  return m;
+}
+
+/** The engine's view of the recorded markets' tokens (the first two of each market). */
+export function trackedTokens(markets: readonly RecordedMarket[]): TrackedToken[] {
+  const out: TrackedToken[] = [];
+  for (const m of markets) {
+    const [a, b] = m.tokens;
+    m.tokens.forEach((t, index) => {
+      if (index > 1) return;
+      out.push({
+        tokenId: t.tokenId,
+        conditionId: m.conditionId,
+        outcome: t.outcome,
+        outcomeIndex: index as 0 | 1,
+        complementTokenId: index === 0 ? b?.tokenId : a?.tokenId,
+        question: m.question,
+        negRiskMarketId: m.negRisk && m.negRiskMarketId ? m.negRiskMarketId : undefined,
+        rules: {
+          conditionId: m.conditionId,
+          tickSize: micros(m.tickSize, `markets[${m.conditionId}].tickSize`),
+          minOrderSize: micros(m.minOrderSize, `markets[${m.conditionId}].minOrderSize`),
+          negRisk: m.negRisk,
+          makerBaseFeeBps: m.makerBaseFeeBps,
+          takerBaseFeeBps: m.takerBaseFeeBps,
+          acceptingOrders: true,
+        },
+      });
+    });
+  }
+  return out;
+}
+
+/** The simulated venue's view of the same tokens, with the fee rates the config chose. */
+export function backtestTokens(tokens: readonly TrackedToken[], config: Pick<BacktestConfig, 'feeSource' | 'fees'>): BacktestToken[] {
+  const configFees = { maker: new FeeRate(config.fees.makerBps), taker: new FeeRate(config.fees.takerBps) };
+  return tokens.map((t) => ({
+    tokenId: t.tokenId,
+    conditionId: t.conditionId,
+    tickSize: t.rules.tickSize,
+    minOrderSize: t.rules.minOrderSize,
+    fees: config.feeSource === 'config' ? configFees : { maker: new FeeRate(t.rules.makerBaseFeeBps), taker: new FeeRate(t.rules.takerBaseFeeBps) },
+    acceptingOrders: true,
+  }));
+}

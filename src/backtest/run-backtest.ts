@@ -1,0 +1,224 @@
+import { resolve } from 'node:path';
+import { interval, Subject } from 'rxjs';
+import { SimulatedClock } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { RunConfig } from '../config/run-config.ts';
+import type { MarketEvent } from '../data/market-events.ts';
+import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
+import type { EngineSummary } from '../engine/engine-summary.ts';
+import { TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
+import type { StrategyDefinition } from '../strategy/api.ts';
+import { loadStrategy } from '../strategy/loader.ts';
+import { parseStrategyParams } from '../strategy/strategy-params.ts';
+import { BacktestExecutionClient } from './backtest-execution.ts';
+import { constantLatency } from './latency-model.ts';
+import { MetricsRecorder, type BacktestMetrics, type EquityCurve, type FillRecord } from './metrics.ts';
+import { applyOverrides, type ParamOverride } from './param-overrides.ts';
+import { queueModel } from './queue-model.ts';
+import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
+import { replay, type ReplayProgress } from './replay-source.ts';
+import { buildSummary, type BacktestSummary } from './summary.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+
+/** Recorded market data for a backtest: the header and a fresh pass over the events each call. */
+export interface BacktestData {
+  /** The data's name in the summary (the file's base name). */
+  readonly name: string;
+  readonly header: RecordingHeader;
+  events(): AsyncIterable<MarketEvent> | Iterable<MarketEvent>;
+}
+
+export interface BacktestInput {
+  readonly config: RunConfig;
+  readonly data: BacktestData;
+  /** Strategy parameters set for this run (a sweep point). */
+  readonly overrides?: readonly ParamOverride[];
+  /** Strategy definitions by strategy id, instead of loading the config's modules (tests). */
+  readonly definitions?: Readonly<Record<string, StrategyDefinition>>;
+  readonly log?: EngineLogger;
+  readonly onProgress?: (progress: ReplayProgress) => void;
+  readonly progressEvery?: number;
+}
+
+export interface BacktestResult {
+  readonly summary: BacktestSummary;
+  readonly metrics: BacktestMetrics;
+  readonly curve: EquityCurve;
+  readonly fills: readonly FillRecord[];
+  readonly tokens: readonly TrackedToken[];
+  readonly markets: readonly RecordedMarket[];
+  readonly engine: EngineSummary;
+  readonly warnings: readonly string[];
+}
+
+/** Client order id prefix of every backtest: fixed, so ids (and everything else) repeat exactly. */
+export const BACKTEST_RUN_ID = 'b0000001';
+
+const SILENT: EngineLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return SILENT;
+  },
+};
+
+/**
+ * Runs a config's strategies over recorded data: the same engine as live and paper (strategies,
+ * risk, batcher, quote diff, portfolio) with the replay source as its market data, the backtest
+ * execution edge as its venue and a simulated clock driven by the recording's `tsInit`s. Returns
+ * the metrics, the equity curve, the fills and the summary; the same inputs give the same
+ * results to the last digit.
+ */
+export async function runBacktest(input: BacktestInput): Promise<BacktestResult> {
+  const { config, data } = input;
+  const bt = config.backtest;
+  const log = input.log ?? SILENT;
+  const warnings: string[] = [];
+
+  // markets and strategies
+  const enabled = config.strategies.filter((s) => s.enabled);
+  if (enabled.length === 0) throw new ConfigError(`strategies (${config.source.file}): no enabled strategy`);
+  const marketsById = new Map<string, RecordedMarket>();
+  const strategies: EngineStrategy[] = [];
+  const strategyInfo: { id: string; module: string; params: unknown }[] = [];
+  for (const [i, s] of config.strategies.entries()) {
+    if (!s.enabled) continue;
+    const where = s.marketsFrom === 'data' ? 'data.markets' : `strategies[${i}].markets`;
+    const picked = selectRecordedMarkets(data.header, s.markets, where);
+    warnings.push(...picked.warnings);
+    for (const m of picked.markets) marketsById.set(m.conditionId, m);
+    const definition = input.definitions?.[s.id] ?? (await loadStrategy(s.modulePath, config.source.dir, resolve(config.source.dir, '..', 'strategies')));
+    const raw = input.overrides ? applyOverrides(s.id, s.params, input.overrides) : s.params;
+    const params = parseStrategyParams(definition, s.id, raw);
+    strategies.push({ id: s.id, definition, params, tokenIds: selectedTokenIds(picked.markets, s.markets) });
+    strategyInfo.push({ id: s.id, module: s.module, params });
+  }
+  for (const o of input.overrides ?? []) {
+    if (!enabled.some((s) => s.id === o.strategyId)) throw new ConfigError(`--sweep ${o.strategyId}.${o.path.join('.')}: no enabled strategy '${o.strategyId}'`);
+  }
+  const markets = data.header.markets.filter((m) => marketsById.has(m.conditionId));
+  const tokens = trackedTokens(markets);
+
+  // the first event sets the clock's start
+  const iterator = toAsyncIterator(data.events());
+  const head = await iterator.next();
+  const start = head.done ? data.header.createdAt : head.value.tsInit;
+  const clock = new SimulatedClock(start);
+
+  const latency = constantLatency(bt.entryLatencyMs, bt.responseLatencyMs);
+  const execution = new BacktestExecutionClient({
+    clock,
+    tokens: backtestTokens(tokens, bt),
+    latency,
+    queue: queueModel(bt.queueModel),
+    balance: bt.balance,
+  });
+  const recorder = new MetricsRecorder({ tokens, intervalMs: bt.equityIntervalMs });
+  const marketEvents$ = new Subject<MarketEvent>();
+  const engine = new TradingEngine({
+    clock,
+    execution,
+    marketEvents$,
+    tokens,
+    strategies,
+    risk: { checks: config.risk.checks, limits: config.risk },
+    settings: {
+      maxBatchWaitMs: config.execution.maxBatchWaitMs,
+      maxBatchSize: config.execution.maxBatchSize,
+      quoteTolerance: config.execution.quoteTolerance,
+      reconcileDelayMs: Math.min(2_000, config.execution.orderTimeoutMs),
+      // settles what only a lookup can tell (the killed rest of a partly filled FAK)
+      syncIntervalMs: 15_000,
+      maxInFlightBatches: 4,
+    },
+    startingBalance: bt.balance,
+    runId: BACKTEST_RUN_ID,
+    log,
+    onEvent: (event) => {
+      if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
+    },
+  });
+  const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
+  const equity = (): Micros => {
+    const t = engine.portfolio.totals(mark);
+    return bt.balance + t.realizedPnl + t.unrealizedPnl - t.fees;
+  };
+  recorder.sample(start, bt.balance, mark);
+  const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity(), mark));
+
+  engine.start();
+  let first = true;
+  const events: AsyncIterable<MarketEvent> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        if (first) {
+          first = false;
+          if (!head.done) return head;
+        }
+        return iterator.next();
+      },
+      return: async () => iterator.return?.() ?? { done: true, value: undefined },
+    }),
+  };
+  const replayed = await replay({
+    clock,
+    events: events,
+    sinks: [(e) => execution.onMarketEvent(e), (e) => marketEvents$.next(e)],
+    onProgress: input.onProgress,
+    progressEvery: input.progressEvery,
+  });
+
+  // let what is in flight land (batch wait, entry, response), then take the last point
+  const settle = config.execution.maxBatchWaitMs + bt.entryLatencyMs + bt.responseLatencyMs;
+  clock.advanceBy(settle);
+  const end = clock.now();
+  sampler.unsubscribe();
+  recorder.sample(end, equity(), mark);
+  const totals = engine.portfolio.totals(mark);
+  const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark });
+
+  // stop: strategies' onStop, our open orders cancelled at the simulated venue
+  const stopping = engine.stop({ keepOrders: false });
+  clock.advanceBy(settle + 1);
+  await stopping;
+  const engineSummary = engine.summary();
+  execution.close();
+  marketEvents$.complete();
+
+  if (replayed.outOfOrder > 0) warnings.push(`${data.name}: ${replayed.outOfOrder} events were older than the one before them; replayed at the time reached`);
+  const summary = buildSummary({
+    config,
+    data,
+    markets,
+    tokens,
+    strategies: strategyInfo,
+    replay: { ...replayed, start, end },
+    metrics,
+    engine: engineSummary,
+    execution: execution.stats,
+  });
+  return { summary, metrics, curve: recorder.curve(), fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
+}
+
+/** The engine's mark of a token: the mid of its book, else the one side there is, else the last trade. */
+export function markOf(engine: TradingEngine, tokenId: TokenId): Micros | undefined {
+  const book = engine.cache.get(tokenId)?.book;
+  if (!book) return undefined;
+  const bid = book.bids[0]?.price;
+  const ask = book.asks[0]?.price;
+  if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
+  return bid ?? ask ?? book.lastTradePrice;
+}
+
+function toAsyncIterator<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
+  if (Symbol.asyncIterator in source) return source[Symbol.asyncIterator]();
+  const it = source[Symbol.iterator]();
+  return {
+    next: async () => it.next(),
+    return: async (value?: unknown) => it.return?.(value) ?? { done: true, value: undefined },
+  };
+}

@@ -1,0 +1,194 @@
+import { basename } from 'node:path';
+import type { Dec } from '../core/fixed.ts';
+import type { RunConfig } from '../config/run-config.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import type { RecordedMarket } from '../data/recording/format.ts';
+import type { EngineSummary } from '../engine/engine-summary.ts';
+import type { BacktestExecutionStats } from './backtest-execution.ts';
+import { money, type BacktestMetrics } from './metrics.ts';
+import type { BacktestData } from './run-backtest.ts';
+
+export const SUMMARY_FORMAT = 'clobot-backtest-summary';
+export const SUMMARY_VERSION = 1;
+/** Ratios (return, Sharpe, drawdown share, win rate) are rounded half-even to this many decimals. */
+export const RATIO_DECIMALS = 6;
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * What `summary.json` holds. Money is exact decimal strings, ratios decimal strings of
+ * RATIO_DECIMALS places (null where undefined), times are virtual (the data's), never the wall
+ * clock, and every key comes in a fixed order: the same inputs give the same bytes.
+ */
+export interface BacktestSummary {
+  readonly format: typeof SUMMARY_FORMAT;
+  readonly version: number;
+  readonly name: string;
+  readonly data: {
+    readonly file: string;
+    readonly source: string;
+    readonly from: string | null;
+    readonly to: string | null;
+    readonly events: number;
+    readonly outOfOrder: number;
+    readonly markets: number;
+    readonly tokens: number;
+  };
+  readonly strategies: readonly { readonly id: string; readonly module: string; readonly params: Json }[];
+  readonly settings: {
+    readonly balance: string;
+    readonly entryLatencyMs: number;
+    readonly responseLatencyMs: number;
+    readonly queueModel: string;
+    readonly fees: { readonly source: string; readonly makerBps: string | null; readonly takerBps: string | null };
+    readonly equityIntervalMs: number;
+    readonly risk: { readonly checks: readonly string[] };
+  };
+  readonly metrics: {
+    readonly events: number;
+    readonly fills: number;
+    readonly makerFills: number;
+    readonly takerFills: number;
+    readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
+    readonly fees: string;
+    readonly return: string;
+    readonly sharpe: string | null;
+    readonly maxDrawdown: { readonly amount: string; readonly fraction: string };
+    readonly turnover: string;
+    readonly winRate: string | null;
+    readonly closingFills: number;
+    readonly winningFills: number;
+    readonly startingBalance: string;
+    readonly endingEquity: string;
+  };
+  readonly orders: {
+    readonly submitted: number;
+    readonly accepted: number;
+    readonly rejected: number;
+    readonly rejectedByReason: Readonly<Record<string, number>>;
+    readonly denied: number;
+    readonly deniedByCode: Readonly<Record<string, number>>;
+    readonly canceled: number;
+    readonly expired: number;
+    readonly openAtEnd: number;
+    readonly faults: number;
+  };
+  readonly markets: readonly {
+    readonly conditionId: string;
+    readonly question: string;
+    readonly fills: number;
+    readonly volume: string;
+    readonly fees: string;
+    readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
+  }[];
+}
+
+export function ratio(d: Dec | undefined): string | null {
+  return d === undefined ? null : d.toFixed(RATIO_DECIMALS);
+}
+
+function sorted(record: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key]!;
+  return out;
+}
+
+/** Plain JSON of strategy params, keys sorted (zod output order is stable, but sorting costs nothing). */
+function plain(value: unknown): Json {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object') {
+    const out: { [key: string]: Json } = {};
+    for (const key of Object.keys(value).sort()) out[key] = plain((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return String(value);
+}
+
+export function buildSummary(input: {
+  config: RunConfig;
+  data: BacktestData;
+  markets: readonly RecordedMarket[];
+  tokens: readonly TrackedToken[];
+  strategies: readonly { id: string; module: string; params: unknown }[];
+  replay: { events: number; firstTsInit: number | undefined; lastTsInit: number | undefined; outOfOrder: number; start: number; end: number };
+  metrics: BacktestMetrics;
+  engine: EngineSummary;
+  execution: BacktestExecutionStats;
+}): BacktestSummary {
+  const { config, metrics: m, engine, execution, replay: r } = input;
+  const bt = config.backtest;
+  return {
+    format: SUMMARY_FORMAT,
+    version: SUMMARY_VERSION,
+    name: config.name,
+    data: {
+      file: basename(input.data.name),
+      source: input.data.header.source,
+      from: r.firstTsInit === undefined ? null : new Date(r.firstTsInit).toISOString(),
+      to: r.lastTsInit === undefined ? null : new Date(r.lastTsInit).toISOString(),
+      events: r.events,
+      outOfOrder: r.outOfOrder,
+      markets: input.markets.length,
+      tokens: input.tokens.length,
+    },
+    strategies: input.strategies.map((s) => ({ id: s.id, module: s.module, params: plain(s.params) })),
+    settings: {
+      balance: money(bt.balance),
+      entryLatencyMs: bt.entryLatencyMs,
+      responseLatencyMs: bt.responseLatencyMs,
+      queueModel: bt.queueModel,
+      fees: {
+        source: bt.feeSource,
+        makerBps: bt.feeSource === 'config' ? bt.fees.makerBps.toString() : null,
+        takerBps: bt.feeSource === 'config' ? bt.fees.takerBps.toString() : null,
+      },
+      equityIntervalMs: bt.equityIntervalMs,
+      risk: { checks: [...config.risk.checks] },
+    },
+    metrics: {
+      events: m.events,
+      fills: m.fills,
+      makerFills: m.makerFills,
+      takerFills: m.takerFills,
+      pnl: { realized: money(m.realized), unrealized: money(m.unrealized), total: money(m.totalPnl) },
+      fees: money(m.fees),
+      return: ratio(m.return)!,
+      sharpe: ratio(m.sharpe),
+      maxDrawdown: { amount: money(m.maxDrawdown.amount), fraction: ratio(m.maxDrawdown.fraction)! },
+      turnover: money(m.turnover),
+      winRate: ratio(m.winRate),
+      closingFills: m.closingFills,
+      winningFills: m.winningFills,
+      startingBalance: money(m.startingBalance),
+      endingEquity: money(m.endingEquity),
+    },
+    orders: {
+      submitted: engine.ordersSubmitted,
+      accepted: engine.ordersAccepted,
+      rejected: engine.ordersRejected,
+      rejectedByReason: sorted(execution.rejected),
+      denied: engine.ordersDeniedTotal,
+      deniedByCode: sorted(engine.ordersDenied),
+      canceled: engine.ordersCanceled,
+      expired: execution.expired,
+      openAtEnd: engine.openOrders,
+      faults: engine.faults,
+    },
+    markets: m.markets.map((row) => ({
+      conditionId: row.conditionId,
+      question: row.question,
+      fills: row.fills,
+      volume: money(row.volume),
+      fees: money(row.fees),
+      pnl: { realized: money(row.realized), unrealized: money(row.unrealized), total: money(row.pnl) },
+    })),
+  };
+}
+
+/** The bytes of `summary.json`: two-space JSON and a final newline. */
+export function serializeSummary(summary: BacktestSummary): string {
+  return JSON.stringify(summary, null, 2) + '\n';
+}

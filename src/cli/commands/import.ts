@@ -1,0 +1,105 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../main.ts';
+import { parseIntOption } from '../options.ts';
+
+interface ImportOptions {
+  out: string;
+  limitMarkets?: number;
+  toBinary?: boolean;
+  /** A path, false for `--no-markets`, undefined for the default (beside the input). */
+  markets?: string | false;
+}
+
+/**
+ * `clobot import <file> --out <file>`: a Parquet file of top-of-book quotes becomes a replayable
+ * recording (synthetic markets and one-level books, see src/data/import-quotes.ts); a recording
+ * is rewritten in the other form (`--to-binary`, or back to text without it). Gzip when `--out`
+ * ends in `.gz`. Progress on stderr, the summary on stdout.
+ */
+export function registerImport(program: Command): void {
+  program
+    .command('import')
+    .description('turn Parquet top-of-book quotes into a recording, or convert a recording (text <-> binary)')
+    .argument('<file>', 'a quotes .parquet file, or a recording to convert')
+    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)')
+    .option('--limit-markets <n>', 'keep only the first N markets (slugs, in file order)', parseIntOption(1))
+    .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
+    .option('--markets <file>', 'markets.parquet for questions (default: the one beside the input)')
+    .option('--no-markets', 'do not look up questions; use the slugs')
+    .action(async (input: string, opts: ImportOptions) => {
+      const form = opts.toBinary ? 'binary' : 'text';
+      const started = performance.now();
+      const tty = process.stderr.isTTY === true;
+      if (isParquet(input)) {
+        const { importQuotes } = await import('../../data/import-quotes.ts');
+        const result = await importQuotes({
+          input,
+          out: opts.out,
+          limitMarkets: opts.limitMarkets,
+          form,
+          marketsFile: opts.markets === false ? null : opts.markets,
+          onProgress: (p) => {
+            const line = `reading row group ${p.rowGroups} (of ${p.rowGroupsTotal}): ${p.rows.toLocaleString('en-US')} rows, ${p.quotes.toLocaleString('en-US')} quotes`;
+            process.stderr.write(tty ? `\r${line}\u001b[K` : `${line}\n`);
+          },
+        });
+        if (tty) process.stderr.write('\n');
+        const span = result.firstTs !== undefined && result.lastTs !== undefined ? `${iso(result.firstTs)} .. ${iso(result.lastTs)}` : 'no quotes';
+        const ticks = Object.entries(result.ticks)
+          .map(([tick, n]) => `${n} at ${tick}`)
+          .join(', ');
+        process.stdout.write(
+          [
+            `wrote ${result.path} (${form}, ${formatBytes(result.bytes)}) in ${seconds(started)}`,
+            `markets: ${result.markets}${ticks ? ` (tick ${ticks})` : ''}${result.marketsWithoutQuotes > 0 ? `; ${result.marketsWithoutQuotes} without a usable quote left out` : ''}`,
+            `rows read: ${n(result.rows)} (${result.rowGroupsRead} of ${result.rowGroupsTotal} row groups)`,
+            `quotes: ${n(result.quotes)} -> ${n(result.events)} book events, ${span}${result.sorted ? ' (sorted by time)' : ''}`,
+            `  one-sided: ${n(result.oneSided)}, empty books: ${n(result.empty)}`,
+            `skipped: ${n(result.skipped.crossed)} crossed or locked (ask <= bid), ${n(result.skipped.invalid)} invalid`,
+          ].join('\n') + '\n',
+        );
+        return;
+      }
+      if (opts.limitMarkets !== undefined) throw new UsageError('--limit-markets applies to Parquet input only');
+      const { convertRecording } = await import('../../data/recording/convert-recording.ts');
+      const result = await convertRecording(input, opts.out, form);
+      process.stdout.write(`wrote ${result.path} (${form}, ${formatBytes(result.bytes)}): ${n(result.events)} events, ${result.markets} markets in ${seconds(started)}\n`);
+    });
+}
+
+/** Parquet files start (and end) with `PAR1`. */
+function isParquet(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    throw new UsageError(`${path}: cannot read (${typeof code === 'string' ? code : 'unreadable'})`);
+  }
+  try {
+    const head = Buffer.alloc(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.toString('latin1') === 'PAR1';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function n(x: number): string {
+  return x.toLocaleString('en-US');
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+function seconds(started: number): string {
+  return `${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

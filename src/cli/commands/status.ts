@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { StoreReader } from '../../store/store-reader.ts';
+import { buildStatusReport, type StatusReport } from '../../store/store-status.ts';
+import { parseIntOption } from '../options.ts';
+import { renderTable } from '../table.ts';
+
+interface StatusFlags {
+  json?: boolean;
+  events: number;
+}
+
+/**
+ * `clobot status <store>`: positions, open orders, PnL and the newest journal events of a run
+ * store, as tables or JSON. Opens the store read-only WITHOUT taking its lock, so it works while
+ * the run is going (it shows who holds the lock). A missing, corrupt, foreign or newer store is
+ * one line on stderr and exit 2.
+ */
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description("show a run store's positions, open orders, PnL and latest events (read-only)")
+    .argument('<store>', 'path to the run store (SQLite file)')
+    .option('--json', 'print JSON instead of tables')
+    .option('--events <n>', 'how many of the newest journal events to show', parseIntOption(0, 100_000), 20)
+    .action((path: string, flags: StatusFlags) => {
+      const reader = StoreReader.open(path);
+      let report: StatusReport;
+      try {
+        report = buildStatusReport(reader.snapshot(flags.events));
+      } finally {
+        reader.close();
+      }
+      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report));
+    });
+}
+
+/** The status report as plain text: a header, then positions, open orders and events tables. */
+export function formatStatus(r: StatusReport): string {
+  const out: string[] = [];
+  out.push(`run ${r.run.id}${r.run.name ? ` (${r.run.name})` : ''}  store ${r.store}  schema ${r.schemaVersion}`);
+  out.push(`created ${r.run.createdAt}  updated ${r.run.updatedAt}`);
+  out.push(
+    r.lock
+      ? `lock: pid ${r.lock.pid} on ${r.lock.host} since ${r.lock.since} (${r.lock.state === 'held' ? 'running' : r.lock.state === 'stale' ? 'stale: that process is gone' : 'another host'})`
+      : 'lock: none (no run has it open)',
+  );
+  out.push(`heartbeat: ${r.heartbeat ? `${r.heartbeat.id} at ${r.heartbeat.at}` : 'none'}  next client order seq ${r.nextClientOrderSeq}`);
+  out.push(`orders ${r.counts.orders} (open ${r.counts.openOrders})  fills ${r.counts.fills}  journal ${r.counts.journal}`);
+  out.push(`balance ${r.balance}  realized ${r.pnl.realized}  unrealized ${r.pnl.unrealized} (marked at ${r.pnl.marks})  fees ${r.pnl.fees}`);
+
+  out.push('', 'positions');
+  if (r.positions.length === 0) out.push('(none)');
+  else {
+    out.push(
+      renderTable(
+        ['token', 'size', 'avg price', 'realized', 'mark', 'unrealized'],
+        r.positions.map((p) => [clip(p.tokenId, 20), p.size, p.avgPrice, p.realizedPnl, p.mark, p.unrealizedPnl]),
+        [false, true, true, true, true, true],
+      ),
+    );
+  }
+
+  out.push('', 'open orders');
+  if (r.openOrders.length === 0) out.push('(none)');
+  else {
+    out.push(
+      renderTable(
+        ['client order id', 'strategy', 'token', 'side', 'price', 'size', 'filled', 'status', 'order id'],
+        r.openOrders.map((o) => [o.clientOrderId, o.strategyId, clip(o.tokenId, 20), o.side, o.price, o.size, o.filled, o.status, o.orderId ? clip(o.orderId, 14) : '-']),
+        [false, false, false, false, true, true, true, false, false],
+      ),
+    );
+  }
+
+  if (Object.keys(r.cursors).length > 0) {
+    out.push('', 'cursors');
+    out.push(renderTable(['name', 'value'], Object.entries(r.cursors)));
+  }
+
+  out.push('', r.events.length === 1 ? 'last event' : `last ${r.events.length} events`);
+  if (r.events.length === 0) out.push('(none)');
+  else {
+    out.push(
+      renderTable(
+        ['seq', 'time', 'type', 'strategy', 'event'],
+        r.events.map((e) => [String(e.seq), e.at, e.type, e.strategyId ?? '-', clip(e.text, 100)]),
+        [true],
+      ),
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = Math.floor((max - 1) / 2);
+  return `${text.slice(0, keep)}…${text.slice(-keep)}`;
+}

@@ -1,0 +1,499 @@
+import { DecodeError, ParameterError } from '../../core/errors.ts';
+import type { Micros } from '../../core/fixed.ts';
+import type { BookLevel, OrderBook, TokenPrices } from '../../core/types.ts';
+import type { MarketEvent } from '../market-events.ts';
+import { encodeHeaderLine } from './encode-line.ts';
+import type { RecordingHeader } from './format.ts';
+
+/**
+ * The binary form of a recording: the same header and events as the text form, laid out for
+ * fast replay (no text to scan, numbers as varints, ids sent once). Little-endian throughout.
+ *
+ *   file     := MAGIC(8) formVersion:u16 headerLength:u32 header(JSON, UTF-8) block* end
+ *   block    := payloadLength:u32 (> 0) payload        end := u32 0
+ *   payload  := record*  (records never straddle blocks)
+ *   record   := kind:u8 fields
+ *     1 string  id:uv length:uv utf8-bytes      defines string `id` (0, 1, 2, ... in order)
+ *     2 book    time tokenRef:uv conditionRef:uv flags:u8 [tickSize:uv] [minOrderSize:uv]
+ *               [lastTradePrice:uv] hash nBids:uv nAsks:uv bid* ask*
+ *     3 prices  time n:uv (tokenRef:uv has:u8 [buy:uv] [sell:uv])*
+ *     4 trade   time tokenRef:uv side:u8(0 BUY, 1 SELL) price:uv size:uv
+ *     5 tick    time tokenRef:uv tickSize:uv
+ *   time     := dTsInit:sv (from the previous record's tsInit, 0 at the start) tsEvent-tsInit:sv
+ *   flags    := bit0 tickSize, bit1 minOrderSize, bit2 lastTradePrice, bit3 negRisk given,
+ *               bit4 negRisk true, bits5-6 hash form: 0 UTF-8 (length:uv bytes), 1 lowercase hex
+ *               (length:uv bytes, half the characters), 2 the same as this token's previous book
+ *   bid      := first: price:uv size:uv, then (previous price - price):uv size:uv  (descending)
+ *   ask      := first: price:uv size:uv, then (price - previous price):uv size:uv  (ascending)
+ *
+ * `uv` is an unsigned LEB128 varint (exact up to 2^53), `sv` a zigzag varint; amounts are Micros.
+ * Books are sorted by construction (the deltas are unsigned). A file that ends without the end
+ * marker is truncated and refused.
+ */
+
+/** `\x89CLBREC\n`: not text (high byte), names the format, catches newline mangling. */
+export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x43, 0x0a]);
+export const BINARY_FORM_VERSION = 1;
+/** Records are gathered into blocks of about this many bytes. */
+const BLOCK_BYTES = 128 * 1024;
+
+const K_STRING = 1;
+const K_BOOK = 2;
+const K_PRICES = 3;
+const K_TRADE = 4;
+const K_TICK = 5;
+
+const HASH_UTF8 = 0;
+const HASH_HEX = 1;
+const HASH_SAME = 2;
+
+const MAX_SV = 2 ** 52;
+
+/** The bytes before the first block. */
+export function encodeBinaryPreamble(header: RecordingHeader): Buffer {
+  const json = Buffer.from(encodeHeaderLine(header), 'utf8');
+  const head = Buffer.alloc(14);
+  BINARY_MAGIC.copy(head, 0);
+  head.writeUInt16LE(BINARY_FORM_VERSION, 8);
+  head.writeUInt32LE(json.length, 10);
+  return Buffer.concat([head, json]);
+}
+
+/** The end marker. */
+export function binaryEnd(): Buffer {
+  return Buffer.alloc(4);
+}
+
+/** True when the bytes start with the binary magic. */
+export function isBinaryRecording(bytes: Uint8Array): boolean {
+  if (bytes.length < BINARY_MAGIC.length) return false;
+  for (let i = 0; i < BINARY_MAGIC.length; i++) if (bytes[i] !== BINARY_MAGIC[i]) return false;
+  return true;
+}
+
+/**
+ * Turns events into blocks. `add` buffers; `takeBlocks` hands out the finished blocks (each with
+ * its length prefix); `finish` closes the last block. Strings are defined on first use.
+ */
+export class BinaryEventEncoder {
+  #buf = Buffer.allocUnsafe(BLOCK_BYTES * 2);
+  #len = 4; // room for the block length
+  #done: Buffer[] = [];
+  readonly #strings = new Map<string, number>();
+  #prevTsInit = 0;
+  /** Last hash written per token ref. */
+  readonly #lastHash: (string | undefined)[] = [];
+
+  /** Appends one event; a bad value throws a ParameterError and leaves the encoder as it was. */
+  add(event: MarketEvent): void {
+    const len = this.#len;
+    const strings = this.#strings.size;
+    const prevTsInit = this.#prevTsInit;
+    try {
+      this.#add(event);
+    } catch (err) {
+      this.#len = len;
+      this.#prevTsInit = prevTsInit;
+      if (this.#strings.size > strings) for (const [s, ref] of this.#strings) if (ref >= strings) this.#strings.delete(s);
+      throw err;
+    }
+    if (this.#len >= BLOCK_BYTES) this.#closeBlock();
+  }
+
+  #add(event: MarketEvent): void {
+    switch (event.type) {
+      case 'book':
+        this.#book(event.book, event.tsEvent, event.tsInit);
+        break;
+      case 'prices': {
+        const refs = event.prices.map((p) => this.#ref(p.tokenId));
+        this.#ensure(16 + event.prices.length * 24);
+        this.#u8(K_PRICES);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(event.prices.length);
+        for (let i = 0; i < event.prices.length; i++) {
+          const p = event.prices[i]!;
+          this.#uv(refs[i]!);
+          this.#u8((p.buy !== undefined ? 1 : 0) | (p.sell !== undefined ? 2 : 0));
+          if (p.buy !== undefined) this.#micros(p.buy, 'buy');
+          if (p.sell !== undefined) this.#micros(p.sell, 'sell');
+        }
+        break;
+      }
+      case 'trade': {
+        const ref = this.#ref(event.tokenId);
+        this.#ensure(48);
+        this.#u8(K_TRADE);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(ref);
+        this.#u8(event.side === 'BUY' ? 0 : 1);
+        this.#micros(event.price, 'price');
+        this.#micros(event.size, 'size');
+        break;
+      }
+      case 'tickSize': {
+        const ref = this.#ref(event.tokenId);
+        this.#ensure(40);
+        this.#u8(K_TICK);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(ref);
+        this.#micros(event.tickSize, 'tickSize');
+        break;
+      }
+    }
+  }
+
+  /** Finished blocks since the last call. */
+  takeBlocks(): Buffer[] {
+    const out = this.#done;
+    this.#done = [];
+    return out;
+  }
+
+  /** Closes the current block (if it holds anything) and returns every finished block. */
+  flush(): Buffer[] {
+    if (this.#len > 4) this.#closeBlock();
+    return this.takeBlocks();
+  }
+
+  #closeBlock(): void {
+    this.#buf.writeUInt32LE(this.#len - 4, 0);
+    this.#done.push(Buffer.from(this.#buf.subarray(0, this.#len)));
+    this.#len = 4;
+  }
+
+  #book(b: OrderBook, tsEvent: number, tsInit: number): void {
+    const tokenRef = this.#ref(b.tokenId);
+    const conditionRef = this.#ref(b.conditionId);
+    const bids = sorted(b.bids, true);
+    const asks = sorted(b.asks, false);
+    let hashForm = HASH_UTF8;
+    let hashBytes: Buffer | undefined;
+    if (this.#lastHash[tokenRef] === b.hash) hashForm = HASH_SAME;
+    else {
+      hashForm = isLowerHex(b.hash) ? HASH_HEX : HASH_UTF8;
+      hashBytes = Buffer.from(b.hash, hashForm === HASH_HEX ? 'hex' : 'utf8');
+    }
+    this.#ensure(64 + (hashBytes?.length ?? 0) + (bids.length + asks.length) * 20);
+    this.#u8(K_BOOK);
+    this.#time(tsEvent, tsInit);
+    this.#uv(tokenRef);
+    this.#uv(conditionRef);
+    let flags = hashForm << 5;
+    if (b.tickSize !== undefined) flags |= 1;
+    if (b.minOrderSize !== undefined) flags |= 2;
+    if (b.lastTradePrice !== undefined) flags |= 4;
+    if (b.negRisk !== undefined) flags |= b.negRisk ? 8 | 16 : 8;
+    this.#u8(flags);
+    if (b.tickSize !== undefined) {
+      if (b.tickSize <= 0) throw new ParameterError('recording', 'tickSize', `must be > 0, was ${b.tickSize}`);
+      this.#micros(b.tickSize, 'tickSize');
+    }
+    if (b.minOrderSize !== undefined) this.#micros(b.minOrderSize, 'minOrderSize');
+    if (b.lastTradePrice !== undefined) this.#micros(b.lastTradePrice, 'lastTradePrice');
+    if (hashBytes !== undefined) {
+      this.#uv(hashBytes.length);
+      hashBytes.copy(this.#buf, this.#len);
+      this.#len += hashBytes.length;
+    }
+    this.#uv(bids.length);
+    this.#uv(asks.length);
+    let prev = 0;
+    for (let i = 0; i < bids.length; i++) {
+      const l = bids[i]!;
+      checkMicros(l.price, 'price');
+      this.#uv(i === 0 ? l.price : prev - l.price);
+      this.#micros(l.size, 'size');
+      prev = l.price;
+    }
+    for (let i = 0; i < asks.length; i++) {
+      const l = asks[i]!;
+      checkMicros(l.price, 'price');
+      this.#uv(i === 0 ? l.price : l.price - prev);
+      this.#micros(l.size, 'size');
+      prev = l.price;
+    }
+    this.#lastHash[tokenRef] = b.hash;
+  }
+
+  #ref(s: string): number {
+    let ref = this.#strings.get(s);
+    if (ref !== undefined) return ref;
+    ref = this.#strings.size;
+    this.#strings.set(s, ref);
+    const bytes = Buffer.from(s, 'utf8');
+    this.#ensure(24 + bytes.length);
+    this.#u8(K_STRING);
+    this.#uv(ref);
+    this.#uv(bytes.length);
+    bytes.copy(this.#buf, this.#len);
+    this.#len += bytes.length;
+    return ref;
+  }
+
+  #time(tsEvent: number, tsInit: number): void {
+    if (!Number.isSafeInteger(tsInit) || tsInit < 0 || !Number.isSafeInteger(tsEvent) || tsEvent < 0) {
+      throw new ParameterError('recording', 'tsEvent/tsInit', `must be non-negative integers of epoch ms, were ${tsEvent}/${tsInit}`);
+    }
+    this.#sv(tsInit - this.#prevTsInit);
+    this.#sv(tsEvent - tsInit);
+    this.#prevTsInit = tsInit;
+  }
+
+  #ensure(n: number): void {
+    if (this.#len + n <= this.#buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#len + n));
+    this.#buf.copy(next, 0, 0, this.#len);
+    this.#buf = next;
+  }
+
+  #u8(v: number): void {
+    this.#buf[this.#len++] = v;
+  }
+
+  #micros(v: Micros, field: string): void {
+    checkMicros(v, field);
+    this.#uv(v);
+  }
+
+  #uv(v: number): void {
+    const buf = this.#buf;
+    let len = this.#len;
+    if (v < 0x80000000) {
+      while (v >= 0x80) {
+        buf[len++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+    } else {
+      while (v >= 0x80) {
+        buf[len++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+    }
+    buf[len++] = v;
+    this.#len = len;
+  }
+
+  #sv(v: number): void {
+    if (v > MAX_SV || v < -MAX_SV) throw new ParameterError('recording', 'tsEvent/tsInit', `difference ${v} is out of range`);
+    this.#uv(v >= 0 ? v * 2 : -v * 2 - 1);
+  }
+}
+
+function checkMicros(v: number, field: string): void {
+  if (!Number.isSafeInteger(v) || v < 0) throw new ParameterError('recording', field, `must be a non-negative integer of Micros, was ${v}`);
+}
+
+function isLowerHex(s: string): boolean {
+  if (s.length === 0 || s.length % 2 !== 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** The levels in book order (a sorted copy only when they are not already). */
+function sorted(levels: readonly BookLevel[], descending: boolean): readonly BookLevel[] {
+  for (let i = 1; i < levels.length; i++) {
+    const d = levels[i]!.price - levels[i - 1]!.price;
+    if (descending ? d > 0 : d < 0) return [...levels].sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
+  }
+  return levels;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/** Thrown inside the block loop; becomes a DecodeError naming the record. */
+const CORRUPT = { corrupt: true } as const;
+
+let bytes: Buffer = Buffer.alloc(0);
+let p = 0;
+
+function uv(): number {
+  let b = bytes[p++]!;
+  if (b < 0x80) return b;
+  let v = b & 0x7f;
+  let mul = 0x80;
+  for (;;) {
+    b = bytes[p++]!;
+    if (b === undefined) throw CORRUPT;
+    v += (b & 0x7f) * mul;
+    if (b < 0x80) return v;
+    mul *= 0x80;
+    if (mul > 2 ** 56) throw CORRUPT;
+  }
+}
+
+function sv(): number {
+  const z = uv();
+  return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+}
+
+/**
+ * Decodes the blocks of one binary recording, keeping the string table, times and hashes
+ * across blocks. Every token must be one of the header's (`tokens`).
+ */
+export class BinaryEventDecoder {
+  readonly #where: string;
+  readonly #tokens: ReadonlyMap<string, string>;
+  readonly #strings: string[] = [];
+  /** For each string id: the header's token string, or undefined when it is not a token. */
+  readonly #tokenOf: (string | undefined)[] = [];
+  readonly #lastHash: (string | undefined)[] = [];
+  #prevTsInit = 0;
+  /** File offset of buffer position 0 in the current block (for messages). */
+  #base = 0;
+
+  /** `where` names the file in errors. */
+  constructor(where: string, tokens: ReadonlyMap<string, string>) {
+    this.#where = where;
+    this.#tokens = tokens;
+  }
+
+  /**
+   * Decodes the records of one block payload, `buf[start, stop)`, appending to `out`. `offset`
+   * is the payload's position in the (uncompressed) file, for messages.
+   */
+  decodeBlock(buf: Buffer, start: number, stop: number, offset: number, out: MarketEvent[]): void {
+    bytes = buf;
+    p = start;
+    this.#base = offset - start;
+    let recordStart = start;
+    try {
+      while (p < stop) {
+        recordStart = p;
+        const kind = bytes[p++]!;
+        if (kind === K_BOOK) out.push(this.#book(stop));
+        else if (kind === K_STRING) this.#string(stop);
+        else if (kind === K_PRICES) out.push(this.#prices(stop));
+        else if (kind === K_TRADE) out.push(this.#trade());
+        else if (kind === K_TICK) out.push(this.#tick());
+        else throw this.#error(recordStart, 'kind', 'a record kind 1..5', kind);
+        if (p > stop) throw CORRUPT;
+      }
+    } catch (err) {
+      if (err === CORRUPT) throw this.#error(recordStart, 'record', 'a complete record inside its block', 'bytes that do not decode');
+      throw err;
+    } finally {
+      bytes = EMPTY;
+    }
+  }
+
+  /** A DecodeError naming the file and the byte offset of buffer position `pos`. */
+  #error(pos: number, field: string, expected: string, actual: unknown): DecodeError {
+    return new DecodeError(`${this.#where}@byte ${this.#base + pos}: ${field}`, expected, actual);
+  }
+
+  #time(): [number, number] {
+    const tsInit = this.#prevTsInit + sv();
+    const tsEvent = tsInit + sv();
+    if (tsInit < this.#prevTsInit) throw this.#error(p, 'tsInit', `>= the previous event's tsInit (${this.#prevTsInit})`, tsInit);
+    if (tsEvent < 0) throw CORRUPT;
+    this.#prevTsInit = tsInit;
+    return [tsEvent, tsInit];
+  }
+
+  /** A string ref that names one of the header's tokens. */
+  #tokenRef(): number {
+    const ref = uv();
+    if (this.#tokenOf[ref] === undefined) {
+      const s = this.#strings[ref];
+      if (s === undefined) throw CORRUPT;
+      throw this.#error(p, 'tokenId', "a token of the header's markets", s);
+    }
+    return ref;
+  }
+
+  #token(): string {
+    return this.#tokenOf[this.#tokenRef()]!;
+  }
+
+  #string(stop: number): void {
+    const id = uv();
+    const length = uv();
+    if (id !== this.#strings.length || p + length > stop) throw CORRUPT;
+    const s = bytes.toString('utf8', p, p + length);
+    p += length;
+    this.#strings.push(s);
+    this.#tokenOf.push(this.#tokens.get(s));
+  }
+
+  #book(stop: number): MarketEvent {
+    const [tsEvent, tsInit] = this.#time();
+    const tokenRef = this.#tokenRef();
+    const tokenId = this.#tokenOf[tokenRef]!;
+    const conditionId = this.#strings[uv()];
+    if (conditionId === undefined) throw CORRUPT;
+    const flags = bytes[p++]!;
+    const tickSize = flags & 1 ? uv() : undefined;
+    const minOrderSize = flags & 2 ? uv() : undefined;
+    const lastTradePrice = flags & 4 ? uv() : undefined;
+    const negRisk = flags & 8 ? (flags & 16) !== 0 : undefined;
+    const hashForm = (flags >> 5) & 3;
+    let hash: string | undefined;
+    if (hashForm === HASH_SAME) {
+      hash = this.#lastHash[tokenRef];
+      if (hash === undefined) throw CORRUPT;
+    } else {
+      const n = uv();
+      if (p + n > stop) throw CORRUPT;
+      hash = bytes.toString(hashForm === HASH_HEX ? 'hex' : 'utf8', p, p + n);
+      p += n;
+      this.#lastHash[tokenRef] = hash;
+    }
+    const nBids = uv();
+    const nAsks = uv();
+    if ((nBids + nAsks) * 2 > stop - p) throw CORRUPT;
+    const bids = new Array<BookLevel>(nBids);
+    let price = 0;
+    for (let i = 0; i < nBids; i++) {
+      price = i === 0 ? uv() : price - uv();
+      bids[i] = { price, size: uv() };
+    }
+    const asks = new Array<BookLevel>(nAsks);
+    for (let i = 0; i < nAsks; i++) {
+      price = i === 0 ? uv() : price + uv();
+      asks[i] = { price, size: uv() };
+    }
+    if (price < 0 || tickSize === 0) throw CORRUPT;
+    const book: OrderBook = { tokenId, conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice };
+    return { type: 'book', book, tsEvent, tsInit };
+  }
+
+  #prices(stop: number): MarketEvent {
+    const [tsEvent, tsInit] = this.#time();
+    const n = uv();
+    if (n * 2 > stop - p) throw CORRUPT;
+    const prices = new Array<TokenPrices>(n);
+    for (let i = 0; i < n; i++) {
+      const tokenId = this.#token();
+      const has = bytes[p++]!;
+      const buy = has & 1 ? uv() : undefined;
+      const sell = has & 2 ? uv() : undefined;
+      prices[i] = { tokenId, buy, sell, tsInit };
+    }
+    return { type: 'prices', prices, tsEvent, tsInit };
+  }
+
+  #trade(): MarketEvent {
+    const [tsEvent, tsInit] = this.#time();
+    const tokenId = this.#token();
+    const side = bytes[p++];
+    if (side !== 0 && side !== 1) throw CORRUPT;
+    const price = uv();
+    const size = uv();
+    return { type: 'trade', tokenId, price, size, side: side === 0 ? 'BUY' : 'SELL', tsEvent, tsInit };
+  }
+
+  #tick(): MarketEvent {
+    const [tsEvent, tsInit] = this.#time();
+    const tokenId = this.#token();
+    const tickSize = uv();
+    if (tickSize === 0) throw CORRUPT;
+    return { type: 'tickSize', tokenId, tickSize, tsEvent, tsInit };
+  }
+}
+
+const EMPTY = Buffer.alloc(0);

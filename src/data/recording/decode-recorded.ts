@@ -1,0 +1,200 @@
+import { DecodeError } from '../../core/errors.ts';
+import { parseMicros, type Micros } from '../../core/fixed.ts';
+import type { BookLevel, Side, TokenPrices } from '../../core/types.ts';
+import { makeOrderBook } from '../../venue/books-scan.ts';
+import type { MarketEvent } from '../market-events.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from './format.ts';
+
+/**
+ * The generic decoders of the recording format: parsed JSON -> header, parsed JSON -> domain
+ * MarketEvent. Every value is checked; a bad one throws a DecodeError naming the field
+ * (`bids[3][0]`, `prices[1].sell`); the reader prefixes `file:line`. Decimals become Micros digit
+ * by digit (parseMicros), levels are sorted into book order (bids descending, asks ascending).
+ * These are the reference path: the line scanner and the binary form must give the same events.
+ */
+
+type Obj = Readonly<Record<string, unknown>>;
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function obj(v: unknown, path: string): Obj {
+  if (!isObj(v)) throw new DecodeError(path || '(root)', 'an object', v);
+  return v;
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function str(o: Obj, path: string, key: string): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new DecodeError(join(path, key), 'a string', v);
+  return v;
+}
+
+function nonEmpty(o: Obj, path: string, key: string): string {
+  const v = str(o, path, key);
+  if (v === '') throw new DecodeError(join(path, key), 'a non-empty string', v);
+  return v;
+}
+
+function time(o: Obj, key: 'tsEvent' | 'tsInit'): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new DecodeError(key, 'epoch milliseconds (a non-negative integer)', v);
+  return v;
+}
+
+/** A decimal string with at most 6 decimals, >= 0 (> 0 when `positive`). */
+function decimal(v: unknown, path: string, positive = false): Micros {
+  const m = typeof v === 'string' ? parseMicros(v) : NaN;
+  if (Number.isNaN(m) || m < 0 || (positive && m === 0)) {
+    throw new DecodeError(path, `a ${positive ? 'positive' : 'non-negative'} decimal string with at most 6 decimals`, v);
+  }
+  return m;
+}
+
+function optDecimal(o: Obj, path: string, key: string, positive = false): Micros | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  return decimal(v, join(path, key), positive);
+}
+
+function token(o: Obj, tokens: ReadonlyMap<string, string> | undefined, path = ''): string {
+  const id = nonEmpty(o, path, 'tokenId');
+  if (tokens === undefined) return id;
+  const known = tokens.get(id);
+  if (known === undefined) throw new DecodeError(join(path, 'tokenId'), "a token of the header's markets", id);
+  return known;
+}
+
+function levels(v: unknown, path: string): BookLevel[] {
+  if (!Array.isArray(v)) throw new DecodeError(path, 'an array of [price, size] pairs', v);
+  const out = new Array<BookLevel>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const level: unknown = v[i];
+    const p = `${path}[${i}]`;
+    if (!Array.isArray(level) || level.length !== 2) throw new DecodeError(p, 'a [price, size] pair of decimal strings', level);
+    out[i] = { price: decimal(level[0], `${p}[0]`), size: decimal(level[1], `${p}[1]`) };
+  }
+  return out;
+}
+
+/**
+ * One event line, parsed, to the domain event. `tokens` (token id -> the header's own string)
+ * makes a token outside the header's markets an error and shares one string per token.
+ */
+export function decodeRecordedEvent(value: unknown, tokens?: ReadonlyMap<string, string>): MarketEvent {
+  const o = obj(value, '');
+  const t = o['t'];
+  const tsEvent = time(o, 'tsEvent');
+  const tsInit = time(o, 'tsInit');
+  switch (t) {
+    case 'book': {
+      const tokenId = token(o, tokens);
+      const conditionId = nonEmpty(o, '', 'conditionId');
+      const hash = str(o, '', 'hash');
+      const bids = levels(o['bids'], 'bids');
+      const asks = levels(o['asks'], 'asks');
+      const tickSize = optDecimal(o, '', 'tickSize', true);
+      const minOrderSize = optDecimal(o, '', 'minOrderSize');
+      const nr = o['negRisk'];
+      if (nr !== undefined && nr !== null && typeof nr !== 'boolean') throw new DecodeError('negRisk', 'a boolean', nr);
+      const lastTradePrice = optDecimal(o, '', 'lastTradePrice');
+      const book = makeOrderBook(tokenId, conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, nr ?? undefined, lastTradePrice);
+      return { type: 'book', book, tsEvent, tsInit };
+    }
+    case 'prices': {
+      const list = o['prices'];
+      if (!Array.isArray(list)) throw new DecodeError('prices', 'an array of {tokenId, buy?, sell?}', list);
+      const prices = new Array<TokenPrices>(list.length);
+      for (let i = 0; i < list.length; i++) {
+        const p = `prices[${i}]`;
+        const entry = obj(list[i], p);
+        prices[i] = { tokenId: token(entry, tokens, p), buy: optDecimal(entry, p, 'buy'), sell: optDecimal(entry, p, 'sell'), tsInit };
+      }
+      return { type: 'prices', prices, tsEvent, tsInit };
+    }
+    case 'trade': {
+      const tokenId = token(o, tokens);
+      const price = decimal(o['price'], 'price');
+      const size = decimal(o['size'], 'size');
+      const side = o['side'];
+      if (side !== 'BUY' && side !== 'SELL') throw new DecodeError('side', "'BUY' or 'SELL'", side);
+      return { type: 'trade', tokenId, price, size, side: side as Side, tsEvent, tsInit };
+    }
+    case 'tick': {
+      const tokenId = token(o, tokens);
+      const tickSize = decimal(o['tickSize'], 'tickSize', true);
+      return { type: 'tickSize', tokenId, tickSize, tsEvent, tsInit };
+    }
+    default:
+      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick'", t);
+  }
+}
+
+/**
+ * The header line, parsed. Another format, or a version newer than this reader's, is refused
+ * first (one error), before any other field is looked at.
+ */
+export function decodeRecordingHeader(value: unknown): RecordingHeader {
+  const o = obj(value, '(header)');
+  if (o['format'] !== RECORDING_FORMAT) throw new DecodeError('format', `'${RECORDING_FORMAT}' (this is not a clobot recording)`, o['format']);
+  const version = o['version'];
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw new DecodeError('version', 'a positive integer', version);
+  if (version > RECORDING_VERSION) {
+    throw new DecodeError('version', `at most ${RECORDING_VERSION} (the file is from a newer clobot; this one reads version ${RECORDING_VERSION})`, version);
+  }
+  const createdAt = o['createdAt'];
+  if (typeof createdAt !== 'number' || !Number.isSafeInteger(createdAt) || createdAt < 0) throw new DecodeError('createdAt', 'epoch milliseconds', createdAt);
+  const source = str(o, '', 'source');
+  const list = o['markets'];
+  if (!Array.isArray(list)) throw new DecodeError('markets', 'an array', list);
+  const seenTokens = new Set<string>();
+  const markets = list.map((m: unknown, i: number): RecordedMarket => {
+    const p = `markets[${i}]`;
+    const mo = obj(m, p);
+    const negRisk = mo['negRisk'];
+    if (typeof negRisk !== 'boolean') throw new DecodeError(`${p}.negRisk`, 'a boolean', negRisk);
+    const nrId = mo['negRiskMarketId'];
+    if (nrId !== undefined && typeof nrId !== 'string') throw new DecodeError(`${p}.negRiskMarketId`, 'a string', nrId);
+    decimal(mo['tickSize'], `${p}.tickSize`, true);
+    decimal(mo['minOrderSize'], `${p}.minOrderSize`);
+    const fee = (key: string): number => {
+      const v = mo[key];
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new DecodeError(`${p}.${key}`, 'a non-negative number', v);
+      return v;
+    };
+    const tokensValue = mo['tokens'];
+    if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
+    const tokens = tokensValue.map((tv: unknown, j: number) => {
+      const tp = `${p}.tokens[${j}]`;
+      const to = obj(tv, tp);
+      const tokenId = nonEmpty(to, tp, 'tokenId');
+      if (seenTokens.has(tokenId)) throw new DecodeError(`${tp}.tokenId`, 'a token id listed once', tokenId);
+      seenTokens.add(tokenId);
+      return { tokenId, outcome: str(to, tp, 'outcome') };
+    });
+    return {
+      conditionId: nonEmpty(mo, p, 'conditionId'),
+      question: str(mo, p, 'question'),
+      slug: str(mo, p, 'slug'),
+      negRisk,
+      ...(nrId !== undefined ? { negRiskMarketId: nrId } : {}),
+      tickSize: mo['tickSize'] as string,
+      minOrderSize: mo['minOrderSize'] as string,
+      makerBaseFeeBps: fee('makerBaseFeeBps'),
+      takerBaseFeeBps: fee('takerBaseFeeBps'),
+      tokens,
+    };
+  });
+  return { format: RECORDING_FORMAT, version, createdAt, source, markets };
+}
+
+/** Token id -> the header's string for it (also the set of tokens events may name). */
+export function headerTokens(header: RecordingHeader): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of header.markets) for (const t of m.tokens) out.set(t.tokenId, t.tokenId);
+  return out;
+}

@@ -1,0 +1,191 @@
+import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { ConfigError, DecodeError } from '../../core/errors.ts';
+import type { MarketEvent } from '../market-events.ts';
+import { BINARY_MAGIC, isBinaryRecording } from './binary-codec.ts';
+import { RecordingBinaryDecoder } from './binary-stream.ts';
+import type { RecordingForm, RecordingHeader } from './format.ts';
+import { RecordingTextDecoder } from './text-decoder.ts';
+
+/** An opened recording: its header now, its events on demand (each call reads the file anew). */
+export interface Recording {
+  readonly path: string;
+  readonly header: RecordingHeader;
+  readonly form: RecordingForm;
+  readonly gzip: boolean;
+  /** Every event, decoded to the domain (Micros, books sorted), in file order. */
+  events(): AsyncIterable<MarketEvent>;
+  /**
+   * The same events in arrays of a few hundred to a few thousand (one read chunk each): the fast
+   * way to replay, without one promise per event.
+   */
+  batches(): AsyncIterable<MarketEvent[]>;
+}
+
+/** Bytes read from disk (and out of gunzip) at a time. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Opens a recording, text or binary, plain or gzipped (both told by their first bytes, whatever
+ * the name). Reads and checks the header at once: another format or a newer version is one
+ * DecodeError naming `file:line`. Events stream in constant memory.
+ */
+export async function openRecording(path: string): Promise<Recording> {
+  const magic = sniff(path, 2);
+  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
+  let header: RecordingHeader | undefined;
+  let form: RecordingForm = 'text';
+  // read only until the header is complete
+  for await (const step of decodeFile(path, gzip, true)) {
+    header = step.header;
+    form = step.form;
+    break;
+  }
+  if (header === undefined) throw new DecodeError(`${path}:1`, 'a recording header line', undefined);
+  const h = header;
+  return {
+    path,
+    header: h,
+    form,
+    gzip,
+    async *batches() {
+      for await (const step of decodeFile(path, gzip, false)) if (step.events.length > 0) yield step.events;
+    },
+    async *events() {
+      for await (const step of decodeFile(path, gzip, false)) for (const e of step.events) yield e;
+    },
+  };
+}
+
+/**
+ * The whole recording at once (the file, decompressed, held in memory): for small files and
+ * tests. Same checks and errors as `openRecording`.
+ */
+export function readRecordingSync(path: string): { header: RecordingHeader; events: MarketEvent[]; form: RecordingForm } {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(path);
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+  if (raw[0] === 0x1f && raw[1] === 0x8b) {
+    try {
+      raw = gunzipSync(raw);
+    } catch (err) {
+      throw gzipError(`${path}`, err);
+    }
+  }
+  const events: MarketEvent[] = [];
+  if (isBinaryRecording(raw)) {
+    const d = new RecordingBinaryDecoder(path);
+    d.push(raw, events);
+    d.end();
+    return { header: d.header!, events, form: 'binary' };
+  }
+  const d = new RecordingTextDecoder(path);
+  d.push(raw.toString('utf8'), events);
+  d.end(events);
+  return { header: d.header!, events, form: 'text' };
+}
+
+interface Step {
+  readonly header: RecordingHeader;
+  readonly form: RecordingForm;
+  readonly events: MarketEvent[];
+}
+
+/** Streams the file through gunzip (when gzipped) and the decoder of its form. */
+async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): AsyncGenerator<Step, void, undefined> {
+  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
+  if (gzip) file.on('error', (err) => source.destroy(err));
+  let text: RecordingTextDecoder | undefined;
+  let binary: RecordingBinaryDecoder | undefined;
+  let strings: StringDecoder | undefined;
+  let head: Buffer | undefined; // the first bytes, until there are enough to tell the form
+  try {
+    try {
+      for await (const piece of source as AsyncIterable<Buffer>) {
+        let chunk = piece;
+        if (text === undefined && binary === undefined) {
+          chunk = head ? Buffer.concat([head, piece]) : piece;
+          if (chunk.length < BINARY_MAGIC.length && chunk[0] === BINARY_MAGIC[0]) {
+            head = chunk;
+            continue;
+          }
+          head = undefined;
+          if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
+          else {
+            text = new RecordingTextDecoder(path);
+            strings = new StringDecoder('utf8');
+          }
+        }
+        const events: MarketEvent[] = [];
+        if (binary) binary.push(chunk, events);
+        else text!.push(strings!.write(chunk), events);
+        const header = binary ? binary.header : text!.header;
+        if (header !== undefined) {
+          yield { header, form: binary ? 'binary' : 'text', events };
+          if (headerOnly) return;
+        }
+      }
+    } catch (err) {
+      if (isZlibError(err)) throw gzipError(text ? `${path}:${text.line + 1}` : path, err);
+      if (isFsError(err)) throw cannotRead(path, err);
+      throw err;
+    }
+    const events: MarketEvent[] = [];
+    if (head !== undefined) {
+      binary = new RecordingBinaryDecoder(path);
+      binary.push(head, events);
+    }
+    if (binary) binary.end();
+    else if (text) {
+      text.push(strings!.end(), events);
+      text.end(events);
+    } else throw new DecodeError(`${path}:1`, 'a recording header line', 'an empty file');
+    const header = binary ? binary.header! : text!.header!;
+    yield { header, form: binary ? 'binary' : 'text', events };
+  } finally {
+    source.destroy();
+    file.destroy();
+  }
+}
+
+function sniff(path: string, n: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+  try {
+    const buf = Buffer.alloc(n);
+    const got = readSync(fd, buf, 0, n, 0);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isZlibError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}
+
+function isFsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}
+
+function gzipError(where: string, err: unknown): DecodeError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new DecodeError(where, 'gzip data that ends properly (the file is truncated or damaged)', message);
+}
+
+/** A recording that cannot be opened is bad input, like a config file that cannot be read. */
+function cannotRead(path: string, err: unknown): ConfigError {
+  const code = (err as { code?: unknown } | null)?.code;
+  return new ConfigError(`${path}: cannot read recording (${typeof code === 'string' ? code : 'unreadable'})`);
+}

@@ -1,0 +1,52 @@
+import { formatMicros } from '../core/fixed.ts';
+import type { JournalInput } from './store-types.ts';
+
+/** The journal columns of an event: its type label, its time and the strategy it belongs to. */
+export function journalColumns(event: JournalInput): { type: string; at: number; strategyId: string | null } {
+  switch (event.type) {
+    case 'order':
+      return { type: event.event.type, at: event.event.tsInit, strategyId: event.strategyId };
+    case 'fill':
+      return { type: 'OrderFilled', at: event.fill.tsInit, strategyId: event.strategyId };
+    case 'heartbeat':
+      return { type: 'Heartbeat', at: event.at, strategyId: null };
+    case 'fault':
+      return { type: 'StrategyFaulted', at: event.at, strategyId: event.strategyId };
+    case 'run':
+      return { type: 'Run', at: event.at, strategyId: null };
+  }
+}
+
+/** One line describing a journaled event, for `clobot status`. */
+export function describeJournalEvent(event: JournalInput): string {
+  switch (event.type) {
+    case 'order': {
+      const e = event.event;
+      switch (e.type) {
+        case 'OrderAccepted':
+          return `${e.clientOrderId} accepted as ${e.orderId}`;
+        case 'OrderRejected':
+          return `${e.clientOrderId} rejected: ${e.reason}`;
+        case 'OrderDenied':
+          return `${e.clientOrderId} denied ${e.code}: ${e.reason}`;
+        case 'OrderCanceled':
+          return `${e.clientOrderId} canceled: ${e.reason}`;
+        case 'OrderSubmitUnknown':
+          return `${e.clientOrderId} outcome unknown (${e.orderId})`;
+        case 'OrderExpired':
+          return `${e.clientOrderId} expired`;
+      }
+      return '';
+    }
+    case 'fill': {
+      const f = event.fill;
+      return `${f.clientOrderId} ${f.side} ${formatMicros(f.size)} @ ${formatMicros(f.price)} fee ${formatMicros(f.fee)} ${f.liquidity}${f.confirmed ? ' confirmed' : ''} (trade ${f.tradeId})`;
+    }
+    case 'heartbeat':
+      return `heartbeat ${event.health}`;
+    case 'fault':
+      return `strategy faulted: ${event.message}`;
+    case 'run':
+      return event.message;
+  }
+}

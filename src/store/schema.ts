@@ -1,0 +1,169 @@
+import type { Database } from 'better-sqlite3';
+
+/** `meta.format` of every run store; anything else is not ours. */
+export const STORE_FORMAT = 'clobot-store';
+
+/** One schema change: run inside the migration transaction, in version order. */
+export interface StoreMigration {
+  /** The schema version this migration produces (1 = the first schema). */
+  readonly version: number;
+  readonly description: string;
+  readonly up: (db: Database) => void;
+}
+
+/**
+ * Version 1. Every table is STRICT, so a non-integer amount can never land in an INTEGER column;
+ * money columns hold Micros (integer count of 1e-6). Times are epoch ms from the run's clock.
+ *
+ * The `meta` and `lock` tables are a fixed contract across versions: any build reads them to
+ * refuse a newer store or a locked one before touching anything else.
+ */
+const V1_SQL = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE lock (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  pid   INTEGER NOT NULL,
+  host  TEXT NOT NULL,
+  since INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE run (
+  id         INTEGER PRIMARY KEY CHECK (id = 1),
+  run_id     TEXT NOT NULL CHECK (length(run_id) = 8),
+  name       TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE id_reservations (
+  seq      INTEGER PRIMARY KEY,
+  first_id INTEGER NOT NULL,
+  last_id  INTEGER NOT NULL,
+  at       INTEGER NOT NULL,
+  CHECK (first_id >= 1 AND last_id >= first_id)
+) STRICT;
+
+CREATE TABLE orders (
+  client_order_id TEXT PRIMARY KEY,
+  strategy_id     TEXT NOT NULL,
+  order_id        TEXT,
+  token_id        TEXT NOT NULL,
+  condition_id    TEXT NOT NULL,
+  side            TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price           INTEGER NOT NULL,
+  size            INTEGER NOT NULL,
+  order_type      TEXT NOT NULL,
+  post_only       INTEGER NOT NULL CHECK (post_only IN (0, 1)),
+  status          TEXT NOT NULL,
+  status_reason   TEXT,
+  filled          INTEGER NOT NULL,
+  request         TEXT NOT NULL,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX orders_by_order_id ON orders (order_id) WHERE order_id IS NOT NULL;
+CREATE INDEX orders_by_status ON orders (status);
+
+CREATE TABLE order_history (
+  seq             INTEGER PRIMARY KEY,
+  client_order_id TEXT NOT NULL,
+  status          TEXT NOT NULL,
+  at              INTEGER NOT NULL,
+  reason          TEXT
+) STRICT;
+CREATE INDEX order_history_by_order ON order_history (client_order_id, seq);
+
+-- every status change of an order is kept, by the database itself
+CREATE TRIGGER orders_history_insert AFTER INSERT ON orders BEGIN
+  INSERT INTO order_history (client_order_id, status, at, reason)
+  VALUES (new.client_order_id, new.status, new.updated_at, new.status_reason);
+END;
+CREATE TRIGGER orders_history_update AFTER UPDATE OF status ON orders WHEN old.status <> new.status BEGIN
+  INSERT INTO order_history (client_order_id, status, at, reason)
+  VALUES (new.client_order_id, new.status, new.updated_at, new.status_reason);
+END;
+
+CREATE TABLE fills (
+  trade_id        TEXT NOT NULL,
+  order_id        TEXT NOT NULL,
+  seq             INTEGER NOT NULL UNIQUE,
+  client_order_id TEXT NOT NULL,
+  token_id        TEXT NOT NULL,
+  side            TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price           INTEGER NOT NULL,
+  size            INTEGER NOT NULL,
+  fee             INTEGER NOT NULL,
+  liquidity       TEXT NOT NULL CHECK (liquidity IN ('MAKER', 'TAKER')),
+  confirmed       INTEGER NOT NULL CHECK (confirmed IN (0, 1)),
+  ts_event        INTEGER NOT NULL,
+  ts_init         INTEGER NOT NULL,
+  PRIMARY KEY (trade_id, order_id)
+) STRICT;
+
+-- net size, traded amounts and fees per token, for ad-hoc SQL; average prices and realized PnL
+-- need the fills in order and are derived in code (replay-portfolio.ts)
+CREATE VIEW positions AS
+  SELECT token_id,
+         sum(CASE side WHEN 'BUY' THEN size ELSE -size END) AS size,
+         sum(CASE side WHEN 'BUY' THEN size ELSE 0 END) AS bought,
+         sum(CASE side WHEN 'SELL' THEN size ELSE 0 END) AS sold,
+         sum(fee) AS fees,
+         count(*) AS fills
+  FROM fills GROUP BY token_id;
+
+CREATE TABLE balances (
+  seq            INTEGER PRIMARY KEY,
+  balance        INTEGER NOT NULL,
+  after_fill_seq INTEGER NOT NULL,
+  at             INTEGER NOT NULL,
+  reason         TEXT
+) STRICT;
+
+CREATE TABLE heartbeat (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  chain_id TEXT NOT NULL,
+  at       INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE journal (
+  seq         INTEGER PRIMARY KEY,
+  at          INTEGER NOT NULL,
+  type        TEXT NOT NULL,
+  strategy_id TEXT,
+  payload     TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE cursor (
+  name  TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  at    INTEGER NOT NULL
+) STRICT;
+`;
+
+/** Every schema version in order; a new store runs them all, an older store the missing ones. */
+export const STORE_MIGRATIONS: readonly StoreMigration[] = Object.freeze([
+  { version: 1, description: 'run, ids, orders, history, fills, balances, heartbeat, journal, cursors', up: (db: Database) => db.exec(V1_SQL) },
+]);
+
+/** The schema version this build writes and the newest it can read. */
+export const STORE_SCHEMA_VERSION = STORE_MIGRATIONS[STORE_MIGRATIONS.length - 1]!.version;
+
+/** Tables (and views) a current store must have; a missing one means the file was damaged. */
+export const REQUIRED_TABLES: readonly string[] = Object.freeze([
+  'meta',
+  'lock',
+  'run',
+  'id_reservations',
+  'orders',
+  'order_history',
+  'fills',
+  'positions',
+  'balances',
+  'heartbeat',
+  'journal',
+  'cursor',
+]);

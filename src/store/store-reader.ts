@@ -1,0 +1,100 @@
+import { resolve } from 'node:path';
+import type Database from 'better-sqlite3';
+import { StoreError } from '../core/errors.ts';
+import { replayPortfolio } from './replay-portfolio.ts';
+import { STORE_SCHEMA_VERSION } from './schema.ts';
+import { openReadOnlyChecked, storeFailure } from './store-file.ts';
+import { lockState, readLock, type LockState } from './store-lock.ts';
+import {
+  readBalances,
+  readCounts,
+  readCursors,
+  readFills,
+  readHeartbeat,
+  readJournalTail,
+  readNextId,
+  readOrders,
+  readRun,
+} from './store-queries.ts';
+import type { BalanceAnchor, JournalRow, LockHolder, RunInfo, StoredFill, StoredOrder } from './store-types.ts';
+import type { Portfolio } from '../portfolio/portfolio.ts';
+
+/** One consistent read of a store, for inspection. */
+export interface StoreSnapshot {
+  readonly file: string;
+  readonly schemaVersion: number;
+  readonly run: RunInfo;
+  readonly lock: (LockHolder & { readonly state: LockState }) | undefined;
+  readonly nextId: number;
+  readonly heartbeat: { readonly id: string; readonly at: number } | undefined;
+  readonly openOrders: readonly StoredOrder[];
+  readonly fills: readonly StoredFill[];
+  readonly balances: readonly BalanceAnchor[];
+  /** Fills replayed (positions, realized PnL, fees, balance). */
+  readonly portfolio: Portfolio;
+  readonly cursors: Readonly<Record<string, string>>;
+  readonly counts: { readonly orders: number; readonly openOrders: number; readonly fills: number; readonly journal: number };
+  readonly events: readonly JournalRow[];
+}
+
+/**
+ * Read-only access to a store without taking its lock, so it works while a run owns the store
+ * (WAL readers see the newest committed state and never block the writer). The same checks as
+ * `RunStore.open` run first (SQLite, integrity, format, version); nothing is ever written.
+ */
+export class StoreReader {
+  readonly file: string;
+  readonly schemaVersion: number;
+  readonly #db: Database.Database;
+
+  static open(path: string): StoreReader {
+    const file = resolve(path);
+    const { db, schemaVersion } = openReadOnlyChecked(file);
+    if (schemaVersion < STORE_SCHEMA_VERSION) {
+      db.close();
+      throw new StoreError(`${file}: store schema ${schemaVersion} is older than this build's ${STORE_SCHEMA_VERSION}; a run opening it migrates it`, 'INVALID', file);
+    }
+    return new StoreReader(file, db, schemaVersion);
+  }
+
+  private constructor(file: string, db: Database.Database, schemaVersion: number) {
+    this.file = file;
+    this.#db = db;
+    this.schemaVersion = schemaVersion;
+  }
+
+  /** Everything `clobot status` shows, with the newest `events` journal rows. */
+  snapshot(events = 20): StoreSnapshot {
+    const db = this.#db;
+    try {
+      return db.transaction(() => {
+        const run = readRun(db);
+        if (!run) throw new StoreError(`${this.file}: corrupt store (no run row)`, 'CORRUPT', this.file);
+        const holder = readLock(db);
+        const fills = readFills(db);
+        const balances = readBalances(db);
+        return {
+          file: this.file,
+          schemaVersion: this.schemaVersion,
+          run,
+          lock: holder ? { ...holder, state: lockState(holder, false) } : undefined,
+          nextId: readNextId(db),
+          heartbeat: readHeartbeat(db),
+          openOrders: readOrders(db, 'open'),
+          fills,
+          balances,
+          portfolio: replayPortfolio(fills, balances),
+          cursors: readCursors(db),
+          counts: readCounts(db),
+          events: events > 0 ? readJournalTail(db, events) : [],
+        };
+      })();
+    } catch (err) {
+      throw storeFailure(this.file, 'read', err, 'CORRUPT');
+    }
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

@@ -1,0 +1,107 @@
+import { formatMicros, type Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import { describeJournalEvent } from './journal-entry.ts';
+import type { StoreSnapshot } from './store-reader.ts';
+import type { JournalInput } from './store-types.ts';
+
+/**
+ * What `clobot status` reports, JSON-ready: money as exact decimal strings, times as ISO 8601.
+ * Unrealized PnL marks each position at the price of its newest fill (the store keeps no
+ * books); `marks` says so.
+ */
+export interface StatusReport {
+  readonly store: string;
+  readonly schemaVersion: number;
+  readonly run: { readonly id: string; readonly name: string | null; readonly createdAt: string; readonly updatedAt: string };
+  /** The process holding the store: `held` (alive), `stale` (gone; the next open takes over), `held-elsewhere` (another host). */
+  readonly lock: { readonly pid: number; readonly host: string; readonly since: string; readonly state: string } | null;
+  readonly nextClientOrderSeq: number;
+  readonly heartbeat: { readonly id: string; readonly at: string } | null;
+  readonly counts: { readonly orders: number; readonly openOrders: number; readonly fills: number; readonly journal: number };
+  readonly balance: string;
+  readonly pnl: { readonly realized: string; readonly unrealized: string; readonly fees: string; readonly marks: 'last fill price' };
+  readonly positions: readonly StatusPosition[];
+  readonly openOrders: readonly StatusOrder[];
+  readonly cursors: Readonly<Record<string, string>>;
+  readonly events: readonly StatusEvent[];
+}
+
+export interface StatusPosition {
+  readonly tokenId: string;
+  readonly size: string;
+  readonly avgPrice: string;
+  readonly realizedPnl: string;
+  readonly mark: string;
+  readonly unrealizedPnl: string;
+}
+
+export interface StatusOrder {
+  readonly clientOrderId: string;
+  readonly orderId: string | null;
+  readonly strategyId: string;
+  readonly tokenId: string;
+  readonly side: string;
+  readonly price: string;
+  readonly size: string;
+  readonly filled: string;
+  readonly status: string;
+  readonly updatedAt: string;
+}
+
+export interface StatusEvent {
+  readonly seq: number;
+  readonly at: string;
+  readonly type: string;
+  readonly strategyId: string | null;
+  readonly text: string;
+  readonly event: JournalInput;
+}
+
+export function buildStatusReport(s: StoreSnapshot): StatusReport {
+  const marks = new Map<TokenId, Micros>();
+  for (const f of s.fills) marks.set(f.tokenId, f.price);
+  const mark = (id: TokenId) => marks.get(id);
+  const totals = s.portfolio.totals(mark);
+  const positions = s.portfolio
+    .positions()
+    .filter((p) => p.size !== 0 || p.realizedPnl !== 0)
+    .map((p) => ({
+      tokenId: p.tokenId,
+      size: formatMicros(p.size),
+      avgPrice: formatMicros(p.avgPrice),
+      realizedPnl: formatMicros(p.realizedPnl),
+      mark: formatMicros(marks.get(p.tokenId) ?? 0),
+      unrealizedPnl: formatMicros(s.portfolio.totals((id) => (id === p.tokenId ? mark(id) : undefined)).unrealizedPnl),
+    }));
+  return {
+    store: s.file,
+    schemaVersion: s.schemaVersion,
+    run: { id: s.run.runId, name: s.run.runName ?? null, createdAt: iso(s.run.createdAt), updatedAt: iso(s.run.updatedAt) },
+    lock: s.lock ? { pid: s.lock.pid, host: s.lock.host, since: iso(s.lock.since), state: s.lock.state } : null,
+    nextClientOrderSeq: s.nextId,
+    heartbeat: s.heartbeat ? { id: s.heartbeat.id, at: iso(s.heartbeat.at) } : null,
+    counts: s.counts,
+    balance: formatMicros(totals.balance),
+    pnl: { realized: formatMicros(totals.realizedPnl), unrealized: formatMicros(totals.unrealizedPnl), fees: formatMicros(totals.fees), marks: 'last fill price' },
+    positions,
+    openOrders: s.openOrders.map((o) => ({
+      clientOrderId: o.request.clientOrderId,
+      orderId: o.orderId ?? null,
+      strategyId: o.request.strategyId,
+      tokenId: o.request.tokenId,
+      side: o.request.side,
+      price: formatMicros(o.request.price),
+      size: formatMicros(o.request.size),
+      filled: formatMicros(o.filled),
+      status: o.status,
+      updatedAt: iso(o.updatedAt),
+    })),
+    cursors: s.cursors,
+    events: s.events.map((e) => ({ seq: e.seq, at: iso(e.at), type: e.type, strategyId: e.strategyId ?? null, text: describeJournalEvent(e.event), event: e.event })),
+  };
+}
+
+function iso(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
+}

@@ -1,0 +1,134 @@
+import type { Micros } from '../core/fixed.ts';
+import type { EngineEvent } from '../engine/trading-engine.ts';
+import type { PositionView } from '../portfolio/portfolio.ts';
+import type { FillEvent, OrderStatus } from '../strategy/api.ts';
+import type { OrderRequest } from '../strategy/intents.ts';
+
+/**
+ * `normal`: WAL + synchronous=NORMAL; a commit survives a crash of the process (SIGKILL, OOM,
+ * uncaught error) but the newest commits may be lost on power loss or a kernel crash.
+ * `full`: synchronous=FULL, an fsync per commit; survives power loss too, at a much higher cost.
+ * Id reservations are fsynced in both modes (see docs/store.md).
+ */
+export type StoreDurability = 'normal' | 'full';
+
+export interface RunStoreOptions {
+  /** Create the file (and its directory) when it does not exist. An existing store is opened as is. */
+  readonly create?: boolean;
+  /** Name of the run (the config's name), recorded when the store is created. */
+  readonly runName?: string;
+  /**
+   * Run id for a NEW store (8 lowercase hex characters; default random). Reopening a store with
+   * a different id is refused: a store belongs to one run.
+   */
+  readonly runId?: string;
+  readonly durability?: StoreDurability;
+  /** Time source for the store's own stamps (run created/updated, lock, reservations); default Date.now. */
+  readonly now?: () => number;
+}
+
+/** What `saveOrder` needs: an engine `OrderRecord` fits as is. */
+export interface OrderStateInput {
+  readonly request: OrderRequest;
+  readonly status: OrderStatus;
+  readonly orderId: string | undefined;
+  readonly filled: Micros;
+}
+
+export interface OrderUpdate {
+  readonly status: OrderStatus;
+  /** The venue order id (hash); kept when omitted. */
+  readonly orderId?: string;
+  /** Filled size so far; kept when omitted. */
+  readonly filled?: Micros;
+  readonly at: number;
+  readonly reason?: string;
+}
+
+export interface OrderHistoryEntry {
+  readonly status: OrderStatus;
+  readonly at: number;
+  readonly reason?: string;
+}
+
+/** An order as stored: the request it was sent with, its newest state and every status change. */
+export interface StoredOrder {
+  readonly request: OrderRequest;
+  readonly orderId: string | undefined;
+  readonly status: OrderStatus;
+  readonly statusReason: string | undefined;
+  readonly filled: Micros;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly history: readonly OrderHistoryEntry[];
+}
+
+/** A fill as stored; `seq` is its arrival order in this store (positions replay in that order). */
+export interface StoredFill extends FillEvent {
+  readonly seq: number;
+}
+
+/** A collateral balance set from outside the fills (start, venue reconciliation). */
+export interface BalanceAnchor {
+  readonly seq: number;
+  readonly balance: Micros;
+  /** The balance holds after every fill with `seq <= afterFillSeq`; later fills move it. */
+  readonly afterFillSeq: number;
+  readonly at: number;
+  readonly reason: string | undefined;
+}
+
+/** A run lifecycle note for the journal (start, restart, reconciliation outcome, stop). */
+export interface RunNote {
+  readonly type: 'run';
+  readonly at: number;
+  readonly message: string;
+  /** JSON-serialisable details. */
+  readonly data?: unknown;
+}
+
+export type JournalInput = EngineEvent | RunNote;
+
+export interface JournalRow {
+  readonly seq: number;
+  readonly at: number;
+  /** OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, OrderSubmitUnknown, OrderExpired, OrderFilled, Heartbeat, StrategyFaulted, Run. */
+  readonly type: string;
+  readonly strategyId: string | undefined;
+  readonly event: JournalInput;
+}
+
+export interface LockHolder {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: number;
+}
+
+export interface RunInfo {
+  readonly runId: string;
+  readonly runName: string | undefined;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Everything a restarted run needs, read in one consistent snapshot. */
+export interface LoadedRun {
+  readonly runId: string;
+  readonly runName: string | undefined;
+  /** The first client order id sequence number never reserved: a restart continues from here. */
+  readonly nextId: number;
+  readonly orders: readonly StoredOrder[];
+  /** Every fill, in arrival order. */
+  readonly fills: readonly StoredFill[];
+  readonly heartbeatId: string | undefined;
+  /** When the stored heartbeat id was acknowledged. */
+  readonly heartbeatAt: number | undefined;
+  /** Derived from the fills (average-cost, exact). */
+  readonly positions: readonly PositionView[];
+  /** Newest balance anchor moved by the fills after it; 0 with no anchor. */
+  readonly balance: Micros;
+  readonly balances: readonly BalanceAnchor[];
+  readonly cursors: Readonly<Record<string, string>>;
+  /** Sequence number of the newest journal row (0: empty journal). */
+  readonly journalSeq: number;
+}
