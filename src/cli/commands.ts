@@ -6,6 +6,7 @@ import { registerValidate } from './commands/validate.ts';
 import { registerMarkets } from './commands/markets.ts';
 import { registerRun } from './commands/run.ts';
 import { registerImport } from './commands/import.ts';
+import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
@@ -17,5 +18,6 @@ export function registerCommands(program: Command): void {
   registerBook(program);
   registerKeys(program);
   registerImport(program);
+  registerRecord(program);
   registerStatus(program);
 }

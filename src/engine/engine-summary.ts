@@ -10,6 +10,8 @@ export interface EngineSummary {
   readonly ordersDeniedTotal: number;
   readonly ordersCanceled: number;
   readonly ordersSubmitUnknown: number;
+  /** Orders posted again after a 429 or 503 (same signed orders). */
+  readonly ordersResubmitted: number;
   readonly reconciled: { readonly found: number; readonly missing: number; readonly orphansCancelled: number };
   readonly batches: number;
   readonly fills: number;
@@ -33,6 +35,7 @@ export class EngineCounters {
   deniedReconciling = 0;
   canceled = 0;
   submitUnknown = 0;
+  resubmitted = 0;
   reconciledFound = 0;
   reconciledMissing = 0;
   orphansCancelled = 0;
@@ -60,6 +63,7 @@ export class EngineCounters {
       ordersDeniedTotal: this.denied,
       ordersCanceled: this.canceled,
       ordersSubmitUnknown: this.submitUnknown,
+      ordersResubmitted: this.resubmitted,
       reconciled: { found: this.reconciledFound, missing: this.reconciledMissing, orphansCancelled: this.orphansCancelled },
       batches: this.batches,
       fills: this.fills,

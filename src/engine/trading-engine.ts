@@ -66,6 +66,16 @@ export type EngineEvent =
   | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
   | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number };
 
+/** How often a throttled (429) or paused (503) batch is posted before its orders count as rejected. */
+export const MAX_SUBMIT_ATTEMPTS = 6;
+
+/** Retry-After of a definite, retryable refusal (429, 503), else undefined. */
+function retryableRefusal(err: unknown): number | undefined {
+  if (err instanceof RateLimitError) return Math.max(100, err.retryAfterMs ?? 1_000);
+  if (err instanceof VenueRejectError && (err.status === 429 || err.status === 503)) return Math.max(100, err.retryAfterMs ?? 1_000);
+  return undefined;
+}
+
 const DEFAULT_SETTINGS: EngineExecutionSettings = {
   maxBatchWaitMs: 20,
   maxBatchSize: MAX_ORDERS_PER_BATCH,
@@ -478,30 +488,62 @@ export class TradingEngine {
 
   #submitBatch(batch: readonly OrderRecord[]): Observable<unknown> {
     const { execution, clock } = this.#opts;
-    // orders cancelled while waiting in the batcher never leave
-    const live = batch.filter((r) => {
-      if (!r.cancelWhenLive) return true;
-      this.tracker.transition(r, 'CANCELED', clock.now(), 'cancelled before submission');
-      this.#emitOrderEvent(r.request.strategyId, { type: 'OrderCanceled', clientOrderId: r.request.clientOrderId, orderId: undefined, reason: 'cancelled before submission', tsInit: clock.now() });
-      return false;
-    });
+    const live = this.#dropCancelled(batch);
     if (live.length === 0) return EMPTY;
-    let prepared: readonly PreparedOrder[] = [];
     this.#inFlight++;
     return execution.prepare(live.map((r) => r.request)).pipe(
       tap((orders) => {
-        prepared = orders;
         orders.forEach((p, i) => this.tracker.setOrderId(live[i]!, p.orderId));
-        this.counters.submitted += orders.length;
         this.counters.batches++;
       }),
-      concatMap((orders) => execution.submit(orders)),
-      tap((results) => this.#applyResults(live, results)),
+      concatMap((orders) => this.#send(live, orders, 1)),
       catchError((err: unknown) => {
-        this.#onSubmitError(live, prepared, err);
+        // preparing (building, signing) failed: nothing left the process
+        this.#refuse(live, err);
         return EMPTY;
       }),
       finalize(() => this.#inFlight--),
+    );
+  }
+
+  /** Orders cancelled while they waited (in the batcher or for a retry) never leave. */
+  #dropCancelled(batch: readonly OrderRecord[]): OrderRecord[] {
+    const now = this.#opts.clock.now();
+    return batch.filter((r) => {
+      if (!r.cancelWhenLive) return true;
+      this.tracker.transition(r, 'CANCELED', now, 'cancelled before submission');
+      this.#emitOrderEvent(r.request.strategyId, { type: 'OrderCanceled', clientOrderId: r.request.clientOrderId, orderId: undefined, reason: 'cancelled before submission', tsInit: now });
+      return false;
+    });
+  }
+
+  /**
+   * Posts prepared orders. A 429 or a 503 (trading paused) is a definite "not taken": the same
+   * signed orders (same hashes, so never a duplicate) are posted again after the venue's
+   * Retry-After, up to MAX_SUBMIT_ATTEMPTS, so a throttling storm loses no intent.
+   */
+  #send(records: readonly OrderRecord[], prepared: readonly PreparedOrder[], attempt: number): Observable<unknown> {
+    const { execution, clock } = this.#opts;
+    if (attempt === 1) this.counters.submitted += prepared.length;
+    return execution.submit(prepared).pipe(
+      tap((results) => this.#applyResults(records, results)),
+      catchError((err: unknown) => {
+        const retryAfterMs = retryableRefusal(err);
+        if (retryAfterMs !== undefined && attempt < MAX_SUBMIT_ATTEMPTS && !this.#stopped) {
+          this.counters.resubmitted += prepared.length;
+          this.#opts.log.warn('batch throttled; posting the same orders again', { orders: prepared.length, retryAfterMs, attempt });
+          return timer(retryAfterMs, clock.scheduler).pipe(
+            concatMap(() => {
+              const still = this.#dropCancelled(records);
+              if (still.length === 0) return EMPTY;
+              const keep = new Set(still);
+              return this.#send(still, prepared.filter((_, i) => keep.has(records[i]!)), attempt + 1);
+            }),
+          );
+        }
+        this.#onSubmitError(records, prepared, err);
+        return EMPTY;
+      }),
     );
   }
 
@@ -540,12 +582,16 @@ export class TradingEngine {
   }
 
   #onSubmitError(records: readonly OrderRecord[], prepared: readonly PreparedOrder[], err: unknown): void {
-    const now = this.#opts.clock.now();
     if (prepared.length > 0 && isOutcomeUnknown(err)) {
       this.#markUnknown(records, err instanceof Error ? err.message : String(err));
       return;
     }
-    // definite: the batch was refused as a whole (4xx, 503 paused, 429 after our budget) or never sent
+    this.#refuse(records, err);
+  }
+
+  /** The batch was refused as a whole (4xx, 503 or 429 past the retries) or never sent. */
+  #refuse(records: readonly OrderRecord[], err: unknown): void {
+    const now = this.#opts.clock.now();
     const reason = err instanceof VenueRejectError ? `${err.status} ${err.venueMessage}` : err instanceof RateLimitError ? `429 ${err.message}` : err instanceof Error ? err.message : String(err);
     for (const record of records) {
       this.counters.rejected++;

@@ -1,6 +1,6 @@
 import { defer, from, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import { ClobotError, ParameterError } from '../core/errors.ts';
+import { ConfigError, ParameterError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
 import type { OrderRequest } from '../strategy/intents.ts';
@@ -96,7 +96,7 @@ export class LiveExecutionClient implements ExecutionClient {
     this.#clock = options.venue.clock;
     this.#salts = options.salts ?? randomSaltSource();
     if (options.signer.profile !== options.venue.profile) {
-      throw new ClobotError(`live execution: signer profile '${options.signer.profile}' differs from venue profile '${options.venue.profile}'`);
+      throw new ConfigError(`live execution: signer profile '${options.signer.profile}' differs from venue profile '${options.venue.profile}'`);
     }
     this.venue = withL2Auth(options.venue, { address: options.signer.signerAddress, credentials: options.credentials });
     this.#poller = new FillsPoller({

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { interval, type Subscription } from 'rxjs';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import { LiveClock } from '../core/clock.ts';
@@ -114,12 +115,14 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const faults = new FaultKnobs(seed, options.faults ?? {});
   const engine = new SandboxEngine(world, clock, {
     startingCollateral: Math.round((options.startingBalance ?? DEFAULT_STARTING_BALANCE) * 1_000_000),
-    onListenerError: (error, event) => options.logger?.error({ err: error, event: event.type }, 'sandbox engine listener failed'),
+    onListenerError: (error, event) => {
+      if (options.logger) options.logger.error({ err: error, event: event.type }, 'sandbox engine listener failed');
+      else process.emitWarning(`sandbox engine listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+    },
   });
   world.books = new EngineBookSource(world, engine, clock);
   const heartbeats = new HeartbeatSessions({
     seed,
-    clock,
     timeoutMs: options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     onExpire: (apiKey, now) => {
       const result = engine.cancelAll(apiKey, now);
@@ -157,9 +160,18 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       })
     : Fastify({ logger: false, forceCloseConnections: true });
   contexts.set(app, ctx);
-  heartbeats.start(options.heartbeatCheckMs ?? DEFAULT_HEARTBEAT_CHECK_MS);
+  // Housekeeping on the sandbox clock: heartbeat deadlines, and GTD expiries so they reach
+  // event listeners (the WebSocket channel) without waiting for the next engine call.
+  let housekeeping: Subscription | undefined;
+  app.addHook('onReady', async () => {
+    housekeeping ??= interval(options.heartbeatCheckMs ?? DEFAULT_HEARTBEAT_CHECK_MS, clock.scheduler).subscribe(() => {
+      const now = clock.now();
+      engine.expire(now);
+      heartbeats.check(now);
+    });
+  });
   app.addHook('onClose', async () => {
-    heartbeats.stop();
+    housekeeping?.unsubscribe();
     closing.abort();
   });
 

@@ -9,6 +9,7 @@ import { journalColumns } from './journal-entry.ts';
 import { migrateStore } from './migrate.ts';
 import { replayPortfolio } from './replay-portfolio.ts';
 import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, storeFailure } from './store-file.ts';
+import { BackgroundCheckpointer } from './checkpointer.ts';
 import { claimLock, releaseLock } from './store-lock.ts';
 import {
   journalRows,
@@ -28,6 +29,11 @@ type Db = Database.Database;
 type Stmt = Database.Statement;
 
 const RUN_ID = /^[0-9a-f]{8}$/;
+/** Background checkpoint period. */
+const CHECKPOINT_INTERVAL_MS = 500;
+/** SQLite's default automatic checkpoint threshold, in pages (~4 MB). */
+const AUTO_CHECKPOINT_PAGES = 1_000;
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /** Stores open in this process, by absolute path: a second open here is refused too. */
 const OPEN_HERE = new Set<string>();
@@ -58,6 +64,8 @@ export class RunStore {
   readonly #info: RunInfo;
   readonly #takenOverFrom: LockHolder | undefined;
   #closed = false;
+  #checkpointer: BackgroundCheckpointer | undefined;
+  #checkpointFailure: string | undefined;
   #depth = 0;
   #nextId: number;
   #lastFillSeq: number;
@@ -124,7 +132,11 @@ export class RunStore {
         })
         .immediate();
       if (durability !== 'full') d.pragma('synchronous = NORMAL');
-      return new RunStore(file, d, info, durability, now, takenOver);
+      // a WAL larger than this is cut back to it after each checkpoint that empties it
+      d.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+      const store = new RunStore(file, d, info, durability, now, takenOver);
+      if ((options.checkpoints ?? 'background') === 'background') store.#startCheckpointer();
+      return store;
     } catch (err) {
       db?.close();
       throw storeFailure(file, 'open', err);
@@ -205,6 +217,16 @@ export class RunStore {
     return this.#closed;
   }
 
+  /** Where checkpoints run now (`inline` after a background worker failed: see `checkpointFailure`). */
+  get checkpoints(): 'background' | 'inline' {
+    return this.#checkpointer ? 'background' : 'inline';
+  }
+
+  /** Why the background checkpointer stopped, if it failed. */
+  get checkpointFailure(): string | undefined {
+    return this.#checkpointFailure;
+  }
+
   // ------------------------------------------------------------------ ids
 
   /**
@@ -214,6 +236,7 @@ export class RunStore {
    * the run stops are skipped, never reused.
    */
   reserveIds(n: number): { from: number; to: number } {
+    this.#assertOpen();
     if (!Number.isSafeInteger(n) || n < 1 || n > 1_000_000_000) {
       throw new StoreError(`${this.file}: reserveIds needs a whole number from 1 to 1e9, was ${n}`, 'INVALID', this.file);
     }
@@ -245,6 +268,7 @@ export class RunStore {
    * would be a bug that could double an order). Each status change lands in `order_history`.
    */
   saveOrder(order: OrderStateInput, at: number, reason?: string): void {
+    this.#assertOpen();
     const r = order.request;
     checkMicros(this.file, 'price', r.price);
     checkMicros(this.file, 'size', r.size);
@@ -279,6 +303,7 @@ export class RunStore {
 
   /** Applies a status change (and the venue order id / filled size when given) to a stored order. */
   updateOrder(clientOrderId: string, update: OrderUpdate): void {
+    this.#assertOpen();
     if (update.filled !== undefined) checkMicros(this.file, 'filled', update.filled);
     let changes: number;
     try {
@@ -297,6 +322,7 @@ export class RunStore {
    * first stored unconfirmed becomes confirmed. Returns true when the fill was new.
    */
   saveFill(fill: FillEvent): boolean {
+    this.#assertOpen();
     checkMicros(this.file, 'price', fill.price);
     checkMicros(this.file, 'size', fill.size);
     checkMicros(this.file, 'fee', fill.fee);
@@ -334,6 +360,7 @@ export class RunStore {
    * reconciliation); fills stored later move it. `load().balance` replays from the newest one.
    */
   setBalance(balance: Micros, at: number, reason?: string): void {
+    this.#assertOpen();
     checkMicros(this.file, 'balance', balance);
     try {
       this.#insertBalance.run(balance, this.#lastFillSeq, at, reason ?? null);
@@ -346,6 +373,7 @@ export class RunStore {
 
   /** The heartbeat chain id the venue acknowledged last, and when. */
   setHeartbeatId(id: string, at: number): void {
+    this.#assertOpen();
     try {
       this.#upsertHeartbeat.run(id, at);
     } catch (err) {
@@ -355,6 +383,7 @@ export class RunStore {
 
   /** Appends an engine event (or a run note) to the journal; returns its sequence number. */
   journal(event: JournalInput): number {
+    this.#assertOpen();
     const c = journalColumns(event);
     try {
       return Number(this.#insertJournal.run(c.at, c.type, c.strategyId, JSON.stringify(event)).lastInsertRowid);
@@ -365,6 +394,7 @@ export class RunStore {
 
   /** Sets a named resume point (e.g. the newest `/data/trades` match time seen). */
   setCursor(name: string, value: string, at: number = this.#now()): void {
+    this.#assertOpen();
     try {
       this.#upsertCursor.run(name, value, at);
     } catch (err) {
@@ -373,6 +403,7 @@ export class RunStore {
   }
 
   cursor(name: string): string | undefined {
+    this.#assertOpen();
     return (this.#selectCursor.get(name) as string | undefined) ?? undefined;
   }
 
@@ -384,6 +415,7 @@ export class RunStore {
    * A throw rolls back and rethrows. Id blocks reserved inside are fsynced before this returns.
    */
   transaction<T>(fn: () => T): T {
+    this.#assertOpen();
     this.#depth++;
     try {
       return this.#tx(fn) as T;
@@ -419,6 +451,7 @@ export class RunStore {
 
   /** Journal rows from sequence `from` (default the first), oldest first, read page by page. */
   journalEvents(from = 1): Iterable<JournalRow> {
+    this.#assertOpen();
     return journalRows(this.#db, from);
   }
 
@@ -427,6 +460,8 @@ export class RunStore {
     if (this.#closed) return;
     this.#closed = true;
     OPEN_HERE.delete(this.file);
+    this.#checkpointer?.stop();
+    this.#checkpointer = undefined;
     try {
       releaseLock(this.#db);
       this.#touchRun.run(this.#now());
@@ -436,6 +471,20 @@ export class RunStore {
   }
 
   // ------------------------------------------------------------------ internals
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreError(`${this.file}: store is closed`, 'INVALID', this.file);
+  }
+
+  #startCheckpointer(): void {
+    this.#db.pragma('wal_autocheckpoint = 0');
+    this.#checkpointer = new BackgroundCheckpointer(this.file, CHECKPOINT_INTERVAL_MS, (reason) => {
+      // back to SQLite's own checkpoints: slower commits now and then, but the WAL stays bounded
+      this.#checkpointer = undefined;
+      this.#checkpointFailure = reason;
+      if (!this.#closed) this.#db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+    });
+  }
 
   #synced(fn: () => void): void {
     if (this.durability === 'full') fn();

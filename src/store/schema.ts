@@ -47,6 +47,7 @@ CREATE TABLE id_reservations (
   CHECK (first_id >= 1 AND last_id >= first_id)
 ) STRICT;
 
+-- WITHOUT ROWID where the key is the lookup: one b-tree per table, so a commit writes fewer pages
 CREATE TABLE orders (
   client_order_id TEXT PRIMARY KEY,
   strategy_id     TEXT NOT NULL,
@@ -64,27 +65,27 @@ CREATE TABLE orders (
   request         TEXT NOT NULL,
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL
-) STRICT;
-CREATE UNIQUE INDEX orders_by_order_id ON orders (order_id) WHERE order_id IS NOT NULL;
-CREATE INDEX orders_by_status ON orders (status);
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE order_history (
-  seq             INTEGER PRIMARY KEY,
   client_order_id TEXT NOT NULL,
+  n               INTEGER NOT NULL,
   status          TEXT NOT NULL,
   at              INTEGER NOT NULL,
-  reason          TEXT
-) STRICT;
-CREATE INDEX order_history_by_order ON order_history (client_order_id, seq);
+  reason          TEXT,
+  PRIMARY KEY (client_order_id, n)
+) STRICT, WITHOUT ROWID;
 
--- every status change of an order is kept, by the database itself
+-- every status change of an order is kept, numbered per order, by the database itself
 CREATE TRIGGER orders_history_insert AFTER INSERT ON orders BEGIN
-  INSERT INTO order_history (client_order_id, status, at, reason)
-  VALUES (new.client_order_id, new.status, new.updated_at, new.status_reason);
+  INSERT INTO order_history (client_order_id, n, status, at, reason)
+  VALUES (new.client_order_id, 1, new.status, new.updated_at, new.status_reason);
 END;
 CREATE TRIGGER orders_history_update AFTER UPDATE OF status ON orders WHEN old.status <> new.status BEGIN
-  INSERT INTO order_history (client_order_id, status, at, reason)
-  VALUES (new.client_order_id, new.status, new.updated_at, new.status_reason);
+  INSERT INTO order_history (client_order_id, n, status, at, reason)
+  VALUES (new.client_order_id,
+          coalesce((SELECT max(n) FROM order_history WHERE client_order_id = new.client_order_id), 0) + 1,
+          new.status, new.updated_at, new.status_reason);
 END;
 
 CREATE TABLE fills (
@@ -102,7 +103,7 @@ CREATE TABLE fills (
   ts_event        INTEGER NOT NULL,
   ts_init         INTEGER NOT NULL,
   PRIMARY KEY (trade_id, order_id)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 -- net size, traded amounts and fees per token, for ad-hoc SQL; average prices and realized PnL
 -- need the fills in order and are derived in code (replay-portfolio.ts)

@@ -40,12 +40,12 @@ interface OrderRow {
 
 export function readOrders(db: Db, which: 'all' | 'open' = 'all'): StoredOrder[] {
   const where = which === 'open' ? `WHERE status IN (${OPEN_LIST})` : '';
-  const rows = db.prepare(`SELECT client_order_id, order_id, status, status_reason, filled, request, created_at, updated_at FROM orders ${where} ORDER BY created_at, rowid`).all() as OrderRow[];
+  const rows = db.prepare(`SELECT client_order_id, order_id, status, status_reason, filled, request, created_at, updated_at FROM orders ${where} ORDER BY created_at, client_order_id`).all() as OrderRow[];
   const history = new Map<string, OrderHistoryEntry[]>();
   const historySql =
     which === 'open'
-      ? `SELECT h.client_order_id, h.status, h.at, h.reason FROM order_history h JOIN orders o ON o.client_order_id = h.client_order_id WHERE o.status IN (${OPEN_LIST}) ORDER BY h.seq`
-      : 'SELECT client_order_id, status, at, reason FROM order_history ORDER BY seq';
+      ? `SELECT h.client_order_id, h.status, h.at, h.reason FROM order_history h JOIN orders o ON o.client_order_id = h.client_order_id WHERE o.status IN (${OPEN_LIST}) ORDER BY h.client_order_id, h.n`
+      : 'SELECT client_order_id, status, at, reason FROM order_history ORDER BY client_order_id, n';
   for (const h of db.prepare(historySql).iterate() as IterableIterator<{ client_order_id: string; status: string; at: number; reason: string | null }>) {
     let list = history.get(h.client_order_id);
     if (!list) history.set(h.client_order_id, (list = []));

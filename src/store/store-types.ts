@@ -23,6 +23,12 @@ export interface RunStoreOptions {
    */
   readonly runId?: string;
   readonly durability?: StoreDurability;
+  /**
+   * Where WAL checkpoints (copying the log into the database file, with fsyncs) run.
+   * `background` (default): a worker thread, so they never stall the caller's thread.
+   * `inline`: SQLite's automatic checkpoint inside the commit that crosses ~4 MB of log.
+   */
+  readonly checkpoints?: 'background' | 'inline';
   /** Time source for the store's own stamps (run created/updated, lock, reservations); default Date.now. */
   readonly now?: () => number;
 }

@@ -277,20 +277,17 @@ describe('BacktestExecutionClient: marketable orders against displayed depth', (
     h.send('BUY', '0.55', '190', 'FAK');
     const s = h.send('SELL', '0.49', '400', 'FAK');
     expect(s.result).toMatchObject({ ok: false, errorMsg: ERR_BALANCE });
-    const t = h.send('SELL', '0.49', '190', 'FAK');
+    const t = h.send('SELL', '0.50', '190', 'FAK');
     expect(t.result).toMatchObject({ ok: true, status: 'MATCHED' });
-    // 100 at 0.50 and 90 of 200 at 0.49; the book below 0.49 is out of reach
-    expect(sizes(h.fills).slice(-2)).toEqual([
-      [m('0.50'), m('100'), 'TAKER'],
-      [m('0.49'), m('90'), 'TAKER'],
-    ]);
+    // only the 100 at 0.50 is within the limit; the other 90 are killed
+    expect(sizes(h.fills).at(-1)).toEqual([m('0.50'), m('100'), 'TAKER']);
+    expect(h.lookup(t.id)).toMatchObject({ status: 'CANCELED', sizeMatched: m('100'), originalSize: m('190') });
     const u = h.send('SELL', '0.49', '0', 'FAK');
     expect(u.result).toMatchObject({ ok: false, errorMsg: ERR_SIZE_MINIMUM });
-    h.send('BUY', '0.55', '150', 'FAK');
-    const v = h.send('SELL', '0.49', '150', 'FAK');
+    const v = h.send('SELL', '0.49', '90', 'FAK');
     expect(v.result).toMatchObject({ ok: true, status: 'MATCHED' });
-    expect(sizes(h.fills).at(-1)).toEqual([m('0.49'), m('110'), 'TAKER']);
-    expect(h.lookup(v.id)).toMatchObject({ status: 'CANCELED', sizeMatched: m('110'), originalSize: m('150') });
+    expect(sizes(h.fills).at(-1)).toEqual([m('0.49'), m('90'), 'TAKER']);
+    expect(h.venue.position(YES)).toBe(0);
   });
 
   it('a GTC that crosses takes the depth, then rests its remainder', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Subject, throwError, take, map, type Observable } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import { OutcomeUnknownError } from '../../src/core/errors.ts';
+import { OutcomeUnknownError, RateLimitError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/data/market-events.ts';
 import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { TradingEngine, type EngineLogger, type EngineStrategy } from '../../src/engine/trading-engine.ts';
@@ -271,5 +271,41 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     expect(engine.strategyState('streamer')).toBe('RUNNING');
     expect(engine.strategyState('broken-stream')).toBe('FAULTED');
     expect(engine.portfolio.position(YES).size).toBe(5 * M);
+  });
+
+  it('posts a throttled (429) batch again after Retry-After with the same orders, losing no intent', () => {
+    const w = world();
+    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    let throttled = 0;
+    const posted: string[][] = [];
+    const throttling: ExecutionClient = {
+      kind: base.kind,
+      fills$: base.fills$,
+      prepare: (r) => base.prepare(r),
+      cancel: (ids) => base.cancel(ids),
+      cancelAll: (scope) => base.cancelAll(scope),
+      openOrders: () => base.openOrders(),
+      order: (id) => base.order(id),
+      close: () => base.close(),
+      submit(orders) {
+        posted.push(orders.map((o) => o.orderId));
+        if (throttled < 2) {
+          throttled++;
+          return throwError(() => new RateLimitError('throttled', 2_000, 'postOrders'));
+        }
+        return base.submit(orders);
+      },
+    };
+    const engine = engineFor(w, [strategy('mm', { name: 'mm', onBook: () => ({ kind: 'quote', tokenId: YES, bids: [{ price: 460_000, size: 5 * M }], asks: [] }) })], throttling);
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(2_100);
+    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(0); // still throttled
+    w.clock.advanceBy(2_100);
+    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(1);
+    expect(posted).toHaveLength(3);
+    expect(new Set(posted.flat()).size).toBe(1); // the very same signed order each time
+    const summary = engine.summary();
+    expect(summary).toMatchObject({ ordersSubmitted: 1, ordersResubmitted: 2, ordersAccepted: 1, ordersRejected: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import { OutcomeUnknownError } from '../../src/core/errors.ts';
+import { ConfigError, OutcomeUnknownError } from '../../src/core/errors.ts';
 import type { VenueFill } from '../../src/execution/execution-client.ts';
 import { LiveExecutionClient, type OrderMarketRules } from '../../src/execution/live-execution-client.ts';
 import type { OrderRequest } from '../../src/strategy/intents.ts';
@@ -10,9 +10,11 @@ import { DEFAULT_EXCHANGE_ADDRESSES } from '../../src/venue/signing/eip712.ts';
 import type { SignedOrder } from '../../src/venue/signing/order-signer.ts';
 import { recoverOrderSigner } from '../../src/venue/signing/recover.ts';
 import { sequentialSaltSource } from '../../src/venue/signing/salt.ts';
+import { createSignerPool } from '../../src/venue/signing/signer-pool.ts';
+import { Secret } from '../../src/core/secret.ts';
 import type { WireOrderSubmission } from '../../src/venue/wire/account.ts';
 import { sendJson, startLoopback, type Loopback, type SeenRequest } from '../venue/loopback-server.ts';
-import { ADDRESS, API_KEY, CONDITION, CREDS, signer, T0, TOKEN, venue } from '../venue/trading/helpers.ts';
+import { ADDRESS, API_KEY, CONDITION, CREDS, KEY, signer, T0, TOKEN, venue } from '../venue/trading/helpers.ts';
 
 const NEG_CONDITION = '0x' + 'cd'.repeat(32);
 const NEG_TOKEN = '12345678901234567890';
@@ -47,14 +49,13 @@ function request(i: number, over: Partial<OrderRequest> = {}): OrderRequest {
   };
 }
 
-function makeLive(url: string, clock = new SimulatedClock(T0), fills: { sinceMs?: number } = {}): LiveExecutionClient {
+function makeLive(url: string, clock = new SimulatedClock(T0), timeoutMs = 10_000): LiveExecutionClient {
   live = new LiveExecutionClient({
-    venue: venue(url, 'interface', { clock, retries: 0, timeoutMs: 400 }),
+    venue: venue(url, 'interface', { clock, retries: 0, timeoutMs }),
     credentials: CREDS,
     signer: signer(),
     markets: (tokenId) => RULES[tokenId],
     salts: sequentialSaltSource(100),
-    fills,
   });
   return live;
 }
@@ -125,6 +126,40 @@ describe('prepare', () => {
   });
 });
 
+describe('prepare with a signer pool', () => {
+  it('signs large batches in the workers with the same hashes; one bad order falls back to per-order signing', async () => {
+    server = await startLoopback((_req, res) => sendJson(res, 500, {}));
+    const pool = await createSignerPool({ account: { privateKey: new Secret(KEY), signerAddress: ADDRESS, signatureType: 0 }, signer: { profile: 'interface' }, size: 2, minChunk: 2 });
+    try {
+      const make = (withPool: boolean): LiveExecutionClient =>
+        new LiveExecutionClient({
+          venue: venue(server!.url, 'interface', { clock: new SimulatedClock(T0) }),
+          credentials: CREDS,
+          signer: signer(),
+          markets: (tokenId) => RULES[tokenId],
+          salts: sequentialSaltSource(100),
+          signerPool: withPool ? pool : undefined,
+          poolMinBatch: 4,
+        });
+      const requests = Array.from({ length: 6 }, (_, i) => request(i, { price: 500_000 + i * 10_000 }));
+      const pooled = make(true);
+      const inThread = make(false);
+      const a = await firstValueFrom(pooled.prepare(requests));
+      const b = await firstValueFrom(inThread.prepare(requests));
+      expect(a.map((p) => p.orderId)).toEqual(b.map((p) => p.orderId));
+      expect(a.every((p) => /^0x[0-9a-f]{64}$/.test(p.orderId))).toBe(true);
+      // an off-tick order fails the pool's batch; only that order ends up unbuilt
+      const withBad = requests.map((r, i) => (i === 3 ? { ...r, price: 500_500 } : r));
+      const c = await firstValueFrom(pooled.prepare(withBad));
+      expect(c.map((p) => p.orderId.startsWith('unbuilt:'))).toEqual([false, false, false, true, false, false]);
+      pooled.close();
+      inThread.close();
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('submit', () => {
   it('posts the signed orders only and maps each result, in order, to a SubmitResult', async () => {
     server = await startLoopback((req, res) => {
@@ -165,7 +200,7 @@ describe('submit', () => {
 
   it('a stalled post errors with OutcomeUnknownError carrying the hashes of what was sent', async () => {
     server = await startLoopback(() => undefined);
-    const client = makeLive(server.url);
+    const client = makeLive(server.url, new SimulatedClock(T0), 300);
     const prepared = await firstValueFrom(client.prepare([request(1), request(2, { tokenId: '1' }), request(3)]));
     const err = await lastValueFrom(client.submit(prepared)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
@@ -392,6 +427,20 @@ describe('fills$', () => {
     clock.advanceBy(11_000);
     await waitFor(() => server!.requests.length === 1);
     expect(client.counters.fillPolls).toMatchObject({ polls: 1, errors: 0 });
+  });
+});
+
+describe('construction', () => {
+  it('refuses a signer of another wire profile than the venue client', () => {
+    expect(
+      () =>
+        new LiveExecutionClient({
+          venue: venue('http://127.0.0.1:9', 'polymarket'),
+          credentials: CREDS,
+          signer: signer('interface'),
+          markets: () => undefined,
+        }),
+    ).toThrow(ConfigError);
   });
 });
 

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/core/errors.ts';
@@ -261,5 +262,48 @@ describe('client order ids', () => {
     expect(again.load()).toMatchObject({ nextId: 7 });
     expect(again.load().orders).toHaveLength(1);
     again.close();
+  });
+});
+
+/** Polls `done` until it holds; fails after `timeoutMs` (a wait for an event, not a speed check). */
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('checkpoints', () => {
+  const fillUp = (store: RunStore) =>
+    store.transaction(() => {
+      for (let i = 0; i < 3_000; i++) store.journal({ type: 'run', at: i, message: `${i} ${'x'.repeat(300)}` });
+    });
+
+  it('background: a worker copies the WAL into the database file while the owner writes; close leaves one complete file', async () => {
+    const file = tmp.path('checkpoint-bg.db');
+    const store = RunStore.open(file, { create: true, now });
+    expect(store.checkpoints).toBe('background');
+    const before = statSync(file).size;
+    fillUp(store);
+    // the owner never checkpoints in this mode: only the worker can grow the database file
+    await until(() => statSync(file).size > before + 500_000, 20_000);
+    expect(store.checkpointFailure).toBeUndefined();
+    store.close();
+    expect(existsSync(file + '-wal')).toBe(false);
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM journal').pluck().get()).toBe(3_000);
+    db.close();
+  });
+
+  it('inline: SQLite checkpoints in the committing call; close leaves one complete file', () => {
+    const file = tmp.path('checkpoint-inline.db');
+    const store = RunStore.open(file, { create: true, checkpoints: 'inline', now });
+    expect(store.checkpoints).toBe('inline');
+    const before = statSync(file).size;
+    for (let i = 0; i < 5; i++) fillUp(store); // ~1 MB of WAL each: the commit crossing ~4 MB checkpoints
+    expect(statSync(file).size).toBeGreaterThan(before + 500_000);
+    store.close();
+    expect(existsSync(file + '-wal')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../main.ts';
+import { formatBytes } from '../format-bytes.ts';
 import { parseIntOption } from '../options.ts';
 
 interface ImportOptions {
@@ -95,11 +96,4 @@ function iso(ms: number): string {
 
 function seconds(started: number): string {
   return `${((performance.now() - started) / 1000).toFixed(1)} s`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }

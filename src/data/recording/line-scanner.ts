@@ -5,10 +5,12 @@ import type { MarketEvent } from '../market-events.ts';
 
 /**
  * The hot path of the text reader: one `book` line, read in a single pass straight from the
- * chunk of text it sits in (no line string, no JSON tree, no price strings). It accepts exactly
+ * bytes of the chunk it sits in (no line string, no JSON tree, no price strings; the few strings
+ * it makes are fresh copies, never slices that would keep a whole chunk alive). It accepts exactly
  * the book event of the format (keys in any order, whitespace anywhere) and gives up (returns
  * undefined) on anything else: another event kind, an unknown key, an escape in a string, a
- * number where a string belongs, a malformed decimal, a token outside the header. The reader
+ * number where a string belongs, a malformed decimal, a non-ASCII byte in a string, a token
+ * outside the header, a condition id other than the header's for that token. The reader
  * then takes the generic path (JSON.parse + decodeRecordedEvent), which either accepts the line
  * or throws a DecodeError naming the field, so both paths agree on every line.
  */
@@ -25,45 +27,50 @@ const LBRACKET = 91;
 const RBRACKET = 93;
 const DOT = 46;
 
-let src = '';
+const EMPTY = Buffer.alloc(0);
+
+let src: Buffer = EMPTY;
 let pos = 0;
 let end = 0;
 let strStart = 0;
 let strEnd = 0;
 
+/** What the scanner knows of a token: the header's strings and the last hash seen. */
+export interface ScanToken {
+  readonly tokenId: string;
+  readonly conditionId: string;
+  lastHash: string | undefined;
+}
+
 /**
- * Scans `text[start, stop)` as a book event line. `tokens` maps a token id to the header's own
- * string (unknown tokens bail); `conditions` interns condition ids across lines.
+ * Scans `bytes[start, stop)` as a book event line. `tokens` maps a token id to the header's
+ * strings for it (an unknown token, or another condition id, bails).
  */
-export function scanBookLine(
-  text: string,
-  start: number,
-  stop: number,
-  tokens: ReadonlyMap<string, string>,
-  conditions: Map<string, string>,
-): MarketEvent | undefined {
-  src = text;
+export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens: ReadonlyMap<string, ScanToken>): MarketEvent | undefined {
+  src = bytes;
   pos = start;
   end = stop;
   try {
-    return readEvent(tokens, conditions);
+    return readEvent(tokens);
   } catch (err) {
     if (err === BAIL) return undefined;
     throw err;
   } finally {
-    src = '';
+    src = EMPTY;
   }
 }
 
-function readEvent(tokens: ReadonlyMap<string, string>, conditions: Map<string, string>): MarketEvent {
+function readEvent(tokens: ReadonlyMap<string, ScanToken>): MarketEvent {
   skipWs();
   expect(LBRACE);
   let isBook = false;
   let tsEvent = -1;
   let tsInit = -1;
-  let tokenId: string | undefined;
-  let conditionId: string | undefined;
-  let hash: string | undefined;
+  let token: ScanToken | undefined;
+  let condStart = -1;
+  let condEnd = -1;
+  let hashStart = -1;
+  let hashEnd = -1;
   let bids: BookLevel[] | undefined;
   let asks: BookLevel[] | undefined;
   let tickSize: Micros | undefined;
@@ -72,32 +79,31 @@ function readEvent(tokens: ReadonlyMap<string, string>, conditions: Map<string, 
   let lastTradePrice: Micros | undefined;
   for (;;) {
     skipWs();
-    if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
+    if (src[pos] !== QUOTE) throw BAIL;
     const k = pos + 1;
-    switch (src.charCodeAt(k)) {
+    switch (src[k]) {
       case 116: // t
-        if (src.startsWith('t"', k)) {
+        if (has('t"', k)) {
           pos = k + 2;
           colon();
-          if (!src.startsWith('"book"', pos)) throw BAIL;
+          if (!has('"book"', pos)) throw BAIL;
           pos += 6;
           isBook = true;
-        } else if (src.startsWith('tsEvent"', k)) {
+        } else if (has('tsEvent"', k)) {
           pos = k + 8;
           colon();
           tsEvent = readInt();
-        } else if (src.startsWith('tsInit"', k)) {
+        } else if (has('tsInit"', k)) {
           pos = k + 7;
           colon();
           tsInit = readInt();
-        } else if (src.startsWith('tokenId"', k)) {
+        } else if (has('tokenId"', k)) {
           pos = k + 8;
           colon();
           readString();
-          const known = tokens.get(src.slice(strStart, strEnd));
-          if (known === undefined) throw BAIL;
-          tokenId = known;
-        } else if (src.startsWith('tickSize"', k)) {
+          token = tokens.get(src.toString('latin1', strStart, strEnd));
+          if (token === undefined) throw BAIL;
+        } else if (has('tickSize"', k)) {
           pos = k + 9;
           colon();
           tickSize = readMicros();
@@ -105,53 +111,47 @@ function readEvent(tokens: ReadonlyMap<string, string>, conditions: Map<string, 
         } else throw BAIL;
         break;
       case 99: // c
-        if (!src.startsWith('conditionId"', k)) throw BAIL;
+        if (!has('conditionId"', k)) throw BAIL;
         pos = k + 12;
         colon();
         readString();
-        if (strEnd === strStart) throw BAIL;
-        {
-          const id = src.slice(strStart, strEnd);
-          conditionId = conditions.get(id);
-          if (conditionId === undefined) {
-            conditions.set(id, id);
-            conditionId = id;
-          }
-        }
+        condStart = strStart;
+        condEnd = strEnd;
         break;
       case 104: // h
-        if (!src.startsWith('hash"', k)) throw BAIL;
+        if (!has('hash"', k)) throw BAIL;
         pos = k + 5;
         colon();
         readString();
-        hash = src.slice(strStart, strEnd);
+        hashStart = strStart;
+        hashEnd = strEnd;
         break;
       case 98: // b
-        if (!src.startsWith('bids"', k)) throw BAIL;
+        if (!has('bids"', k)) throw BAIL;
         pos = k + 5;
         colon();
         bids = readLevels();
         break;
       case 97: // a
-        if (!src.startsWith('asks"', k)) throw BAIL;
+        if (!has('asks"', k)) throw BAIL;
         pos = k + 5;
         colon();
         asks = readLevels();
         break;
       case 109: // m
-        if (!src.startsWith('minOrderSize"', k)) throw BAIL;
+        if (!has('minOrderSize"', k)) throw BAIL;
         pos = k + 13;
         colon();
         minOrderSize = readMicros();
         break;
       case 110: // n
-        if (!src.startsWith('negRisk"', k)) throw BAIL;
+        if (!has('negRisk"', k)) throw BAIL;
         pos = k + 8;
         colon();
         negRisk = readBool();
         break;
       case 108: // l
-        if (!src.startsWith('lastTradePrice"', k)) throw BAIL;
+        if (!has('lastTradePrice"', k)) throw BAIL;
         pos = k + 15;
         colon();
         lastTradePrice = readMicros();
@@ -160,17 +160,23 @@ function readEvent(tokens: ReadonlyMap<string, string>, conditions: Map<string, 
         throw BAIL;
     }
     skipWs();
-    const c = src.charCodeAt(pos++);
+    const c = src[pos++];
     if (c === COMMA) continue;
     if (c === RBRACE) break;
     throw BAIL;
   }
   skipWs();
   if (pos !== end) throw BAIL;
-  if (!isBook || tsEvent < 0 || tsInit < 0 || tokenId === undefined || conditionId === undefined || hash === undefined || bids === undefined || asks === undefined) {
+  if (!isBook || tsEvent < 0 || tsInit < 0 || token === undefined || condStart < 0 || hashStart < 0 || bids === undefined || asks === undefined) {
     throw BAIL;
   }
-  const book = makeOrderBook(tokenId, conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice);
+  if (!equals(token.conditionId, condStart, condEnd)) throw BAIL;
+  let hash = token.lastHash;
+  if (hash === undefined || !equals(hash, hashStart, hashEnd)) {
+    hash = src.toString('latin1', hashStart, hashEnd);
+    token.lastHash = hash;
+  }
+  const book = makeOrderBook(token.tokenId, token.conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice);
   return { type: 'book', book, tsEvent, tsInit };
 }
 
@@ -178,7 +184,7 @@ function readLevels(): BookLevel[] {
   const levels: BookLevel[] = [];
   expect(LBRACKET);
   skipWs();
-  if (src.charCodeAt(pos) === RBRACKET) {
+  if (src[pos] === RBRACKET) {
     pos++;
     return levels;
   }
@@ -194,7 +200,7 @@ function readLevels(): BookLevel[] {
     expect(RBRACKET);
     levels.push({ price, size });
     skipWs();
-    const c = src.charCodeAt(pos++);
+    const c = src[pos++];
     if (c === COMMA) {
       skipWs();
       continue;
@@ -206,14 +212,14 @@ function readLevels(): BookLevel[] {
 
 function skipWs(): void {
   for (;;) {
-    const c = src.charCodeAt(pos);
+    const c = src[pos];
     if (c === 32 || c === 9 || c === 13) pos++;
     else return;
   }
 }
 
 function expect(c: number): void {
-  if (pos >= end || src.charCodeAt(pos) !== c) throw BAIL;
+  if (pos >= end || src[pos] !== c) throw BAIL;
   pos++;
 }
 
@@ -223,32 +229,48 @@ function colon(): void {
   skipWs();
 }
 
-/** A string without escapes or control characters inside this line; sets strStart/strEnd. */
+/** An ASCII string without escapes or control characters inside this line; sets strStart/strEnd. */
 function readString(): void {
-  if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
+  if (src[pos] !== QUOTE) throw BAIL;
   const start = pos + 1;
-  const close = src.indexOf('"', start);
-  if (close < 0 || close >= end) throw BAIL;
-  for (let i = start; i < close; i++) {
-    const c = src.charCodeAt(i);
-    if (c === BACKSLASH || c < 32) throw BAIL;
+  let i = start;
+  for (;;) {
+    if (i >= end) throw BAIL;
+    const c = src[i]!;
+    if (c === QUOTE) break;
+    if (c === BACKSLASH || c < 32 || c > 126) throw BAIL;
+    i++;
   }
   strStart = start;
-  strEnd = close;
-  pos = close + 1;
+  strEnd = i;
+  pos = i + 1;
+}
+
+/** Whether the bytes `[start, stop)` spell `s` (ASCII). */
+function equals(s: string, start: number, stop: number): boolean {
+  if (stop - start !== s.length) return false;
+  for (let i = 0; i < s.length; i++) if (src[start + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Whether the bytes at `at` start with `s` (ASCII). */
+function has(s: string, at: number): boolean {
+  if (at + s.length > end) return false;
+  for (let i = 0; i < s.length; i++) if (src[at + i] !== s.charCodeAt(i)) return false;
+  return true;
 }
 
 /** A non-negative JSON integer (epoch ms): digits only, no sign, fraction or exponent. */
 function readInt(): number {
   let i = pos;
   let n = 0;
-  let c = src.charCodeAt(i);
+  let c = src[i]!;
   while (c >= 48 && c <= 57) {
     n = n * 10 + (c - 48);
-    c = src.charCodeAt(++i);
+    c = src[++i]!;
   }
   const digits = i - pos;
-  if (digits === 0 || digits > 16 || (digits > 1 && src.charCodeAt(pos) === 48)) throw BAIL;
+  if (digits === 0 || digits > 16 || (digits > 1 && src[pos] === 48)) throw BAIL;
   if (c === DOT || c === 101 || c === 69) throw BAIL;
   if (!Number.isSafeInteger(n)) throw BAIL;
   pos = i;
@@ -257,21 +279,21 @@ function readInt(): number {
 
 /** A quoted non-negative decimal with at most 6 significant decimals (the rules of parseMicros). */
 function readMicros(): Micros {
-  if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
+  if (src[pos] !== QUOTE) throw BAIL;
   let i = pos + 1;
-  let c = src.charCodeAt(i);
-  if (c === 43) c = src.charCodeAt(++i); // '+'
+  let c = src[i]!;
+  if (c === 43) c = src[++i]!; // '+'
   let whole = 0;
   let digits = 0;
   while (c >= 48 && c <= 57) {
     whole = whole * 10 + (c - 48);
     digits++;
-    c = src.charCodeAt(++i);
+    c = src[++i]!;
   }
   let frac = 0;
   let fracDigits = 0;
   if (c === DOT) {
-    c = src.charCodeAt(++i);
+    c = src[++i]!;
     while (c >= 48 && c <= 57) {
       if (fracDigits < 6) {
         frac = frac * 10 + (c - 48);
@@ -280,10 +302,10 @@ function readMicros(): Micros {
         throw BAIL;
       }
       digits++;
-      c = src.charCodeAt(++i);
+      c = src[++i]!;
     }
   }
-  if (c !== QUOTE || digits === 0 || i - pos > 24) throw BAIL;
+  if (c !== QUOTE || i >= end || digits === 0 || i - pos - 1 > 24) throw BAIL;
   pos = i + 1;
   while (fracDigits < 6) {
     frac *= 10;
@@ -295,11 +317,11 @@ function readMicros(): Micros {
 }
 
 function readBool(): boolean {
-  if (src.startsWith('true', pos)) {
+  if (has('true', pos)) {
     pos += 4;
     return true;
   }
-  if (src.startsWith('false', pos)) {
+  if (has('false', pos)) {
     pos += 5;
     return false;
   }

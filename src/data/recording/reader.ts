@@ -1,5 +1,4 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { ConfigError, DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../market-events.ts';
@@ -84,7 +83,7 @@ export function readRecordingSync(path: string): { header: RecordingHeader; even
     return { header: d.header!, events, form: 'binary' };
   }
   const d = new RecordingTextDecoder(path);
-  d.push(raw.toString('utf8'), events);
+  d.push(raw, events);
   d.end(events);
   return { header: d.header!, events, form: 'text' };
 }
@@ -102,7 +101,6 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): As
   if (gzip) file.on('error', (err) => source.destroy(err));
   let text: RecordingTextDecoder | undefined;
   let binary: RecordingBinaryDecoder | undefined;
-  let strings: StringDecoder | undefined;
   let head: Buffer | undefined; // the first bytes, until there are enough to tell the form
   try {
     try {
@@ -116,14 +114,11 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): As
           }
           head = undefined;
           if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
-          else {
-            text = new RecordingTextDecoder(path);
-            strings = new StringDecoder('utf8');
-          }
+          else text = new RecordingTextDecoder(path);
         }
         const events: MarketEvent[] = [];
         if (binary) binary.push(chunk, events);
-        else text!.push(strings!.write(chunk), events);
+        else text!.push(chunk, events);
         const header = binary ? binary.header : text!.header;
         if (header !== undefined) {
           yield { header, form: binary ? 'binary' : 'text', events };
@@ -141,10 +136,7 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): As
       binary.push(head, events);
     }
     if (binary) binary.end();
-    else if (text) {
-      text.push(strings!.end(), events);
-      text.end(events);
-    } else throw new DecodeError(`${path}:1`, 'a recording header line', 'an empty file');
+    else if (text) text.end(events); else throw new DecodeError(`${path}:1`, 'a recording header line', 'an empty file');
     const header = binary ? binary.header! : text!.header!;
     yield { header, form: binary ? 'binary' : 'text', events };
   } finally {

@@ -2,15 +2,17 @@ import { DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../market-events.ts';
 import { decodeRecordedEvent, decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';
-import { scanBookLine } from './line-scanner.ts';
+import { scanBookLine, type ScanToken } from './line-scanner.ts';
 
 /** A line longer than this is refused rather than buffered without end. */
-const MAX_LINE_CHARS = 256 * 1024 * 1024;
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
-const BOOK_PREFIX = '{"t":"book"';
+const BOOK_PREFIX = Buffer.from('{"t":"book"', 'latin1');
+const NEWLINE = 10;
 
 /**
- * Decodes the text form fed in pieces of any size: line 1 the header, then one event per line.
+ * Decodes the text form fed in byte chunks of any size (lines split on the newline byte, which
+ * never occurs inside a UTF-8 character): line 1 the header, then one event per line.
  * Book lines take the single-pass scanner, everything else (and anything the scanner does not
  * expect) JSON.parse + the generic decoder. Errors are DecodeErrors whose path starts with
  * `file:line`. Blank lines are skipped; events must not go back in tsInit.
@@ -18,10 +20,10 @@ const BOOK_PREFIX = '{"t":"book"';
 export class RecordingTextDecoder {
   readonly #where: string;
   #line = 0;
-  #carry = '';
+  #carry: Buffer = Buffer.alloc(0);
   #header: RecordingHeader | undefined;
   #tokens: Map<string, string> = new Map();
-  readonly #conditions = new Map<string, string>();
+  #scanTokens: Map<string, ScanToken> = new Map();
   #lastTsInit = 0;
 
   /** `where` names the file in errors. */
@@ -38,19 +40,20 @@ export class RecordingTextDecoder {
     return this.#line;
   }
 
-  /** Decodes every complete line of `carry + text`, appending events to `out`. */
-  push(text: string, out: MarketEvent[]): void {
-    const src = this.#carry.length > 0 ? this.#carry + text : text;
+  /** Decodes every complete line of what was carried over plus `chunk`, appending events to `out`. */
+  push(chunk: Buffer, out: MarketEvent[]): void {
+    const src = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk]) : chunk;
     let start = 0;
     for (;;) {
-      const nl = src.indexOf('\n', start);
+      const nl = src.indexOf(NEWLINE, start);
       if (nl < 0) break;
       this.#decodeLine(src, start, nl, out);
       start = nl + 1;
     }
-    this.#carry = start === 0 ? src : src.slice(start);
-    if (this.#carry.length > MAX_LINE_CHARS) {
-      throw new DecodeError(`${this.#where}:${this.#line + 1}`, `a line shorter than ${MAX_LINE_CHARS} characters`, 'a longer one');
+    // a copy, so the chunk itself is not kept
+    this.#carry = start === src.length ? Buffer.alloc(0) : Buffer.from(src.subarray(start));
+    if (this.#carry.length > MAX_LINE_BYTES) {
+      throw new DecodeError(`${this.#where}:${this.#line + 1}`, `a line shorter than ${MAX_LINE_BYTES} bytes`, 'a longer one');
     }
   }
 
@@ -58,23 +61,26 @@ export class RecordingTextDecoder {
   end(out: MarketEvent[]): void {
     if (this.#carry.length > 0) {
       const last = this.#carry;
-      this.#carry = '';
+      this.#carry = Buffer.alloc(0);
       this.#decodeLine(last, 0, last.length, out);
     }
     if (this.#header === undefined) throw new DecodeError(`${this.#where}:1`, 'a recording header line', undefined);
   }
 
-  #decodeLine(src: string, start: number, end: number, out: MarketEvent[]): void {
+  #decodeLine(src: Buffer, start: number, end: number, out: MarketEvent[]): void {
     const line = ++this.#line;
     if (this.#header === undefined) {
-      this.#header = this.#decodeHeader(src.slice(start, end), line);
+      this.#header = this.#decodeHeader(src.toString('utf8', start, end), line);
       this.#tokens = headerTokens(this.#header);
+      for (const m of this.#header.markets) {
+        for (const t of m.tokens) this.#scanTokens.set(t.tokenId, { tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
+      }
       return;
     }
     let event: MarketEvent | undefined;
-    if (src.startsWith(BOOK_PREFIX, start)) event = scanBookLine(src, start, end, this.#tokens, this.#conditions);
+    if (startsWith(src, start, BOOK_PREFIX)) event = scanBookLine(src, start, end, this.#scanTokens);
     if (event === undefined) {
-      const text = src.slice(start, end);
+      const text = src.toString('utf8', start, end);
       if (text.trim() === '') return;
       event = this.#decodeGeneric(text, line);
     }
@@ -118,6 +124,12 @@ export class RecordingTextDecoder {
 export function located(err: unknown, where: string): unknown {
   if (err instanceof DecodeError) return new DecodeError(`${where}: ${err.path}`, err.expected, err.actual);
   return err;
+}
+
+function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > buf.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[at + i] !== prefix[i]) return false;
+  return true;
 }
 
 function excerpt(text: string): string {

@@ -7,6 +7,9 @@ import { BinaryEventEncoder, binaryEnd, encodeBinaryPreamble } from './binary-co
 import { encodeEventLine, encodeHeaderLine } from './encode-line.ts';
 import type { RecordingForm, RecordingHeader } from './format.ts';
 
+/** zlib level: 3 compresses these files within 1-2 % of level 6 at about 1.5x the speed. */
+const GZIP_LEVEL = 3;
+
 export interface RecordingWriterOptions {
   /** `text` (JSON lines, the default) or `binary`. */
   readonly form?: RecordingForm;
@@ -53,14 +56,15 @@ export function createRecordingWriter(path: string, header: RecordingHeader, opt
 
   const put = (raw: Buffer): void => {
     if (raw.length === 0) return;
-    const out = gzip ? gzipSync(raw) : raw;
+    const out = gzip ? gzipSync(raw, { level: GZIP_LEVEL }) : raw;
     let off = 0;
     while (off < out.length) off += writeSync(fd, out, off, out.length - off);
     bytes += out.length;
   };
 
-  // text: a string of whole lines; binary: finished blocks
-  let text = '';
+  // text: whole lines, UTF-8 encoded into one buffer; binary: finished blocks
+  let textBuf = Buffer.allocUnsafe(flushBytes + 64 * 1024);
+  let textLen = 0;
   const encoder = form === 'binary' ? new BinaryEventEncoder() : undefined;
   let blocks: Buffer[] = [];
   let blockBytes = 0;
@@ -81,9 +85,9 @@ export function createRecordingWriter(path: string, header: RecordingHeader, opt
       blocks = [];
       blockBytes = 0;
       put(raw);
-    } else if (text.length > 0) {
-      const raw = Buffer.from(text, 'utf8');
-      text = '';
+    } else if (textLen > 0) {
+      const raw = textBuf.subarray(0, textLen);
+      textLen = 0;
       put(raw);
     }
   };
@@ -117,10 +121,17 @@ export function createRecordingWriter(path: string, header: RecordingHeader, opt
         events++;
         if (blockBytes >= flushBytes) flush();
       } else {
-        text += encodeEventLine(event) + '\n';
+        const line = encodeEventLine(event);
+        // a UTF-8 character takes at most 3 bytes per UTF-16 unit
+        if (textLen + line.length * 3 + 1 > textBuf.length) {
+          flush();
+          if (line.length * 3 + 1 > textBuf.length) textBuf = Buffer.allocUnsafe(line.length * 3 + 1);
+        }
+        textLen += textBuf.write(line, textLen, 'utf8');
+        textBuf[textLen++] = 10;
         lastTsInit = event.tsInit;
         events++;
-        if (text.length >= flushBytes) flush();
+        if (textLen >= flushBytes) flush();
       }
     },
     flush,

@@ -1,14 +1,15 @@
 import type { WalkParams } from './latent-walk.ts';
 
-/** Knobs of the synthetic flow. `intensity` scales `visitsPerSecond` and `takersPerSecond`. */
+/** Knobs of the synthetic flow. `intensity` scales `actionsPerSecond` and `takersPerSecond`. */
 export interface FlowParams extends WalkParams {
   /** Clock period of the flow's work, ms. */
   readonly stepMs: number;
   /**
-   * Market visits per second over the whole sandbox (the CPU budget): markets are visited
-   * round-robin, so 5,000 markets cost what 200 do, each visited less often.
+   * Agent actions per second over the whole sandbox (the CPU budget). A market visit costs one
+   * action plus one per order sent, per cancel call and per trade printed. Markets are visited round-robin until
+   * the budget is spent, so 5,000 markets cost what 200 do: each is just visited less often.
    */
-  readonly visitsPerSecond: number;
+  readonly actionsPerSecond: number;
   /** A market is visited at most this often (a small world does not spin). */
   readonly maxVisitsPerMarketPerSecond: number;
   /** Taker orders per market per second (Poisson), at intensity 1. */
@@ -23,9 +24,9 @@ export interface FlowParams extends WalkParams {
 
 export const DEFAULT_FLOW_PARAMS: FlowParams = Object.freeze({
   stepMs: 100,
-  visitsPerSecond: 200,
+  actionsPerSecond: 400,
   maxVisitsPerMarketPerSecond: 4,
-  takersPerSecond: 0.25,
+  takersPerSecond: 0.1,
   maxTakersPerVisit: 3,
   levelsPerSide: 3,
   fokShare: 0.3,

@@ -21,10 +21,14 @@ export interface FlowMarket {
 
 /** Running counts of what the flow did. */
 export interface FlowCounters {
+  /** Budget spent: one per visit, order sent, cancel call and trade printed. */
+  actions: number;
   visits: number;
   makerOrders: number;
   takerOrders: number;
+  /** Orders canceled, and the calls that canceled them. */
   cancels: number;
+  cancelCalls: number;
   trades: number;
   deposits: number;
   /** Rejected submissions by the engine's error string. */
@@ -88,11 +92,19 @@ export class MarketAgent {
     return this.#walk?.p;
   }
 
-  /** Moves the walk to `now`, lets takers trade against the book, then refreshes the maker's quotes. */
-  visit(env: AgentEnv, now: number, mode: FlowTradingMode): void {
+  /**
+   * Moves the walk to `now`, lets takers trade against the book, then refreshes the maker's
+   * quotes. Returns the actions it cost (1 + orders sent + cancel calls + trades printed).
+   */
+  visit(env: AgentEnv, now: number, mode: FlowTradingMode): number {
+    const c = env.counters;
+    const before = c.makerOrders + c.takerOrders + c.cancelCalls + c.trades;
     const cfg = env.engine.market(this.market.conditionId);
-    if (cfg === undefined || !cfg.acceptingOrders || MICROS_PER_UNIT % cfg.tickSize !== 0) return;
-    env.counters.visits++;
+    if (cfg === undefined || !cfg.acceptingOrders || MICROS_PER_UNIT % cfg.tickSize !== 0) {
+      c.actions++;
+      return 1;
+    }
+    c.visits++;
     const rng = this.#rng;
     const dtSec = this.#lastVisitMs === undefined ? 0 : Math.min(MAX_GAP_SEC, Math.max(0, now - this.#lastVisitMs) / 1000);
     this.#lastVisitMs = now;
@@ -106,6 +118,9 @@ export class MarketAgent {
     }
     if (dtSec > 0 && rng.chance(1 - Math.exp(-RESPREAD_PER_SECOND * dtSec))) this.#width = rng.int(1, 3);
     this.#requote(env, cfg, now, mode);
+    const cost = 1 + c.makerOrders + c.takerOrders + c.cancelCalls + c.trades - before;
+    c.actions += cost;
+    return cost;
   }
 
   #adoptTick(tick: Micros): void {
@@ -149,7 +164,10 @@ export class MarketAgent {
         this.#orders.delete(key);
       }
     }
-    if (stale.length > 0) env.counters.cancels += engine.cancelOrders(stale, this.#maker.owner, now).canceled.length;
+    if (stale.length > 0) {
+      env.counters.cancelCalls++;
+      env.counters.cancels += engine.cancelOrders(stale, this.#maker.owner, now).canceled.length;
+    }
     if (mode === 'cancel-only') return;
 
     // Post-only levels that would cross someone else's resting order are skipped, not sent.

@@ -13,7 +13,7 @@ export interface SyntheticFlowOptions {
   readonly seed: number;
   /** Venue time: the flow runs on `clock.scheduler` and stamps engine calls with `clock.now()`. */
   readonly clock: Clock;
-  /** Scales visits and taker arrivals. Default 1; > 0 and at most MAX_FLOW_INTENSITY. */
+  /** Scales the action budget and taker arrivals. Default 1; > 0 and at most MAX_FLOW_INTENSITY. */
   readonly intensity?: number;
   readonly params?: Partial<FlowParams>;
   /** The sandbox's trading mode: no takers in `post-only`, only cancels in `cancel-only`. */
@@ -33,12 +33,14 @@ export interface FlowStats extends Readonly<Omit<FlowCounters, 'rejected'>> {
  * of clock times: each market draws from its own seeded stream, markets are visited round-robin
  * in a fixed order, and the number of visits per step follows from the clock alone.
  *
- * CPU is bounded: every `stepMs` the flow spends a budget of `visitsPerSecond × intensity`
- * market visits per second of elapsed time (a visit does a bounded amount of work), so a world
- * of 5,000 markets costs what 200 do; each market is just visited less often. The walk and the
- * taker arrivals scale with the time since a market's last visit, so their rates per market do
- * not depend on how many markets share the budget. An elapsed time above one second (a stalled
- * event loop) is counted as one second: the flow catches up by slowing down, never by bursting.
+ * CPU is bounded: every `stepMs` the flow spends a budget of `actionsPerSecond × intensity`
+ * agent actions per second of elapsed time (a visit costs one action plus one per order sent, per
+ * cancel call and per trade printed; a visit's work is bounded), so a world of 5,000 markets costs what 200 do;
+ * each market is just visited less often. The walk scales with the time since a market's last
+ * visit (taker arrivals too, up to `maxTakersPerVisit`). A small world is visited at most
+ * `maxVisitsPerMarketPerSecond` per market. At most one second of unspent budget is banked, and
+ * an elapsed time above one second (a stalled event loop) counts as one second: the flow
+ * catches up by slowing down, never by bursting.
  */
 export class SyntheticFlow {
   readonly #env: AgentEnv;
@@ -46,9 +48,12 @@ export class SyntheticFlow {
   readonly #markets: readonly FlowMarket[];
   readonly #agents: (MarketAgent | undefined)[];
   readonly #mode: () => FlowTradingMode;
-  readonly #visitsPerSecond: number;
+  readonly #actionsPerSecond: number;
+  readonly #maxVisitsPerSecond: number;
   #cursor = 0;
+  /** Unspent actions (negative: a costly visit borrowed from the next step). */
   #carry = 0;
+  #visitCarry = 0;
   #lastStepMs = 0;
   #orderSeq = 0;
   #timer: Subscription | undefined;
@@ -64,8 +69,19 @@ export class SyntheticFlow {
     this.#markets = options.markets;
     this.#agents = new Array<MarketAgent | undefined>(options.markets.length).fill(undefined);
     this.#mode = options.mode ?? (() => 'normal');
-    this.#visitsPerSecond = Math.min(params.visitsPerSecond * intensity, params.maxVisitsPerMarketPerSecond * options.markets.length);
-    const counters: FlowCounters = { visits: 0, makerOrders: 0, takerOrders: 0, cancels: 0, trades: 0, deposits: 0, rejected: {} };
+    this.#actionsPerSecond = params.actionsPerSecond * intensity;
+    this.#maxVisitsPerSecond = params.maxVisitsPerMarketPerSecond * options.markets.length;
+    const counters: FlowCounters = {
+      actions: 0,
+      visits: 0,
+      makerOrders: 0,
+      takerOrders: 0,
+      cancels: 0,
+      cancelCalls: 0,
+      trades: 0,
+      deposits: 0,
+      rejected: {},
+    };
     this.#env = {
       engine: options.engine,
       params,
@@ -117,10 +133,12 @@ export class SyntheticFlow {
       running: this.running,
       markets: this.#markets.length,
       intensity: this.#env.intensity,
+      actions: c.actions,
       visits: c.visits,
       makerOrders: c.makerOrders,
       takerOrders: c.takerOrders,
       cancels: c.cancels,
+      cancelCalls: c.cancelCalls,
       trades: c.trades,
       deposits: c.deposits,
       rejected: { ...c.rejected },
@@ -132,11 +150,10 @@ export class SyntheticFlow {
     const elapsedSec = Math.min(1, Math.max(0, now - this.#lastStepMs) / 1000);
     this.#lastStepMs = now;
     if (n === 0) return;
-    this.#carry += this.#visitsPerSecond * elapsedSec;
-    let visits = Math.floor(this.#carry);
-    this.#carry -= visits;
+    this.#carry = Math.min(this.#carry + this.#actionsPerSecond * elapsedSec, this.#actionsPerSecond);
+    this.#visitCarry = Math.min(this.#visitCarry + this.#maxVisitsPerSecond * elapsedSec, this.#maxVisitsPerSecond);
     const mode = this.#mode();
-    while (visits-- > 0) {
+    while (this.#carry >= 1 && this.#visitCarry >= 1) {
       const i = this.#cursor;
       this.#cursor = (i + 1) % n;
       let agent = this.#agents[i];
@@ -144,7 +161,8 @@ export class SyntheticFlow {
         agent = new MarketAgent(this.#markets[i] as FlowMarket, this.#env.seed);
         this.#agents[i] = agent;
       }
-      agent.visit(this.#env, now, mode);
+      this.#carry -= agent.visit(this.#env, now, mode);
+      this.#visitCarry -= 1;
     }
   }
 }

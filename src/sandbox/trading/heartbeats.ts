@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { interval, type Subscription } from 'rxjs';
-import type { Clock } from '../../core/clock.ts';
 import { uuidOf } from './api-keys.ts';
 
 /**
@@ -13,7 +11,8 @@ import { uuidOf } from './api-keys.ts';
  * - `POST /heartbeats` (no body) is valid whenever the request is authenticated: it arms the same
  *   deadline and answers `{"status": "ok"}`.
  * - Once armed, a deadline that passes without a valid beat cancels every open order of the key
- *   (checked every `checkMs` on the sandbox clock's scheduler, so a simulated clock drives it),
+ *   (`check(now)`, which the server calls every `heartbeatCheckMs` on the sandbox clock's
+ *   scheduler, so a simulated clock drives it),
  *   disarms the session and retires the current id: the next beat with it gets the 400 and a new
  *   id.
  * - Fault `ignoreHeartbeats`: beats are answered as usual (ids advance) but do not push an armed
@@ -37,16 +36,13 @@ interface Session {
 
 export class HeartbeatSessions {
   readonly #seed: number;
-  readonly #clock: Clock;
   readonly #timeoutMs: number;
   readonly #onExpire: (apiKey: string, now: number) => void;
   readonly #ignore: () => boolean;
   readonly #sessions = new Map<string, Session>();
-  #timer: Subscription | undefined;
 
   constructor(options: {
     seed: number;
-    clock: Clock;
     timeoutMs: number;
     /** Cancels the key's open orders. */
     onExpire: (apiKey: string, now: number) => void;
@@ -54,7 +50,6 @@ export class HeartbeatSessions {
     ignore: () => boolean;
   }) {
     this.#seed = options.seed;
-    this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs;
     this.#onExpire = options.onExpire;
     this.#ignore = options.ignore;
@@ -62,16 +57,6 @@ export class HeartbeatSessions {
 
   get timeoutMs(): number {
     return this.#timeoutMs;
-  }
-
-  /** Starts the deadline check on the clock's scheduler. */
-  start(checkMs: number): void {
-    this.#timer ??= interval(checkMs, this.#clock.scheduler).subscribe(() => this.check(this.#clock.now()));
-  }
-
-  stop(): void {
-    this.#timer?.unsubscribe();
-    this.#timer = undefined;
   }
 
   /** A `POST /v1/heartbeats` beat. */

@@ -107,14 +107,22 @@ describe('synthetic flow', () => {
     for (const a of FLOW_ACCOUNTS) expect(traded.has(a.address), a.owner).toBe(true);
   });
 
-  it('spends a fixed budget of visits per second whatever the number of markets', () => {
+  it('spends a fixed budget of actions per second whatever the number of markets', () => {
     const small = flowRig({ seed: 2, markets: 300, events: 60 });
     const large = flowRig({ seed: 2, markets: 1_200, events: 240 });
     const busy = flowRig({ seed: 2, markets: 300, events: 60, intensity: 2 });
     for (const rig of [small, large, busy]) rig.clock.advanceTo(T0 + 10_000);
-    expect(small.flow.stats().visits).toBe(2_000);
-    expect(large.flow.stats().visits).toBe(2_000);
-    expect(busy.flow.stats().visits).toBe(4_000);
+    // 400 actions/s for 10 s, give or take the last visit's cost (1 + 3 takers and their trades + 6 maker orders + 1 cancel call).
+    for (const [rig, budget] of [
+      [small, 4_000],
+      [large, 4_000],
+      [busy, 8_000],
+    ] as const) {
+      const s = rig.flow.stats();
+      expect(s.actions).toBeGreaterThan(budget - 2);
+      expect(s.actions).toBeLessThan(budget + 40);
+      expect(s.actions).toBe(s.visits + s.makerOrders + s.takerOrders + s.cancelCalls + s.trades);
+    }
     expect(large.flow.stats().markets).toBeGreaterThan(small.flow.stats().markets * 3);
   });
 

@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load-config.ts';
+import { createLogger } from '../../core/log.ts';
+import { parseDurationOption, parseUrlOption } from '../options.ts';
+import { formatBytes } from '../format-bytes.ts';
+
+interface RecordOptions {
+  out: string;
+  venue?: string;
+  duration?: number;
+  toBinary?: boolean;
+}
+
+/** Progress lines: refreshed in place on a terminal, one every few seconds otherwise. */
+const TTY_REFRESH_MS = 1_000;
+const LINE_EVERY_MS = 5_000;
+
+/**
+ * `clobot record <config> --out <file>`: records the config's markets (books and prices, or the
+ * WS market channel with `data.transport: ws`) from its venue (embedded sandbox or URL, or
+ * `--venue`) into a recording for `clobot backtest`. Progress on stderr. SIGINT, SIGTERM or the
+ * end of `--duration` flush and close the file (gzip properly ended) and exit 0.
+ */
+export function registerRecord(program: Command): void {
+  program
+    .command('record')
+    .description('record market data (books, prices) of a config\'s markets for backtests')
+    .argument('<config>', 'path to the YAML run config (its venue and market selection)')
+    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)')
+    .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
+    .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
+    .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
+    .action(async (configPath: string, opts: RecordOptions) => {
+      const config = loadConfig(configPath);
+      for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: false });
+      const { startRecorder } = await import('../../data/recorder.ts');
+      const recorder = await startRecorder({ config, logger, out: opts.out, venueUrl: opts.venue, form: opts.toBinary ? 'binary' : 'text' });
+      const stats0 = recorder.stats();
+      process.stderr.write(
+        `recording ${stats0.markets} markets (${stats0.tokens} tokens) from ${recorder.url} over ${recorder.transport} to ${recorder.path}\n`,
+      );
+
+      const tty = process.stderr.isTTY === true;
+      const line = (): string => {
+        const s = recorder.stats();
+        return (
+          `${s.events.toLocaleString('en-US')} events (${s.byType.book.toLocaleString('en-US')} books), ${formatBytes(s.bytes)}, ` +
+          `${s.markets} markets, ${clockTime(s.elapsedMs)}${s.errors > 0 ? `, ${s.errors} errors` : ''}`
+        );
+      };
+      const progress = setInterval(
+        () => process.stderr.write(tty ? `\r${line()}\u001b[K` : `${line()}\n`),
+        tty ? TTY_REFRESH_MS : LINE_EVERY_MS,
+      );
+
+      let failure: unknown;
+      await new Promise<void>((done) => {
+        const finish = () => {
+          process.off('SIGINT', finish);
+          process.off('SIGTERM', finish);
+          if (timer) clearTimeout(timer);
+          done();
+        };
+        const timer = opts.duration !== undefined ? setTimeout(finish, opts.duration) : undefined;
+        process.once('SIGINT', finish);
+        process.once('SIGTERM', finish);
+        recorder.failed.catch((err: unknown) => {
+          failure = err;
+          finish();
+        });
+      });
+      clearInterval(progress);
+      const s = await recorder.stop();
+      if (tty) process.stderr.write('\n');
+      process.stderr.write(
+        `recorded ${s.events.toLocaleString('en-US')} events (${s.byType.book} books, ${s.byType.prices} prices, ${s.byType.trade} trades, ${s.byType.tickSize} tick changes) ` +
+          `from ${s.markets} markets in ${clockTime(s.elapsedMs)}: ${recorder.path} (${formatBytes(s.bytes)})\n`,
+      );
+      logger.flush();
+      if (failure !== undefined) throw failure;
+    });
+}
+
+function clockTime(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(h)}:${pad(m)}:${pad(sec)}`;
+}

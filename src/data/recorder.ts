@@ -1,0 +1,243 @@
+import { interval, type Observable, type Subscription } from 'rxjs';
+import type { Logger } from 'pino';
+import { LiveClock, type Clock } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
+import { fieldLogger } from '../core/log.ts';
+import type { MarketSelection, RunConfig } from '../config/run-config.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { createVenueClient, type VenueClient } from '../venue/client.ts';
+import type { TradingMarket } from '../venue/domain/trading.ts';
+import type { MarketEvent } from './market-events.ts';
+import { resolveMarkets, tokensOf } from './market-selection.ts';
+import { pollMarkets } from './poll-source.ts';
+import { recordedMarketOf } from './recording/convert.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from './recording/format.ts';
+import { createRecordingWriter, type RecordingWriter } from './recording/writer.ts';
+import { venueBookFeed } from './venue-book-feed.ts';
+import { wsMarketSource } from './ws-source.ts';
+
+export interface RecorderOptions {
+  readonly config: RunConfig;
+  /** The recording to write (gzip when it ends in `.gz`). */
+  readonly out: string;
+  /** Overrides the config's venue with this base URL. */
+  readonly venueUrl?: string;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  readonly form?: RecordingForm;
+  /** Buffered events reach the disk at least this often. Default 2,000 ms. */
+  readonly flushIntervalMs?: number;
+}
+
+export interface RecorderStats {
+  readonly events: number;
+  /** Bytes on disk (what was flushed). */
+  readonly bytes: number;
+  readonly markets: number;
+  readonly tokens: number;
+  readonly startedAt: number;
+  readonly elapsedMs: number;
+  readonly byType: Readonly<Record<MarketEvent['type'], number>>;
+  /** Failed requests or connections (the source went on). */
+  readonly errors: number;
+}
+
+export interface Recorder {
+  readonly path: string;
+  readonly header: RecordingHeader;
+  /** The venue the events come from. */
+  readonly url: string;
+  readonly transport: 'poll' | 'ws';
+  stats(): RecorderStats;
+  /** Rejects when recording cannot go on (the file cannot be written). */
+  readonly failed: Promise<never>;
+  /** Stops the source, flushes and closes the file (a valid recording), closes the venue. */
+  stop(): Promise<RecorderStats>;
+}
+
+/**
+ * Records a config's markets: builds the venue like a live run (the sandbox embedded in-process
+ * when the config says so, or the URL), resolves the market selection (`data.markets`, else every
+ * enabled strategy's), writes the header, then every market event of the config's transport
+ * (`poll`: books and prices through `pollMarkets`; `ws`: the market channel) with its tsEvent and
+ * tsInit. Receipt times never go back in the file: an event stamped earlier than the one before
+ * it (the wall clock stepped back) is written with the previous tsInit.
+ */
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const { config, logger } = options;
+  const log = fieldLogger(logger);
+  const clock = options.clock ?? new LiveClock();
+  const closers: (() => Promise<void> | void)[] = [];
+  try {
+    const { venue, url, sandbox } = await openVenue(config, options.venueUrl, logger, clock);
+    if (sandbox) closers.push(() => sandbox.close());
+
+    const markets = await selectedMarkets(config, venue);
+    const tokens = tokensOf(markets);
+    const header: RecordingHeader = {
+      format: RECORDING_FORMAT,
+      version: RECORDING_VERSION,
+      createdAt: clock.now(),
+      source: url,
+      markets: markets.map(recordedMarketOf),
+    };
+    const writer = createRecordingWriter(options.out, header, { form: options.form ?? 'text' });
+    closers.unshift(() => writer.close());
+
+    const startedAt = clock.now();
+    const byType: Record<MarketEvent['type'], number> = { book: 0, prices: 0, trade: 0, tickSize: 0 };
+    let errors = 0;
+    let lastTsInit = 0;
+    let fail!: (err: unknown) => void;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    failed.catch(() => undefined); // observed by whoever awaits it
+
+    const onError = (err: unknown) => {
+      errors++;
+      log.warn('market data error', { err: String(err) });
+    };
+    const tokenIds = tokens.map((t) => t.tokenId);
+    const source$: Observable<MarketEvent> =
+      config.data.transport === 'ws'
+        ? wsMarketSource({ url: venue.urls.trading, tokenIds, clock, customFeatures: true, onError })
+        : pollMarkets({
+            clock,
+            feed: venueBookFeed(venue),
+            tokenIds,
+            chunkSize: 20,
+            pollIntervalMs: config.data.pollIntervalMs === 'auto' ? 0 : config.data.pollIntervalMs,
+            concurrency: 2,
+            prices: true,
+            onError,
+          });
+
+    let stopping = false;
+    const write = (event: MarketEvent): void => {
+      if (stopping) return;
+      const e = event.tsInit < lastTsInit ? withTsInit(event, lastTsInit) : event;
+      try {
+        writer.write(e);
+      } catch (err) {
+        stopping = true;
+        fail(err);
+        return;
+      }
+      lastTsInit = e.tsInit;
+      byType[e.type]++;
+    };
+    const subscriptions: Subscription[] = [];
+    subscriptions.push(source$.subscribe({ next: write, error: (err: unknown) => fail(err) }));
+    subscriptions.push(
+      interval(options.flushIntervalMs ?? 2_000, clock.scheduler).subscribe(() => {
+        if (stopping) return;
+        try {
+          writer.flush();
+        } catch (err) {
+          stopping = true;
+          fail(err);
+        }
+      }),
+    );
+    log.info('recording started', { url, out: writer.path, markets: markets.length, tokens: tokens.length, transport: config.data.transport });
+
+    const stats = (): RecorderStats => ({
+      events: writer.events,
+      bytes: writer.bytes,
+      markets: markets.length,
+      tokens: tokens.length,
+      startedAt,
+      elapsedMs: clock.now() - startedAt,
+      byType: { ...byType },
+      errors,
+    });
+    let stopped: Promise<RecorderStats> | undefined;
+    return {
+      path: writer.path,
+      header,
+      url,
+      transport: config.data.transport,
+      stats,
+      failed,
+      stop() {
+        stopped ??= (async () => {
+          stopping = true;
+          for (const s of subscriptions) s.unsubscribe();
+          const final = stats();
+          for (const close of closers) await close();
+          const closedStats = { ...final, bytes: writer.bytes };
+          log.info('recording stopped', { ...closedStats });
+          return closedStats;
+        })();
+        return stopped;
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close();
+    throw err;
+  }
+}
+
+/** The same event received at `tsInit` instead. */
+function withTsInit(event: MarketEvent, tsInit: number): MarketEvent {
+  switch (event.type) {
+    case 'book':
+      return { ...event, tsInit, book: { ...event.book, tsInit } };
+    case 'prices':
+      return { ...event, tsInit, prices: event.prices.map((p) => ({ ...p, tsInit })) };
+    default:
+      return { ...event, tsInit };
+  }
+}
+
+/** The venue the config names (or `venueUrl`), as a live run builds it. */
+async function openVenue(
+  config: RunConfig,
+  venueUrl: string | undefined,
+  logger: Logger,
+  clock: Clock,
+): Promise<{ venue: VenueClient; url: string; sandbox: RunningSandbox | undefined }> {
+  const v = config.venue;
+  let urls: { metadata: string; trading: string; analytics: string };
+  let sandbox: RunningSandbox | undefined;
+  if (venueUrl) {
+    urls = { metadata: venueUrl, trading: venueUrl, analytics: venueUrl };
+  } else if (v === undefined) {
+    throw new ConfigError(`venue (${config.source.file}): recording needs a venue: set venue.baseUrl or venue.embedded, or pass --venue <url>`);
+  } else if (v.kind === 'embedded') {
+    const e = v.embedded;
+    sandbox = await startSandbox({
+      host: e.host,
+      port: e.port,
+      seed: e.seed,
+      markets: e.markets,
+      events: e.events,
+      profile: e.profile,
+      flow: e.flow,
+      logger: logger.child({ component: 'sandbox' }),
+    });
+    urls = { metadata: sandbox.url, trading: sandbox.url, analytics: sandbox.url };
+  } else {
+    urls = v.urls;
+  }
+  const venue = createVenueClient({
+    urls,
+    profile: v?.profile ?? 'interface',
+    timeoutMs: v?.timeoutMs,
+    retries: v?.retries,
+    clock,
+    limits: v ? { windowScale: v.limits.windowScale } : undefined,
+    logger: logger.child({ component: 'venue' }),
+  });
+  return { venue, url: urls.trading, sandbox };
+}
+
+/** `data.markets`, else the union of the enabled strategies' selections, each resolved once. */
+async function selectedMarkets(config: RunConfig, venue: VenueClient): Promise<TradingMarket[]> {
+  const selections: MarketSelection[] = [];
+  if (config.data.markets) selections.push(config.data.markets);
+  else for (const s of config.strategies) if (s.enabled && !selections.includes(s.markets)) selections.push(s.markets);
+  if (selections.length === 0) throw new ConfigError(`data.markets (${config.source.file}): no market selection to record: set data.markets`);
+  const byCondition = new Map<string, TradingMarket>();
+  for (const selection of selections) for (const m of await resolveMarkets(venue, selection)) if (!byCondition.has(m.conditionId)) byCondition.set(m.conditionId, m);
+  return [...byCondition.values()];
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MarketEvent } from '../../../src/data/market-events.ts';
+import type { RecordedMarket, RecordingHeader } from '../../../src/data/recording/format.ts';
+import { decodeWsMarketMessage } from '../../../src/data/ws-messages.ts';
+import { decodeOrderBook, decodeOrderBooks, decodeTokenPrices } from '../../../src/venue/decode.ts';
+
+const FIXTURES = '/work/shared/fixtures/venue';
+
+export function fixture(name: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+}
+
+/** A temporary folder, removed by `done()`. */
+export function tempDir(): { dir: string; path(name: string): string; done(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'clobot-rec-'));
+  return { dir, path: (name) => join(dir, name), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * One event of every kind, from the venue's real payloads where there is one (books with
+ * levels out of order, 2024 shape, prices, a trade print, a tick change), plus edge cases the
+ * fixtures lack (empty sides, no optional fields, neg-risk, a hash that is not hex, a non-ASCII
+ * hash), in tsInit order. The header lists every token.
+ */
+export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[] } {
+  let t = 1_785_000_000_000;
+  const next = () => (t += 7);
+  const events: MarketEvent[] = [];
+  const book = (b: ReturnType<typeof decodeOrderBook>) => events.push({ type: 'book', book: b, tsEvent: b.tsEvent, tsInit: b.tsInit });
+
+  book(decodeOrderBook(fixture('book.json'), next()));
+  book(decodeOrderBook(fixture('book_2024.json'), next()));
+  for (const b of decodeOrderBooks(fixture('books.json'), next())) book(b);
+  const pricesAt = next();
+  events.push({ type: 'prices', prices: decodeTokenPrices(fixture('prices.json'), pricesAt), tsEvent: pricesAt, tsInit: pricesAt });
+  const trade = decodeWsMarketMessage(fixture('ws_market_last_trade_price.json'), next());
+  if (trade.kind !== 'lastTrade') throw new Error('fixture is not a last trade');
+  events.push({ type: 'trade', tokenId: trade.tokenId, price: trade.price, size: trade.size, side: trade.side, tsEvent: trade.tsEvent, tsInit: t });
+  const tick = decodeWsMarketMessage(fixture('ws_market_tick_size_change.json'), next());
+  if (tick.kind !== 'tickSize') throw new Error('fixture is not a tick change');
+  events.push({ type: 'tickSize', tokenId: tick.tokenId, tickSize: tick.newTickSize, tsEvent: tick.tsEvent, tsInit: t });
+
+  const edge = (tokenId: string, patch: Partial<ReturnType<typeof decodeOrderBook>>) => {
+    const at = next();
+    book({
+      tokenId,
+      conditionId: '0xedge',
+      tsEvent: at - 3,
+      tsInit: at,
+      hash: 'abc123',
+      bids: [],
+      asks: [],
+      tickSize: undefined,
+      minOrderSize: undefined,
+      negRisk: undefined,
+      lastTradePrice: undefined,
+      ...patch,
+    });
+  };
+  edge('1001', {}); // empty book, no optional field
+  edge('1001', { bids: [{ price: 10_000, size: 1 }], negRisk: true, tickSize: 1_000, hash: 'not hex: Ünïcode ✓' });
+  edge('1002', { asks: [{ price: 999_000, size: 123_456_789_012 }], negRisk: false, hash: '', lastTradePrice: 0 });
+  edge('1002', { asks: [{ price: 999_000, size: 123_456_789_012 }], negRisk: false, hash: '', lastTradePrice: 0 }); // same hash again
+  const p2 = next();
+  events.push({
+    type: 'prices',
+    prices: [
+      { tokenId: '1001', buy: 1, sell: undefined, tsInit: p2 },
+      { tokenId: '1002', buy: undefined, sell: undefined, tsInit: p2 },
+    ],
+    tsEvent: p2 - 1,
+    tsInit: p2,
+  });
+  const p3 = next();
+  events.push({ type: 'trade', tokenId: '1001', price: 500_000, size: 5_000_000, side: 'BUY', tsEvent: p3, tsInit: p3 });
+
+  const tokens = new Map<string, string>(); // token -> condition
+  const note = (tokenId: string, conditionId: string) => {
+    if (!tokens.has(tokenId)) tokens.set(tokenId, conditionId);
+  };
+  for (const e of events) {
+    if (e.type === 'book') note(e.book.tokenId, e.book.conditionId);
+    else if (e.type === 'prices') for (const p of e.prices) note(p.tokenId, '0xother');
+    else note(e.tokenId, '0xother');
+  }
+  const byCondition = new Map<string, string[]>();
+  for (const [token, condition] of tokens) byCondition.set(condition, [...(byCondition.get(condition) ?? []), token]);
+  const markets: RecordedMarket[] = [...byCondition].map(([conditionId, ids], i) => ({
+    conditionId,
+    question: `Question ${i}?`,
+    slug: `market-${i}`,
+    negRisk: i === 1,
+    ...(i === 1 ? { negRiskMarketId: '0xnr' } : {}),
+    tickSize: '0.01',
+    minOrderSize: '5',
+    makerBaseFeeBps: 0,
+    takerBaseFeeBps: 10,
+    tokens: ids.map((tokenId, k) => ({ tokenId, outcome: k === 0 ? 'Yes' : 'No' })),
+  }));
+  const header: RecordingHeader = { format: 'clobot-recording', version: 1, createdAt: 1_785_000_000_000, source: 'test:fixtures', markets };
+  return { header, events };
+}
+
+/** A header for hand-written lines: one market with tokens `11` and `22`. */
+export const SMALL_HEADER: RecordingHeader = {
+  format: 'clobot-recording',
+  version: 1,
+  createdAt: 1,
+  source: 'test',
+  markets: [
+    {
+      conditionId: '0xc1',
+      question: 'Q?',
+      slug: 'q',
+      negRisk: false,
+      tickSize: '0.01',
+      minOrderSize: '5',
+      makerBaseFeeBps: 0,
+      takerBaseFeeBps: 0,
+      tokens: [
+        { tokenId: '11', outcome: 'Yes' },
+        { tokenId: '22', outcome: 'No' },
+      ],
+    },
+  ],
+};

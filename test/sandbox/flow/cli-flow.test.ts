@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers.ts';
+
+/** `clobot sandbox --no-flow` / `--flow-intensity <x>` as a user runs them. */
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+function run(args: string[]): { out: () => string; err: () => string; kill: () => void; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { out: () => out, err: () => err, kill: () => child.kill('SIGTERM'), exit };
+}
+
+async function url(r: ReturnType<typeof run>): Promise<string> {
+  for (let i = 0; i < 200 && !r.out().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const line = r.out().split('\n')[0] as string;
+  expect(line, r.err()).toMatch(/^listening on /);
+  return line.slice('listening on '.length);
+}
+
+describe('clobot sandbox flow flags', () => {
+  it('runs the flow by default at the given intensity, and not at all with --no-flow', async () => {
+    const a = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--flow-intensity', '2.5']);
+    const b = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--no-flow']);
+    try {
+      expect((await call(`${await url(a)}/admin/flow`)).body).toMatchObject({ enabled: true, running: true, intensity: 2.5 });
+      expect((await call(`${await url(b)}/admin/flow`)).body).toEqual({ enabled: false });
+    } finally {
+      a.kill();
+      b.kill();
+    }
+    expect(await a.exit).toBe(0);
+    expect(await b.exit).toBe(0);
+  });
+
+  it('refuses an intensity out of range', async () => {
+    const bad = ['0', '-1', '101', 'fast'];
+    const runs = bad.map((x) => run(['sandbox', '--port', '0', '--flow-intensity', x]));
+    const codes = await Promise.all(runs.map((r) => r.exit));
+    runs.forEach((r, i) => {
+      expect(codes[i], bad[i]).not.toBe(0);
+      expect(r.err(), bad[i]).toMatch(/flow-intensity/);
+    });
+  });
+});
