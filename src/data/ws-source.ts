@@ -150,7 +150,6 @@ class WsConnection {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (this.#ws !== ws || isBinary) return;
       this.#lastFrameAt = this.#clock.now();
-      this.#failures = 0;
       this.#onText(ws, data.toString());
     });
     ws.on('error', (err: Error) => {
@@ -205,6 +204,7 @@ class WsConnection {
       if (c === 123 /* { */ || c === 91 /* [ */) ws.terminate();
       return;
     }
+    this.#failures = 0; // a connection that delivers good data resets the backoff
     for (const m of messages) this.#apply(ws, m, tsInit);
   }
 

@@ -58,6 +58,33 @@ export interface EngineOptions {
   readonly onEvent?: (event: EngineEvent) => void;
   /** Returns HTTP 429 count from the venue edge, for the summary. */
   readonly http429?: () => number;
+  /** Durable state (the run store); absent: nothing survives the process. */
+  readonly persistence?: EnginePersistence;
+  /** State of a previous life of this run, to resume from. */
+  readonly restore?: EngineRestore;
+  /** What to do at start with restored orders still open at the venue. Default 'cancel'. */
+  readonly orphans?: 'cancel' | 'adopt';
+}
+
+/**
+ * What the engine needs from a store. Orders are written when created and on every change,
+ * with their hash before they are posted; each tick's writes share one transaction.
+ */
+export interface EnginePersistence {
+  /** Next client order id sequence number, durably reserved (never handed out twice). */
+  nextClientSeq(): number;
+  transaction<T>(fn: () => T): T;
+  orderCreated(record: OrderRecord, at: number): void;
+  orderChanged(record: OrderRecord, at: number, reason?: string): void;
+  fill(fill: FillEvent): void;
+  heartbeatId(id: string, at: number): void;
+  journal(event: EngineEvent): void;
+}
+
+export interface EngineRestore {
+  readonly orders: readonly { readonly request: OrderRequest; readonly orderId: string | undefined; readonly status: string; readonly filled: Micros; readonly updatedAt: number }[];
+  readonly fills: readonly FillEvent[];
+  readonly heartbeatId?: string;
 }
 
 export type EngineEvent =
@@ -123,11 +150,21 @@ export class TradingEngine {
     for (const token of options.tokens) this.cache.track(token);
     if (options.heartbeat && options.execution.heartbeat) {
       const exec = options.execution;
+      const persistence = options.persistence;
       this.heartbeat = new HeartbeatSupervisor({
         clock: options.clock,
         beat: (prev) => exec.heartbeat!(prev),
         intervalMs: options.heartbeat.intervalMs,
-        initialId: options.heartbeat.initialId,
+        initialId: options.heartbeat.initialId ?? options.restore?.heartbeatId,
+        onAck: persistence ? (id, at) => persistence.heartbeatId(id, at) : undefined,
+      });
+    }
+    if (options.restore) this.#restore(options.restore);
+    const persistence = options.persistence;
+    if (persistence) {
+      this.tracker.listen({
+        created: (record, at) => persistence.orderCreated(record, at),
+        changed: (record, at, reason) => persistence.orderChanged(record, at, reason),
       });
     }
     for (const s of options.strategies) this.#addStrategy(s);
@@ -162,13 +199,14 @@ export class TradingEngine {
         )
         .subscribe(),
     );
-    this.#subs.add(execution.fills$.subscribe((fill) => this.#onVenueFill(fill)));
+    this.#subs.add(execution.fills$.subscribe((fill) => this.#transaction(() => this.#onVenueFill(fill))));
+    if (this.#opts.restore) this.#reconcileRestored();
     this.#subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => this.#opts.log.error('market data failed', { err: String(err) }) }));
     if (this.heartbeat) {
       let previous: HeartbeatHealth = 'idle';
       this.#subs.add(
         this.heartbeat.health$.subscribe((health) => {
-          this.#opts.onEvent?.({ type: 'heartbeat', health, at: clock.now() });
+          this.#emit({ type: 'heartbeat', health, at: clock.now() });
           if (health === 'lost') this.#onHeartbeatLost();
           if (previous === 'lost' && health === 'healthy') this.#sync('heartbeat recovered');
           if (health !== previous) this.#opts.log.info('heartbeat', { health });
@@ -219,6 +257,10 @@ export class TradingEngine {
   }
 
   onMarketEvent(event: MarketEvent): void {
+    this.#transaction(() => this.#onMarketEvent(event));
+  }
+
+  #onMarketEvent(event: MarketEvent): void {
     const changes = this.cache.apply(event);
     for (const change of changes) {
       const runners = this.#tokenToStrategies.get(change.state.token.tokenId);
@@ -294,7 +336,7 @@ export class TradingEngine {
   #onFault(id: string, err: StrategyError): void {
     this.counters.faults++;
     this.#opts.log.error('strategy faulted', { strategy: id, error: err.message });
-    this.#opts.onEvent?.({ type: 'fault', strategyId: id, message: err.message, at: this.#opts.clock.now() });
+    this.#emit({ type: 'fault', strategyId: id, message: err.message, at: this.#opts.clock.now() });
     // a faulted strategy's orders are cancelled: nobody is managing them any more
     for (const record of this.tracker.open({ strategyId: id })) this.#requestCancel(record);
   }
@@ -410,8 +452,75 @@ export class TradingEngine {
   }
 
   #nextClientOrderId(): string {
-    this.#seq++;
-    return `${this.#opts.runId}${this.#seq.toString(16).padStart(24, '0')}`;
+    const seq = this.#opts.persistence ? this.#opts.persistence.nextClientSeq() : ++this.#seq;
+    return `${this.#opts.runId}${seq.toString(16).padStart(24, '0')}`;
+  }
+
+  #transaction<T>(fn: () => T): T {
+    const persistence = this.#opts.persistence;
+    return persistence ? persistence.transaction(fn) : fn();
+  }
+
+  /** Puts back orders and fills of a previous life; open orders are reconciled on start. */
+  #restore(restore: EngineRestore): void {
+    for (const fill of restore.fills) {
+      this.#seenTrades.set(fill.tradeId + ':' + fill.orderId, { confirmed: fill.confirmed });
+      this.portfolio.applyFill(fill);
+    }
+    for (const order of restore.orders) {
+      this.tracker.restore(order.request, {
+        orderId: order.orderId,
+        status: order.status as OrderRecord['status'],
+        filled: order.filled,
+        at: order.updatedAt,
+      });
+    }
+  }
+
+  /**
+   * After a restart: every restored order that may still rest is looked up by its hash. Not at
+   * the venue: it was never received (or is gone). At the venue and open: adopted or cancelled
+   * as configured. Nothing restored is ever posted again.
+   */
+  #reconcileRestored(): void {
+    const { execution, clock } = this.#opts;
+    const policy = this.#opts.orphans ?? 'cancel';
+    const open = this.tracker.open();
+    for (const record of open) {
+      if (!record.orderId) {
+        this.tracker.transition(record, 'CANCELED', clock.now(), 'never sent before the restart');
+        continue;
+      }
+      const market = record.request.conditionId;
+      this.#reconciling.set(market, (this.#reconciling.get(market) ?? 0) + 1);
+      this.#subs.add(
+        this.#lookupWithRetry(record.orderId, 5)
+          .pipe(
+            catchError((err: unknown) => {
+              this.#opts.log.error('restart reconciliation failed', { orderId: record.orderId, err: String(err) });
+              return EMPTY;
+            }),
+            finalize(() => {
+              const left = (this.#reconciling.get(market) ?? 1) - 1;
+              if (left <= 0) this.#reconciling.delete(market);
+              else this.#reconciling.set(market, left);
+            }),
+          )
+          .subscribe((state) => {
+            const now = clock.now();
+            if (!state) {
+              this.tracker.transition(record, 'REJECTED', now, 'not at the venue after the restart');
+              return;
+            }
+            this.#applyVenueState(record, state);
+            if (state.sizeMatched > record.filled) this.tracker.setFilled(record, state.sizeMatched, now);
+            if (OPEN_STATUSES.has(record.status)) {
+              this.counters.reconciledFound++;
+              if (policy === 'cancel') this.#requestCancel(record);
+            }
+          }),
+      );
+    }
   }
 
   #riskState(now: number): RiskState {
@@ -493,7 +602,9 @@ export class TradingEngine {
     this.#inFlight++;
     return execution.prepare(live.map((r) => r.request)).pipe(
       tap((orders) => {
-        orders.forEach((p, i) => this.tracker.setOrderId(live[i]!, p.orderId));
+        // the hash is stored BEFORE the post: a restart finds and reconciles it by that hash
+        const at = clock.now();
+        this.#transaction(() => orders.forEach((p, i) => this.tracker.setOrderId(live[i]!, p.orderId, at)));
         this.counters.batches++;
       }),
       concatMap((orders) => this.#send(live, orders, 1)),
@@ -526,7 +637,7 @@ export class TradingEngine {
     const { execution, clock } = this.#opts;
     if (attempt === 1) this.counters.submitted += prepared.length;
     return execution.submit(prepared).pipe(
-      tap((results) => this.#applyResults(records, results)),
+      tap((results) => this.#transaction(() => this.#applyResults(records, results))),
       catchError((err: unknown) => {
         const retryAfterMs = retryableRefusal(err);
         if (retryAfterMs !== undefined && attempt < MAX_SUBMIT_ATTEMPTS && !this.#stopped) {
@@ -559,7 +670,7 @@ export class TradingEngine {
       if (result.ok) {
         this.counters.accepted++;
         this.#consecutiveRejects = 0;
-        if (record.orderId !== result.orderId && result.orderId) this.tracker.setOrderId(record, result.orderId);
+        if (record.orderId !== result.orderId && result.orderId) this.tracker.setOrderId(record, result.orderId, now);
         const status = result.status.toUpperCase();
         // a matched order may already be filled; fills arrive through fills$
         if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN') {
@@ -697,14 +808,17 @@ export class TradingEngine {
             this.tracker.transition(record, 'CANCELED', now);
             this.#emitOrderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
           } else {
-            // not cancelled: already filled or gone; the sync settles its true state
-            this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
+            // not cancelled: already filled or gone; the sync settles its true state (a record
+            // that a fill closed meanwhile stays closed)
+            if (record.status === 'CANCEL_PENDING') this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
           }
         }
       }),
       catchError((err: unknown) => {
         const now = this.#opts.clock.now();
-        for (const record of batch) this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+        for (const record of batch) {
+          if (record.status === 'CANCEL_PENDING') this.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+        }
         this.#opts.log.warn('cancel failed; will retry on the next sync', { orders: batch.length, err: String(err) });
         return EMPTY;
       }),
@@ -756,7 +870,7 @@ export class TradingEngine {
     if (failed) return;
     this.#seenTrades.set(fill.tradeId + ':' + fill.orderId, { confirmed });
     const now = this.#opts.clock.now();
-    record.filled = Math.min(record.request.size, record.filled + fill.size);
+    this.tracker.setFilled(record, Math.min(record.request.size, record.filled + fill.size), now);
     this.counters.fills++;
     this.portfolio.applyFill({ tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee });
     if (record.filled >= record.request.size) this.tracker.transition(record, 'FILLED', now);
@@ -776,7 +890,8 @@ export class TradingEngine {
       tsEvent: fill.tsEvent,
       tsInit: fill.tsInit,
     });
-    this.#opts.onEvent?.({ type: 'fill', strategyId: record.request.strategyId, fill: event });
+    this.#opts.persistence?.fill(event);
+    this.#emit({ type: 'fill', strategyId: record.request.strategyId, fill: event });
     this.#runners.get(record.request.strategyId)?.fill(event);
   }
 
@@ -854,9 +969,14 @@ export class TradingEngine {
     );
   }
 
+  #emit(event: EngineEvent): void {
+    this.#opts.persistence?.journal(event);
+    this.#opts.onEvent?.(event);
+  }
+
   #emitOrderEvent(strategyId: string, event: OrderEvent): void {
     const frozen = Object.freeze(event);
-    this.#opts.onEvent?.({ type: 'order', strategyId, event: frozen });
+    this.#emit({ type: 'order', strategyId, event: frozen });
     this.#runners.get(strategyId)?.orderEvent(frozen);
   }
 

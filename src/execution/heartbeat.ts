@@ -20,6 +20,8 @@ export interface HeartbeatOptions {
   readonly checkEveryMs?: number;
   /** Chain id to resume (from the store after a restart). */
   readonly initialId?: string;
+  /** Told of every acknowledged id (the store keeps the chain across restarts). */
+  readonly onAck?: (id: string, at: number) => void;
 }
 
 export interface HeartbeatStats {
@@ -35,7 +37,8 @@ export interface HeartbeatStats {
  * acknowledged beat, and subscribers do the reconciliation on that transition.
  */
 export class HeartbeatSupervisor {
-  readonly #opts: Required<Omit<HeartbeatOptions, 'initialId'>>;
+  readonly #opts: Required<Omit<HeartbeatOptions, 'initialId' | 'onAck'>>;
+  readonly #onAck: ((id: string, at: number) => void) | undefined;
   readonly #health = new BehaviorSubject<HeartbeatHealth>('idle');
   readonly health$: Observable<HeartbeatHealth>;
   readonly stats: HeartbeatStats = { sent: 0, acknowledged: 0, missed: 0 };
@@ -54,6 +57,7 @@ export class HeartbeatSupervisor {
       checkEveryMs: options.checkEveryMs ?? 250,
     };
     this.#chainId = options.initialId ?? '';
+    this.#onAck = options.onAck;
     this.health$ = this.#health.pipe(distinctUntilChanged());
   }
 
@@ -91,6 +95,7 @@ export class HeartbeatSupervisor {
         this.stats.acknowledged++;
         this.#chainId = id;
         this.#lastAckAt = this.#opts.clock.now();
+        this.#onAck?.(id, this.#lastAckAt);
         this.#health.next('healthy');
       }),
       catchError((err: unknown) => {

@@ -20,9 +20,43 @@ export interface OrderRecord {
  * The single source of truth for "what do we have out there"; snapshots handed to strategies
  * are frozen copies.
  */
+/** Told of every change, in order (the persistence hook: a store writes them durably). */
+export interface OrderTrackerListener {
+  created(record: OrderRecord, at: number): void;
+  changed(record: OrderRecord, at: number, reason?: string): void;
+}
+
 export class OrderTracker {
   readonly #byClientId = new Map<string, OrderRecord>();
   readonly #byOrderId = new Map<string, OrderRecord>();
+  #listener: OrderTrackerListener | undefined;
+  /**
+   * The records in an open status, in creation order, so `open()` does not walk the whole history
+   * (a long backtest places hundreds of thousands of orders). Rebuilt from `#byClientId` when a
+   * record got there another way than `add`.
+   */
+  #open = new Map<string, OrderRecord>();
+  #indexed = 0;
+
+  listen(listener: OrderTrackerListener | undefined): void {
+    this.#listener = listener;
+  }
+
+  /** Puts back an order from a previous life of the run (no listener call: it is stored already). */
+  restore(request: OrderRequest, state: { orderId: string | undefined; status: OrderStatus; filled: Micros; at: number }): OrderRecord {
+    const record: OrderRecord = {
+      request,
+      orderId: state.orderId,
+      status: state.status,
+      filled: state.filled,
+      cancelWhenLive: false,
+      history: [{ status: state.status, at: state.at, reason: 'restored' }],
+    };
+    this.#byClientId.set(request.clientOrderId, record);
+    if (state.orderId) this.#byOrderId.set(state.orderId, record);
+    this.#rebuild();
+    return record;
+  }
 
   add(request: OrderRequest, at: number): OrderRecord {
     if (this.#byClientId.has(request.clientOrderId)) throw new Error(`duplicate client order id ${request.clientOrderId}`);
@@ -34,19 +68,34 @@ export class OrderTracker {
       cancelWhenLive: false,
       history: [{ status: 'PENDING_SUBMIT', at }],
     };
+    this.#index();
     this.#byClientId.set(request.clientOrderId, record);
+    this.#open.set(request.clientOrderId, record);
+    this.#indexed++;
+    this.#listener?.created(record, at);
     return record;
   }
 
-  setOrderId(record: OrderRecord, orderId: string): void {
+  setOrderId(record: OrderRecord, orderId: string, at: number): void {
     record.orderId = orderId;
     this.#byOrderId.set(orderId, record);
+    this.#listener?.changed(record, at);
+  }
+
+  /** Records a fill amount change (the status may stay). */
+  setFilled(record: OrderRecord, filled: Micros, at: number): void {
+    record.filled = filled;
+    this.#listener?.changed(record, at);
   }
 
   transition(record: OrderRecord, status: OrderStatus, at: number, reason?: string): boolean {
     if (record.status === status) return false;
     record.status = status;
+    this.#index();
+    if (!OPEN_STATUSES.has(status)) this.#open.delete(record.request.clientOrderId);
+    else if (!this.#open.has(record.request.clientOrderId)) this.#rebuild(); // open again (rare): back in creation order
     record.history.push(reason === undefined ? { status, at } : { status, at, reason });
+    this.#listener?.changed(record, at, reason);
     return true;
   }
 
@@ -64,8 +113,9 @@ export class OrderTracker {
 
   /** Orders that may still trade, optionally of one strategy and/or token. */
   open(filter: { strategyId?: string; tokenId?: string; conditionId?: string } = {}): OrderRecord[] {
+    this.#index();
     const out: OrderRecord[] = [];
-    for (const record of this.#byClientId.values()) {
+    for (const record of this.#open.values()) {
       if (!OPEN_STATUSES.has(record.status)) continue;
       const r = record.request;
       if (filter.strategyId !== undefined && r.strategyId !== filter.strategyId) continue;
@@ -74,6 +124,17 @@ export class OrderTracker {
       out.push(record);
     }
     return out;
+  }
+
+  #index(): void {
+    if (this.#indexed !== this.#byClientId.size) this.#rebuild();
+  }
+
+  #rebuild(): void {
+    const open = new Map<string, OrderRecord>();
+    for (const [id, record] of this.#byClientId) if (OPEN_STATUSES.has(record.status)) open.set(id, record);
+    this.#open = open;
+    this.#indexed = this.#byClientId.size;
   }
 
   remaining(record: OrderRecord): Micros {

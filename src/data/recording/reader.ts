@@ -1,5 +1,5 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { ConfigError, DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../market-events.ts';
 import { BINARY_MAGIC, isBinaryRecording } from './binary-codec.ts';
@@ -41,7 +41,7 @@ export async function openRecording(path: string): Promise<Recording> {
     form = step.form;
     break;
   }
-  if (header === undefined) throw new DecodeError(`${path}:1`, 'a recording header line', undefined);
+  if (header === undefined) throw new DecodeError(`${path}:1`, 'a recording header line', 'an empty file');
   const h = header;
   return {
     path,
@@ -68,14 +68,26 @@ export function readRecordingSync(path: string): { header: RecordingHeader; even
   } catch (err) {
     throw cannotRead(path, err);
   }
+  let gzipFailure: unknown;
   if (raw[0] === 0x1f && raw[1] === 0x8b) {
     try {
       raw = gunzipSync(raw);
     } catch (err) {
-      throw gzipError(`${path}`, err);
+      // decode what there is, so the error names the line where the data stops (as when streaming)
+      gzipFailure = err;
+      raw = gunzipSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
     }
   }
   const events: MarketEvent[] = [];
+  if (gzipFailure !== undefined) {
+    if (isBinaryRecording(raw)) {
+      new RecordingBinaryDecoder(path).push(raw, events);
+      throw gzipError(path, gzipFailure);
+    }
+    const d = new RecordingTextDecoder(path);
+    d.push(raw, events);
+    throw gzipError(`${path}:${d.line + 1}`, gzipFailure);
+  }
   if (isBinaryRecording(raw)) {
     const d = new RecordingBinaryDecoder(path);
     d.push(raw, events);

@@ -64,7 +64,7 @@ export class RecordingTextDecoder {
       this.#carry = Buffer.alloc(0);
       this.#decodeLine(last, 0, last.length, out);
     }
-    if (this.#header === undefined) throw new DecodeError(`${this.#where}:1`, 'a recording header line', undefined);
+    if (this.#header === undefined) throw new DecodeError(`${this.#where}:1`, 'a recording header line', this.#line === 0 ? 'an empty file' : undefined);
   }
 
   #decodeLine(src: Buffer, start: number, end: number, out: MarketEvent[]): void {

@@ -68,7 +68,7 @@ describe('mode', () => {
 
 describe('stallMs', () => {
   it('places the orders, then holds the answer', async () => {
-    sb.faults.set({ stallMs: 1_500 });
+    sb.faults.set({ stallMs: 2_500 });
     const signed = alice.sign(spec());
     let answered = false;
     const pending = alice.l2('POST', '/orders', [alice.item(signed)]).then((a) => {
