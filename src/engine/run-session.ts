@@ -26,10 +26,14 @@ import { createVenueClient, type VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import { createOrderSigner } from '../venue/signing/order-signer.ts';
 import type { EngineSummary } from './engine-summary.ts';
+import { RunStore } from '../store/run-store.ts';
+import { restoreFromStore, storePersistence } from '../store/store-persistence.ts';
 import { TradingEngine, type EngineEvent, type EngineStrategy } from './trading-engine.ts';
 
 export interface RunSessionOptions {
   readonly config: RunConfig;
+  /** SQLite store path (overrides `store.path` of the config). */
+  readonly storePath?: string;
   readonly logger: Logger;
   /** Overrides the config's venue with this URL (remote, one base URL). */
   readonly venueUrl?: string;
@@ -44,6 +48,9 @@ export interface RunSession {
   readonly sandbox: RunningSandbox | undefined;
   readonly markets: readonly TradingMarket[];
   readonly tokens: readonly TrackedToken[];
+  readonly store: RunStore | undefined;
+  /** True when the run resumed from a store holding a previous life's orders or fills. */
+  readonly resumed: boolean;
   /** Stops strategies, cancels orders unless `keepOrders`, closes edges; returns the summary. */
   stop(options?: { keepOrders?: boolean }): Promise<EngineSummary>;
 }
@@ -130,6 +137,13 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       { privateKey: account.privateKey, signerAddress: account.address, maker: account.funder, signatureType: account.signatureType },
       { profile: venueConfig.profile, chainId: venueConfig.chainId, exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange } },
     );
+    // durable state: open (or create) the store before anything is sent
+    const storePath = options.storePath ?? config.store.path;
+    const store = storePath ? RunStore.open(storePath, { create: true, runName: config.name }) : undefined;
+    if (store) closers.push(() => store.close());
+    const restore = store ? restoreFromStore(store) : undefined;
+    if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });
+
     let engineRef: TradingEngine | undefined;
     const execution = new LiveExecutionClient({
       venue,
@@ -141,6 +155,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         return { conditionId: state.token.conditionId, tickSize: state.rules.tickSize, negRisk: state.rules.negRisk };
       },
       logger: logger.child({ component: 'execution' }),
+      // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
+      fills: restore?.fillsSinceMs !== undefined ? { sinceMs: restore.fillsSinceMs } : undefined,
     });
     closers.unshift(() => execution.close());
 
@@ -163,7 +179,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       heartbeat: { intervalMs: config.execution.heartbeatIntervalMs },
       // The interface has no balance route: live PnL and cash are counted from zero at start.
       startingBalance: 0,
-      runId: randomBytes(4).toString('hex'),
+      runId: store ? store.runId : randomBytes(4).toString('hex'),
+      persistence: store ? storePersistence(store) : undefined,
+      restore: restore?.resumed ? restore : undefined,
+      orphans: config.execution.orphans,
       log,
       onEvent: options.onEvent,
       http429: () => execution.counters.http429,
@@ -181,6 +200,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       sandbox,
       markets,
       tokens,
+      store,
+      resumed: restore?.resumed ?? false,
       stop(stopOptions = {}) {
         stopped ??= (async () => {
           haltWatch.unsubscribe();

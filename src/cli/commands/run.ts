@@ -11,6 +11,7 @@ interface RunOptions {
   summary?: string;
   keepOrders?: boolean;
   status?: boolean;
+  store?: string;
 }
 
 /**
@@ -29,6 +30,7 @@ export function registerRun(program: Command): void {
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--summary <file>', 'write the run summary as JSON to this file')
     .option('--keep-orders', 'leave open orders resting when stopping')
+    .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed')
     .option('--no-status', 'no status view even on a terminal')
     .action(async (configPath: string, opts: RunOptions) => {
       const config = loadConfig(configPath);
@@ -38,7 +40,7 @@ export function registerRun(program: Command): void {
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../engine/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
-      const session = await startRunSession({ config, logger, venueUrl: opts.venue });
+      const session = await startRunSession({ config, logger, venueUrl: opts.venue, storePath: opts.store ? resolve(opts.store) : undefined });
       const view = tty ? new StatusView(session) : undefined;
       view?.start();
 

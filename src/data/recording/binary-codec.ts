@@ -35,7 +35,7 @@ import type { RecordingHeader } from './format.ts';
 export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x43, 0x0a]);
 export const BINARY_FORM_VERSION = 1;
 /** Records are gathered into blocks of about this many bytes. */
-const BLOCK_BYTES = 128 * 1024;
+const BLOCK_BYTES = 32 * 1024;
 
 const K_STRING = 1;
 const K_BOOK = 2;

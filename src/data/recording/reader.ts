@@ -24,6 +24,8 @@ export interface Recording {
 
 /** Bytes read from disk (and out of gunzip) at a time. */
 const CHUNK_BYTES = 1 << 20;
+/** Bytes decoded into one batch of events (a few hundred 20-level books). */
+const BATCH_BYTES = 64 * 1024;
 
 /**
  * Opens a recording, text or binary, plain or gzipped (both told by their first bytes, whatever
@@ -128,13 +130,18 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): As
           if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
           else text = new RecordingTextDecoder(path);
         }
-        const events: MarketEvent[] = [];
-        if (binary) binary.push(chunk, events);
-        else text!.push(chunk, events);
-        const header = binary ? binary.header : text!.header;
-        if (header !== undefined) {
-          yield { header, form: binary ? 'binary' : 'text', events };
-          if (headerOnly) return;
+        // small batches: the events of a batch are still alive when the young generation is
+        // collected, so a big batch would be copied (and promoted) by the garbage collector
+        for (let at = 0; at < chunk.length; at += BATCH_BYTES) {
+          const events: MarketEvent[] = [];
+          const piece = at === 0 && chunk.length <= BATCH_BYTES ? chunk : chunk.subarray(at, Math.min(at + BATCH_BYTES, chunk.length));
+          if (binary) binary.push(piece, events);
+          else text!.push(piece, events);
+          const header = binary ? binary.header : text!.header;
+          if (header !== undefined) {
+            yield { header, form: binary ? 'binary' : 'text', events };
+            if (headerOnly) return;
+          }
         }
       }
     } catch (err) {
