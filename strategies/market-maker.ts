@@ -16,7 +16,7 @@ const Params = z
     /** Quote this many ticks inside the best bid/ask when the spread allows (0 = join the best). */
     improveTicks: z.number().int().min(0).default(1),
     /** Never quote a spread narrower than this many ticks. */
-    minSpreadTicks: z.number().int().min(1).default(2),
+    minSpreadTicks: z.number().int().min(1).default(1),
     /** Stop buying when holding this many shares of a token; stop selling at zero. */
     maxInventory: z.number().positive().default(100),
     /** Books older than this are not quoted on. */

@@ -198,10 +198,13 @@ ${marketRows}
     var chart = make(el, 300);
     var line = chart.addSeries(LC.LineSeries, { color: '#5d6b7a', lineWidth: 1, priceFormat: { type: 'price', precision: 4, minMove: 0.0001 } });
     line.setData(series(p.points));
+    // each fill at its own price; labels only while they stay readable
+    var labels = p.markers.length <= 40;
     LC.createSeriesMarkers(line, p.markers.map(function (f) {
       var buy = f[1] === 'BUY';
-      return { time: f[0], position: buy ? 'belowBar' : 'aboveBar', shape: buy ? 'arrowUp' : 'arrowDown', color: buy ? '#26a69a' : '#ef5350',
-        text: (buy ? 'B ' : 'S ') + f[3] + ' @ ' + f[2] };
+      var m = { time: f[0], position: 'atPriceMiddle', price: f[2], shape: buy ? 'arrowUp' : 'arrowDown', color: buy ? '#26a69a' : '#ef5350', size: 0.6 };
+      if (labels) m.text = (buy ? 'B ' : 'S ') + f[3] + ' @ ' + f[2] + (f[4] === 'TAKER' ? ' (taker)' : '');
+      return m;
     }));
     chart.timeScale().fitContent();
   });

@@ -18,7 +18,7 @@ import { MetricsRecorder, type BacktestMetrics, type EquityCurve, type FillRecor
 import { applyOverrides, type ParamOverride } from './param-overrides.ts';
 import { queueModel } from './queue-model.ts';
 import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
-import { replay, type ReplayProgress } from './replay-source.ts';
+import { inBatches, replay, type ReplayProgress } from './replay-source.ts';
 import { buildSummary, type BacktestSummary } from './summary.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 
@@ -28,6 +28,13 @@ export interface BacktestData {
   readonly name: string;
   readonly header: RecordingHeader;
   events(): AsyncIterable<MarketEvent> | Iterable<MarketEvent>;
+  /** The same events in batches (the fast way), reporting file bytes read as it goes. */
+  batches?(onBytes?: (bytesRead: number) => void): AsyncIterable<readonly MarketEvent[]>;
+}
+
+export interface BacktestProgress extends ReplayProgress {
+  /** File bytes read so far, when the data comes from a file. */
+  readonly bytes: number | undefined;
 }
 
 export interface BacktestInput {
@@ -38,7 +45,7 @@ export interface BacktestInput {
   /** Strategy definitions by strategy id, instead of loading the config's modules (tests). */
   readonly definitions?: Readonly<Record<string, StrategyDefinition>>;
   readonly log?: EngineLogger;
-  readonly onProgress?: (progress: ReplayProgress) => void;
+  readonly onProgress?: (progress: BacktestProgress) => void;
   readonly progressEvery?: number;
 }
 
@@ -104,9 +111,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const tokens = trackedTokens(markets);
 
   // the first event sets the clock's start
-  const iterator = toAsyncIterator(data.events());
-  const head = await iterator.next();
-  const start = head.done ? data.header.createdAt : head.value.tsInit;
+  let bytes: number | undefined;
+  const source = data.batches ? data.batches((b) => (bytes = b)) : inBatches(data.events());
+  const iterator = source[Symbol.asyncIterator]();
+  let head = await iterator.next();
+  while (!head.done && head.value.length === 0) head = await iterator.next();
+  const start = head.done ? data.header.createdAt : head.value[0]!.tsInit;
   const clock = new SimulatedClock(start);
 
   const latency = constantLatency(bt.entryLatencyMs, bt.responseLatencyMs);
@@ -152,23 +162,24 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
 
   engine.start();
   let first = true;
-  const events: AsyncIterable<MarketEvent> = {
+  const batches: AsyncIterable<readonly MarketEvent[]> = {
     [Symbol.asyncIterator]: () => ({
       next: async () => {
         if (first) {
           first = false;
-          if (!head.done) return head;
+          return head;
         }
         return iterator.next();
       },
       return: async () => iterator.return?.() ?? { done: true, value: undefined },
     }),
   };
+  const onProgress = input.onProgress;
   const replayed = await replay({
     clock,
-    events: events,
+    batches,
     sinks: [(e) => execution.onMarketEvent(e), (e) => marketEvents$.next(e)],
-    onProgress: input.onProgress,
+    onProgress: onProgress ? (p) => onProgress({ ...p, bytes }) : undefined,
     progressEvery: input.progressEvery,
   });
 
@@ -212,13 +223,4 @@ export function markOf(engine: TradingEngine, tokenId: TokenId): Micros | undefi
   const ask = book.asks[0]?.price;
   if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
   return bid ?? ask ?? book.lastTradePrice;
-}
-
-function toAsyncIterator<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
-  if (Symbol.asyncIterator in source) return source[Symbol.asyncIterator]();
-  const it = source[Symbol.iterator]();
-  return {
-    next: async () => it.next(),
-    return: async (value?: unknown) => it.return?.(value) ?? { done: true, value: undefined },
-  };
 }

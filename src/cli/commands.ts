@@ -8,6 +8,7 @@ import { registerRun } from './commands/run.ts';
 import { registerImport } from './commands/import.ts';
 import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
+import { registerBacktest } from './commands/backtest.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
@@ -20,4 +21,5 @@ export function registerCommands(program: Command): void {
   registerImport(program);
   registerRecord(program);
   registerStatus(program);
+  registerBacktest(program);
 }

@@ -1,0 +1,125 @@
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { ConfigError, DecodeError } from '../core/errors.ts';
+import type { MarketEvent } from '../data/market-events.ts';
+import { BINARY_MAGIC, isBinaryRecording } from '../data/recording/binary-codec.ts';
+import { RecordingBinaryDecoder } from '../data/recording/binary-stream.ts';
+import type { RecordingForm } from '../data/recording/format.ts';
+import { openRecording } from '../data/recording/reader.ts';
+import { RecordingTextDecoder } from '../data/recording/text-decoder.ts';
+import type { BacktestData } from './run-backtest.ts';
+
+/** What a `--data` file is, told by its first bytes (never by its name). */
+export type DataFileKind = 'recording' | 'store' | 'unknown';
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+export function dataFileKind(path: string): DataFileKind {
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      head = Buffer.alloc(16);
+      head = head.subarray(0, readSync(fd, head, 0, 16, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    throw new ConfigError(`${path}: cannot read data file (${typeof code === 'string' ? code : 'unreadable'})`);
+  }
+  if (head.length >= SQLITE_MAGIC.length && head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'store';
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'recording'; // gzip: a recording is the only gzipped data we read
+  if (isBinaryRecording(head)) return 'recording';
+  // the text form: a JSON object on line 1 (possibly after a byte-order mark or blanks)
+  const text = head.toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('{')) return 'recording';
+  return 'unknown';
+}
+
+/** A recording on disk as backtest data, read in batches with a running count of file bytes. */
+export interface RecordingData extends BacktestData {
+  readonly path: string;
+  readonly form: RecordingForm;
+  readonly gzip: boolean;
+  /** Size of the file on disk (compressed when gzipped). */
+  readonly bytes: number;
+  batches(onBytes?: (bytesRead: number) => void): AsyncIterable<MarketEvent[]>;
+}
+
+/**
+ * Opens `--data` for a backtest. A recording (text or binary, gzipped or not) is read with the
+ * recording reader's decoders; a run store (issue 6) or any other file is refused with one line
+ * saying what the file is and what is expected.
+ */
+export async function openBacktestData(path: string): Promise<RecordingData> {
+  const kind = dataFileKind(path);
+  if (kind === 'store') {
+    throw new ConfigError(`${path}: this is a run store (SQLite); backtesting from a store is not supported yet — give a recording (clobot record, clobot import)`);
+  }
+  if (kind === 'unknown') {
+    throw new ConfigError(`${path}: not a recording (expected a clobot recording: JSON lines or the binary form, optionally gzipped)`);
+  }
+  const recording = await openRecording(path);
+  const bytes = statSync(path).size;
+  return {
+    name: basename(path),
+    path,
+    header: recording.header,
+    form: recording.form,
+    gzip: recording.gzip,
+    bytes,
+    events: () => recording.events(),
+    batches: (onBytes) => readBatches(path, recording.gzip, onBytes),
+  };
+}
+
+/** The file streamed through gunzip (when gzipped) and the decoder of its form, counting file bytes. */
+async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  let read = 0;
+  if (onBytes) {
+    file.on('data', (chunk) => {
+      read += chunk.length;
+      onBytes(read);
+    });
+  }
+  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
+  if (gzip) file.on('error', (err) => source.destroy(err));
+  let text: RecordingTextDecoder | undefined;
+  let binary: RecordingBinaryDecoder | undefined;
+  let head: Buffer | undefined;
+  try {
+    for await (const piece of source as AsyncIterable<Buffer>) {
+      let chunk = piece;
+      if (text === undefined && binary === undefined) {
+        chunk = head ? Buffer.concat([head, piece]) : piece;
+        if (chunk.length < BINARY_MAGIC.length && chunk[0] === BINARY_MAGIC[0]) {
+          head = chunk;
+          continue;
+        }
+        head = undefined;
+        if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
+        else text = new RecordingTextDecoder(path);
+      }
+      const events: MarketEvent[] = [];
+      if (binary) binary.push(chunk, events);
+      else text!.push(chunk, events);
+      if (events.length > 0) yield events;
+    }
+    const events: MarketEvent[] = [];
+    if (binary) binary.end();
+    else if (text) text.end(events);
+    if (events.length > 0) yield events;
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('Z_')) {
+      throw new DecodeError(text ? `${path}:${text.line + 1}` : path, 'gzip data that ends properly (the file is truncated or damaged)', err instanceof Error ? err.message : String(err));
+    }
+    throw err;
+  } finally {
+    source.destroy();
+    file.destroy();
+  }
+}

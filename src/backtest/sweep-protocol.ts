@@ -1,0 +1,18 @@
+import type { ParamOverride } from './param-overrides.ts';
+import type { BacktestSummary } from './summary.ts';
+
+/** Main thread to a sweep worker: run one grid point. */
+export interface SweepJob {
+  readonly kind: 'job';
+  readonly index: number;
+  readonly configPath: string;
+  readonly dataPath: string;
+  readonly overrides: readonly ParamOverride[];
+  /** Where the point's summary.json and report.html go. */
+  readonly outDir: string;
+}
+
+/** A sweep worker's answer to one job. */
+export type SweepReply =
+  | { readonly kind: 'done'; readonly index: number; readonly summary: BacktestSummary }
+  | { readonly kind: 'failed'; readonly index: number; readonly name: string; readonly message: string };

@@ -1,0 +1,145 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { loadConfig } from '../../config/load-config.ts';
+import { ConfigError, StrategyError } from '../../core/errors.ts';
+import { createLogger, fieldLogger } from '../../core/log.ts';
+import { UsageError } from '../main.ts';
+import { parseIntOption } from '../options.ts';
+import { renderTable } from '../table.ts';
+
+interface BacktestOptions {
+  data: string;
+  out?: string;
+  sweep: string[];
+  sort: string;
+  workers?: number;
+  progress?: boolean;
+}
+
+const SORTS = ['pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'turnover', 'winRate'];
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseSort(value: string): string {
+  if (!SORTS.includes(value)) throw new InvalidArgumentError(`expected one of ${SORTS.join(', ')}, got '${value}'`);
+  return value;
+}
+
+/**
+ * `clobot backtest <config> --data <file>`: replays a recording through the config's strategies
+ * in virtual time (the same engine as live, the backtest execution edge as its venue), shows a
+ * progress bar on stderr, prints a summary table and writes `<out>/summary.json` and
+ * `<out>/report.html`. With `--sweep param=v1,v2,...` (repeatable) it runs the whole grid on
+ * worker threads, prints the points sorted by `--sort`, and writes one summary and report per point.
+ */
+export function registerBacktest(program: Command): void {
+  program
+    .command('backtest')
+    .description('replay recorded market data through a config\'s strategies (simulated fills, virtual time)')
+    .argument('<config>', 'path to the YAML run config')
+    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import)')
+    .option('--out <dir>', 'output directory (default backtest/out/<config name>)')
+    .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
+    .option('--sort <metric>', `sweep table order: ${SORTS.join(', ')}`, parseSort, 'pnl')
+    .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
+    .option('--no-progress', 'no progress bar')
+    .action(async (configPath: string, opts: BacktestOptions) => {
+      const config = loadConfig(configPath);
+      for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const outDir = resolve(opts.out ?? join('backtest', 'out', config.name));
+      const { openBacktestData } = await import('../../backtest/data-file.ts');
+      const data = await openBacktestData(opts.data);
+      const showProgress = opts.progress !== false && process.stderr.isTTY === true;
+      if (opts.sweep.length > 0) {
+        await sweep(configPath, config, data.path, opts, outDir, showProgress);
+        return;
+      }
+
+      const { runBacktest } = await import('../../backtest/run-backtest.ts');
+      const { writeResults } = await import('../../backtest/write-results.ts');
+      const { SingleBar, Presets } = (await import('cli-progress')).default;
+      const logger = config.logging.file ? createLogger({ level: config.logging.level, file: config.logging.file, stdout: false }) : undefined;
+      const bar = showProgress
+        ? new SingleBar(
+            { stream: process.stderr, format: 'replay [{bar}] {percentage}% | {events} events | {time}', hideCursor: true, etaBuffer: 50 },
+            Presets.shades_classic,
+          )
+        : undefined;
+      bar?.start(Math.max(1, data.bytes), 0, { events: '0', time: '' });
+      const result = await runBacktest({
+        config,
+        data,
+        log: logger ? fieldLogger(logger) : undefined,
+        onProgress: (p) => bar?.update(p.bytes ?? 0, { events: p.events.toLocaleString('en-US'), time: new Date(p.tsInit).toISOString().replace('.000Z', 'Z') }),
+        progressEvery: 20_000,
+      });
+      bar?.update(data.bytes);
+      bar?.stop();
+      logger?.flush();
+      for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const written = writeResults(result, outDir);
+      process.stdout.write(summaryTable(result.summary) + '\n\n' + marketTable(result.summary) + '\n\n');
+      process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
+    });
+}
+
+async function sweep(configPath: string, config: ReturnType<typeof loadConfig>, dataPath: string, opts: BacktestOptions, outDir: string, showProgress: boolean): Promise<void> {
+  const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
+  const { checkSweepPoints, runSweep, sortRows, sweepPoints } = await import('../../backtest/sweep.ts');
+  const ids = config.strategies.filter((s) => s.enabled).map((s) => s.id);
+  let points;
+  try {
+    const axes = opts.sweep.map((spec) => parseSweepAxis(spec, ids));
+    points = sweepPoints(axes, outDir);
+    await checkSweepPoints(config, points);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StrategyError) throw new UsageError(err.message);
+    throw err;
+  }
+  const { SingleBar, Presets } = (await import('cli-progress')).default;
+  const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
+  bar?.start(points.length, 0);
+  const rows = await runSweep({ configPath, dataPath, points, workers: opts.workers, onPointDone: (_row, done) => bar?.update(done) });
+  bar?.stop();
+  const sorted = sortRows(rows, opts.sort as Parameters<typeof sortRows>[1]);
+  const table = sorted.map((r) => {
+    const m = r.summary.metrics;
+    return [r.label, m.pnl.total, m.return, m.sharpe ?? '-', m.maxDrawdown.amount, String(m.fills), m.fees, m.winRate ?? '-'];
+  });
+  process.stdout.write(renderTable(['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate'], table, [false, true, true, true, true, true, true, true]) + '\n\n');
+  mkdirSync(outDir, { recursive: true });
+  const index = {
+    sort: opts.sort,
+    points: sorted.map((r) => ({ label: r.label, params: r.overrides.map((o) => ({ strategy: o.strategyId, param: o.path.join('.'), value: o.value })), dir: r.label, metrics: r.summary.metrics })),
+  };
+  writeFileSync(join(outDir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
+  process.stdout.write(`wrote ${points.length} summaries and reports under ${outDir} (index: ${join(outDir, 'sweep.json')})\n`);
+}
+
+function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
+  const m = s.metrics;
+  const rows: [string, string][] = [
+    ['events', m.events.toLocaleString('en-US')],
+    ['fills (maker/taker)', `${m.fills} (${m.makerFills}/${m.takerFills})`],
+    ['pnl realized', m.pnl.realized],
+    ['pnl unrealized', m.pnl.unrealized],
+    ['fees', m.fees],
+    ['pnl total', m.pnl.total],
+    ['return', m.return],
+    ['sharpe', m.sharpe ?? '-'],
+    ['max drawdown', `${m.maxDrawdown.amount} (${m.maxDrawdown.fraction})`],
+    ['turnover', m.turnover],
+    ['win rate', m.winRate === null ? '-' : `${m.winRate} of ${m.closingFills} closing fills`],
+    ['orders', `${s.orders.submitted} submitted, ${s.orders.rejected} rejected, ${s.orders.denied} denied, ${s.orders.canceled} canceled`],
+  ];
+  return renderTable(['metric', 'value'], rows, [false, true]);
+}
+
+function marketTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
+  const rows = s.markets.slice(0, 15).map((r) => [r.question.length > 48 ? r.question.slice(0, 47) + '…' : r.question, String(r.fills), r.volume, r.fees, r.pnl.total]);
+  const more = s.markets.length > 15 ? `\n(${s.markets.length - 15} more markets in summary.json)` : '';
+  return renderTable(['market', 'fills', 'volume', 'fees', 'pnl'], rows, [false, true, true, true, true]) + more;
+}
