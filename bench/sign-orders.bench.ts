@@ -162,7 +162,7 @@ export async function run(): Promise<BenchTable> {
   rows.push([recovery.name, Math.round(recovery.best), '-']);
   const notes = [
     'each order: amounts from exact micros, EIP-712 struct hash and digest (the order id), secp256k1 RFC 6979 signature, order JSON',
-    'signing is libsecp256k1 (WebAssembly, tiny-secp256k1); hashing is @noble/hashes keccak_256',
+    'signing is libsecp256k1 (native binding, secp256k1); order hashing is keccak (native binding)',
     `best of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per row (the machine is shared)`,
   ];
   if (typeof sdk === 'string') {

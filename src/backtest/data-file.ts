@@ -1,13 +1,16 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { ConfigError, DecodeError } from '../core/errors.ts';
+import { ClobotError, ConfigError, DecodeError } from '../core/errors.ts';
 import type { MarketEvent } from '../data/market-events.ts';
 import { BINARY_MAGIC, isBinaryRecording } from '../data/recording/binary-codec.ts';
 import { RecordingBinaryDecoder } from '../data/recording/binary-stream.ts';
-import type { RecordingForm } from '../data/recording/format.ts';
+import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
 import { openRecording } from '../data/recording/reader.ts';
 import { RecordingTextDecoder } from '../data/recording/text-decoder.ts';
+import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
+import { unpackEvents } from './packed-events.ts';
 import type { BacktestData } from './run-backtest.ts';
 
 /** What a `--data` file is, told by its first bytes (never by its name). */
@@ -76,7 +79,7 @@ export async function openBacktestData(path: string): Promise<RecordingData> {
 }
 
 /** The file streamed through gunzip (when gzipped) and the decoder of its form, counting file bytes. */
-async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
+export async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
   let read = 0;
   if (onBytes) {
@@ -121,5 +124,67 @@ async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: n
   } finally {
     source.destroy();
     file.destroy();
+  }
+}
+
+/** Batches kept decoded ahead of the replay by the decode worker. */
+const WORKER_AHEAD = 4;
+const DECODE_WORKER_URL = new URL('./decode-worker.mjs', import.meta.url);
+
+/**
+ * The same batches as `readBatches`, decoded on a worker thread: the file is read, gunzipped
+ * and decoded there while the main thread replays, and the events come over as packed typed
+ * arrays (see packed-events.ts). Memory stays bounded: the worker runs at most a few batches ahead.
+ */
+export async function* workerBatches(path: string, gzip: boolean, header: RecordingHeader, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
+  const tables = { tokens: header.markets.flatMap((m) => m.tokens.map((t) => t.tokenId)), conditions: header.markets.map((m) => m.conditionId) };
+  const worker = new Worker(DECODE_WORKER_URL);
+  const inbox: FromDecodeWorker[] = [];
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  const notify = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  worker.on('message', (msg: FromDecodeWorker) => {
+    inbox.push(msg);
+    notify();
+  });
+  worker.on('error', (err) => {
+    failure = new ClobotError(`recording decode worker failed: ${err.message}`, { cause: err });
+    notify();
+  });
+  worker.on('exit', (code) => {
+    failure ??= new ClobotError(`recording decode worker exited (code ${code})`);
+    notify();
+  });
+  try {
+    const open: ToDecodeWorker = { kind: 'open', path, gzip, tables };
+    worker.postMessage(open);
+    worker.postMessage({ kind: 'credit', n: WORKER_AHEAD } satisfies ToDecodeWorker);
+    for (;;) {
+      const msg = inbox.shift();
+      if (msg === undefined) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      if (msg.kind === 'batch') {
+        worker.postMessage({ kind: 'credit', n: 1 } satisfies ToDecodeWorker);
+        onBytes?.(msg.bytes);
+        yield unpackEvents(msg.batch, tables);
+      } else if (msg.kind === 'end') {
+        onBytes?.(msg.bytes);
+        return;
+      } else {
+        if (msg.name === 'DecodeError' && msg.path !== undefined) throw new DecodeError(msg.path, msg.expected ?? '', msg.actual);
+        if (msg.name === 'ConfigError') throw new ConfigError(msg.message);
+        throw new ClobotError(`${msg.name}: ${msg.message}`);
+      }
+    }
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
   }
 }

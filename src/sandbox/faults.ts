@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.ts';
+import { ENDPOINTS, type RouteId } from '../venue/endpoints.ts';
 import { Prng } from './world/prng.ts';
 
 /**
@@ -12,6 +13,10 @@ import { Prng } from './world/prng.ts';
  * are answered 503 with Retry-After; `cancel-only`: every order post is; cancels always pass).
  * With `ignoreHeartbeats` beats are answered as usual but do not push the deadline back, so the
  * open orders of a key are cancelled once its deadline passes.
+ *
+ * `routes` scopes the per-request knobs (`latencyMs`, `errorRate`, `stallMs`, `dropRate`,
+ * `rateLimitStorm`) to those route ids (e.g. `["postHeartbeatV1"]`: only beats fail, or
+ * `["postOrders"]`: only order posts stall); empty, the default, means every route.
  */
 export type TradingMode = 'normal' | 'post-only' | 'cancel-only';
 
@@ -31,6 +36,8 @@ export interface FaultSettings {
   readonly ignoreHeartbeats: boolean;
   /** Share of order posts whose orders are placed and whose connection is then destroyed, seeded. */
   readonly dropAfterAccept: number;
+  /** Route ids the per-request knobs apply to; empty = every route. */
+  readonly routes: readonly RouteId[];
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -42,6 +49,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   mode: 'normal',
   ignoreHeartbeats: false,
   dropAfterAccept: 0,
+  routes: Object.freeze([]) as readonly RouteId[],
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -57,13 +65,14 @@ const patchSchema = z
     mode: z.enum(['normal', 'post-only', 'cancel-only']),
     ignoreHeartbeats: z.boolean(),
     dropAfterAccept: z.number().min(0).max(1),
+    routes: z.array(z.enum(Object.keys(ENDPOINTS) as [RouteId, ...RouteId[]])),
   })
   .partial();
 
 /** Checks a patch of fault settings; throws a ConfigError naming the key. */
 export function parseFaultPatch(value: unknown): Partial<FaultSettings> {
   const result = patchSchema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) return result.data.routes === undefined ? result.data : { ...result.data, routes: Object.freeze([...new Set(result.data.routes)]) };
   const issue = result.error.issues[0];
   const key = issue && issue.path.length > 0 ? issue.path.join('.') : issue?.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : '';
   throw new ConfigError(`faults${key ? `.${key}` : ''}: ${issue?.message ?? 'invalid'}`);
@@ -104,6 +113,12 @@ export class FaultKnobs {
   /** Back to no faults. */
   reset(): FaultSettings {
     return this.set({ ...DEFAULT_FAULTS });
+  }
+
+  /** True when the per-request knobs apply to `route` (`routes` empty or listing it). */
+  applies(route: RouteId): boolean {
+    const routes = this.#settings.routes;
+    return routes.length === 0 || routes.includes(route);
   }
 
   /** True when this request is to be answered 500 (draws only while `errorRate` > 0). */

@@ -12,7 +12,8 @@ export const STORM_RETRY_AFTER_SECONDS = 1;
 /**
  * The request pipeline every route goes through, in order: count the request, add latency,
  * maybe drop the connection, the rate-limit storm, part 8's limits, maybe a 500; after the
- * handler, hold the answer for `stallMs`. Errors become `{"error": ...}` with their status.
+ * handler, hold the answer for `stallMs`. The fault knobs apply to the routes of the `routes`
+ * fault setting (every route when it is empty). Errors become `{"error": ...}` with their status.
  */
 export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('sandboxRoute', null);
@@ -45,23 +46,24 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
     request.sandboxRoute = route;
     ctx.stats.count(route);
     const faults = ctx.faults.settings;
-    if (faults.latencyMs > 0) await wait(faults.latencyMs, ctx.closing);
-    if (ctx.faults.drawDrop()) {
+    const faulted = ctx.faults.applies(route);
+    if (faulted && faults.latencyMs > 0) await wait(faults.latencyMs, ctx.closing);
+    if (faulted && ctx.faults.drawDrop()) {
       reply.hijack();
       request.raw.socket.destroy();
       return reply;
     }
-    if (faults.rateLimitStorm) {
+    if (faulted && faults.rateLimitStorm) {
       throw new SandboxHttpError(429, 'rate limit storm: every request is throttled (fault injection)', STORM_RETRY_AFTER_SECONDS);
     }
     enforceLimits(ctx, request, route, 1);
-    if (ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
+    if (faulted && ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
     return undefined;
   });
 
   app.addHook('onSend', async (request, _reply, payload) => {
     const stallMs = ctx.faults.settings.stallMs;
-    if (request.sandboxRoute !== null && stallMs > 0) await wait(stallMs, ctx.closing);
+    if (request.sandboxRoute !== null && stallMs > 0 && ctx.faults.applies(request.sandboxRoute)) await wait(stallMs, ctx.closing);
     return payload;
   });
 

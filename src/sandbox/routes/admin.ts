@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formatMicros } from '../../core/fixed.ts';
+import { formatMicros, parseMicros } from '../../core/fixed.ts';
 import { decodeClientOrderId } from '../../venue/signing/client-order-id.ts';
 import { isAddress, toChecksumAddress } from '../../venue/signing/address.ts';
 import type { SandboxContext } from '../context.ts';
@@ -10,8 +10,11 @@ import type { OrderLogEntry } from '../trading/order-log.ts';
 /**
  * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
  * the trading settings (`/admin/trading`), every order item received (`/admin/orders`, filters `owner` = API key, `maker`, `hash`) and an
- * address's balances (`/admin/balances?address=`). They pass no fault, limit or count, so a test
- * can always turn a storm off. Amounts are decimal strings.
+ * address's balances (`/admin/balances?address=`), and a market's tick change
+ * (`POST /admin/tick-size {"conditionId", "tickSize": "0.01"}`: resting orders stay, new orders
+ * are checked against the new tick, the books show it; the metadata routes keep the listed tick).
+ * They pass no fault, limit or count, so a test can always turn a storm off. Amounts are decimal
+ * strings.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const admin = { config: { admin: true }, preHandler: loopbackOnly };
@@ -49,6 +52,22 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       .entries()
       .filter((e) => (q['owner'] === undefined || e.apiKey === q['owner']) && (maker === undefined || e.maker?.toLowerCase() === maker) && (hash === undefined || e.hash === hash))
       .map((e) => adminOrder(ctx, e));
+  });
+
+  app.post('/admin/tick-size', admin, async (request) => {
+    const body = request.body;
+    const b = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const conditionId = b['conditionId'];
+    const tickText = b['tickSize'];
+    if (typeof conditionId !== 'string' || conditionId === '') throw badRequest('admin/tick-size: conditionId must be a condition id string');
+    if (typeof tickText !== 'string' && typeof tickText !== 'number') throw badRequest('admin/tick-size: tickSize must be a decimal string like "0.01"');
+    const tickSize = parseMicros(String(tickText));
+    if (Number.isNaN(tickSize)) throw badRequest(`admin/tick-size: tickSize must be a decimal with at most 6 decimals, was ${String(tickText)}`);
+    const market = ctx.engine.market(conditionId.toLowerCase());
+    if (market === undefined) throw new SandboxHttpError(404, `admin/tick-size: no market ${conditionId}`);
+    // a ParameterError (tick out of range or off the lot) becomes a 400 naming the field
+    ctx.engine.setTickSize(market.conditionId, tickSize, ctx.clock.now());
+    return { conditionId: market.conditionId, tickSize: formatMicros(tickSize), previousTickSize: formatMicros(market.tickSize) };
   });
 
   app.get('/admin/balances', admin, async (request) => {

@@ -1,0 +1,218 @@
+/**
+ * The engine's live-path figures (issue 4):
+ *   1. tick to trade inside the process: a book's response text decoded -> strategy -> risk ->
+ *      batcher -> order building and signing -> the POST /orders bytes handed to fetch, p50/p99,
+ *      for 1 and for 15 orders, in-thread signing and with the signer pool;
+ *   2. poll freshness: the share of the POST /books budget the poller uses over 60 s, and 429s;
+ *   3. resident memory while tracking 1,000 markets (2,000 tokens).
+ * The sandbox runs in a child process so its work does not share our event loop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { Subject } from 'rxjs';
+import { LiveClock } from '../src/core/clock.ts';
+import { Secret } from '../src/core/secret.ts';
+import type { MarketEvent } from '../src/data/market-events.ts';
+import { resolveMarkets, tokensOf } from '../src/data/market-selection.ts';
+import { pollMarkets } from '../src/data/poll-source.ts';
+import { venueBookFeed } from '../src/data/venue-book-feed.ts';
+import { TradingEngine, type EngineLogger } from '../src/engine/trading-engine.ts';
+import { LiveExecutionClient } from '../src/execution/live-execution-client.ts';
+import { defineStrategy } from '../src/strategy/api.ts';
+import type { OrderIntent } from '../src/strategy/intents.ts';
+import { getOrCreateApiKey } from '../src/venue/actions/get-or-create-api-key.ts';
+import { withL1Auth } from '../src/venue/auth/with-l1-auth.ts';
+import { createVenueClient, type VenueClient } from '../src/venue/client.ts';
+import { decodeOrderBooksText } from '../src/venue/decode.ts';
+import { createOrderSigner } from '../src/venue/signing/order-signer.ts';
+import { createSignerPool } from '../src/venue/signing/signer-pool.ts';
+import { privateKeyToAddress } from '../src/venue/signing/address.ts';
+import type { BenchTable } from './table.ts';
+
+const KEY = '0x' + '42'.repeat(32);
+const M = 1_000_000;
+const silent: EngineLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+
+async function startSandboxProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/clobot.mjs', 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let text = '';
+  child.stdout!.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      text += chunk;
+      const m = /listening on (http:\/\/[\d.:]+)/.exec(text);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+// ------------------------------------------------------------------------------------- 1.
+
+async function tickToTrade(url: string): Promise<BenchTable> {
+  const clock = new LiveClock();
+  const venue = createVenueClient({ baseUrl: url, clock, limits: { enabled: false } });
+  const privateKey = new Secret(KEY);
+  const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
+  const credentials = await getOrCreateApiKey(withL1Auth(venue, { privateKey }), { privateKey });
+  const account = { privateKey, signerAddress: address, signatureType: 0 as const };
+  const signer = createOrderSigner(account, { profile: 'interface' });
+  const markets = await resolveMarkets(venue, { tokenIds: [], conditionIds: [], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 1 } });
+  const tokens = tokensOf(markets);
+  const token = tokens[0]!;
+  const bookText = await (await fetch(`${url}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ token_id: token.tokenId }]) })).text();
+
+  const rows: (string | number)[][] = [];
+  const pool = await createSignerPool({ account, signer: { profile: "interface" }, size: 2, minChunk: 8 });
+  for (const [label, withPool] of [
+    ['in-thread signing', false],
+    ['signer pool (2 workers)', true],
+  ] as const) {
+    for (const n of [1, 15]) {
+      let t0 = 0;
+      const samples: number[] = [];
+      const realFetch = globalThis.fetch;
+      globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+        if (t0 > 0 && String(input).endsWith('/orders') && init?.method === 'POST') {
+          samples.push(performance.now() - t0);
+          t0 = 0;
+        }
+        return realFetch(input, init);
+      }) as typeof fetch;
+      const tick = token.rules.tickSize;
+      const definition = defineStrategy({
+        name: 'burst',
+        onBook: ({ market }): OrderIntent[] =>
+          Array.from({ length: n }, () => ({ kind: 'place' as const, tokenId: market.tokenId, side: 'BUY' as const, price: tick, size: 5 * M, orderType: 'FAK' as const })),
+      });
+      const execution = new LiveExecutionClient({
+        venue,
+        credentials,
+        signer,
+        markets: () => ({ conditionId: token.conditionId, tickSize: tick, negRisk: token.rules.negRisk }),
+        signerPool: withPool ? pool : undefined,
+        poolMinBatch: 8,
+      });
+      const events = new Subject<MarketEvent>();
+      const engine = new TradingEngine({
+        clock,
+        execution,
+        marketEvents$: events,
+        tokens: [token],
+        strategies: [{ id: 'burst', definition, params: {}, tokenIds: [token.tokenId] }],
+        risk: { checks: ['tickGrid', 'priceBounds', 'minSize'], limits: {} },
+        settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0 }, reconcileDelayMs: 1000, syncIntervalMs: 0, maxInFlightBatches: 4 },
+        startingBalance: 0,
+        runId: 'bench001',
+        log: silent,
+      });
+      engine.start();
+      const rounds = n === 1 ? 400 : 150;
+      for (let i = 0; i < rounds; i++) {
+        // a distinct hash each round, so the cache never drops the book as unchanged
+        const text = bookText.replace(/"hash":"[^"]*"/, `"hash":"bench${i}"`);
+        t0 = performance.now();
+        const [book] = decodeOrderBooksText(text, clock.now());
+        engine.onMarketEvent({ type: 'book', book: book!, tsEvent: book!.tsEvent, tsInit: book!.tsInit });
+        await new Promise((r) => setTimeout(r, n === 1 ? 8 : 70));
+      }
+      globalThis.fetch = realFetch;
+      await engine.stop({ keepOrders: true });
+      execution.close();
+      const sorted = samples.slice(10).sort((a, b) => a - b); // first rounds warm the JIT
+      rows.push([label, n, sorted.length, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3))]);
+    }
+  }
+  await pool.close();
+  return {
+    title: 'Tick to trade inside the process: book text decoded -> POST /orders bytes handed to fetch (ms)',
+    columns: ['signing', 'orders', 'samples', 'p50 ms', 'p99 ms', 'max ms'],
+    rows,
+    notes: [
+      'strategy returns N FAK orders per book; risk runs tickGrid, priceBounds, minSize; maxBatchWaitMs 0',
+      'one order waits for the batcher timer (a 0 ms timer on the live clock); 15 orders fill a batch and go at once',
+      'goal: p99 <= 3 ms for 15 orders',
+    ],
+  };
+}
+
+// ------------------------------------------------------------------------------------- 2. and 3.
+
+async function trackedMarkets(url: string, marketCount: number): Promise<{ venue: VenueClient; tokens: ReturnType<typeof tokensOf> }> {
+  const clock = new LiveClock();
+  const venue = createVenueClient({ baseUrl: url, clock });
+  const markets = await resolveMarkets(venue, { tokenIds: [], conditionIds: [], slugs: [], filter: { tags: [], active: false, acceptingOrders: false, maxCount: marketCount } });
+  return { venue, tokens: tokensOf(markets) };
+}
+
+async function pollFreshness(url: string, seconds: number): Promise<BenchTable> {
+  const { venue, tokens } = await trackedMarkets(url, 1_000);
+  const clock = venue.clock;
+  await fetch(`${url}/admin/stats/reset`, { method: 'POST' });
+  let books = 0;
+  const started = performance.now();
+  const sub = pollMarkets({ clock, feed: venueBookFeed(venue), tokenIds: tokens.map((t) => t.tokenId), chunkSize: 20, pollIntervalMs: 0, concurrency: 4 }).subscribe((e) => {
+    if (e.type === 'book') books++;
+  });
+  await new Promise((r) => setTimeout(r, seconds * 1_000));
+  sub.unsubscribe();
+  const elapsedS = (performance.now() - started) / 1000;
+  const stats = (await (await fetch(`${url}/admin/stats`)).json()) as { routes?: Record<string, number>; status?: Record<string, number> } & Record<string, unknown>;
+  const sent = venue.transport.counters.attempts;
+  const http429 = venue.transport.counters.http429;
+  const budget = 80 * (elapsedS / 10);
+  return {
+    title: `Poll freshness: POST /books budget used over ${seconds} s (limit 80 per 10 s, 2,000 tokens in chunks of 20)`,
+    columns: ['requests sent', 'budget (80/10 s)', 'share used', 'books received', 'HTTP 429'],
+    rows: [[sent, Math.floor(budget), `${((sent / budget) * 100).toFixed(1)}%`, books, http429]],
+    notes: [`sandbox counted: ${JSON.stringify(stats).slice(0, 160)}`, 'goal: >= 95% of the budget with zero 429s'],
+  };
+}
+
+/** Runs the tracking process as a child, so its memory is measured alone (fresh node + tsx). */
+async function memory(url: string, seconds: number): Promise<BenchTable> {
+  const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/children/track-markets.ts', url, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (out += chunk));
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`track-markets exited with ${code}`);
+  const r = JSON.parse(out.trim().split('\n').at(-1)!) as { tokens: number; withBook: number; baselineMb: number; peakMb: number; heapMb: number };
+  return {
+    title: 'Resident memory while tracking 1,000 markets (2,000 tokens), polling books',
+    columns: ['tokens', 'tokens with a book', 'RSS at start (MB)', 'peak RSS (MB)', 'heap used (MB)'],
+    rows: [[r.tokens, r.withBook, r.baselineMb, r.peakMb, r.heapMb]],
+    notes: ['a fresh process: node, tsx, the engine with a watching strategy, the poller and the caches; the sandbox runs in another process', 'goal: <= 150 MB'],
+  };
+}
+
+export async function run(): Promise<BenchTable[]> {
+  const tables: BenchTable[] = [];
+  const small = await startSandboxProcess(['--markets', '20', '--events', '6', '--no-flow']);
+  try {
+    tables.push(await tickToTrade(small.url));
+  } finally {
+    await stop(small.child);
+  }
+  const big = await startSandboxProcess(['--markets', '1000', '--events', '250', '--no-flow']);
+  try {
+    tables.push(await memory(big.url, 20));
+    // the sandbox counts per client address: let the memory run's requests leave its window
+    await new Promise((r) => setTimeout(r, 11_000));
+    tables.push(await pollFreshness(big.url, Number(process.env.CLOBOT_BENCH_POLL_SECONDS ?? 60)));
+  } finally {
+    await stop(big.child);
+  }
+  return tables;
+}

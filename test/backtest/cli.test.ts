@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openBacktestData } from '../../src/backtest/data-file.ts';
+import { parseSweepAxis, sweepGrid } from '../../src/backtest/param-overrides.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { serializeSummary } from '../../src/backtest/summary.ts';
+import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { createRecordingWriter } from '../../src/data/recording/writer.ts';
+import { TempDir } from './helpers.ts';
+
+/** `clobot backtest` as a user runs it: a real process on a recording file on disk. */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = new TempDir();
+afterAll(() => tmp.remove());
+
+function clobot(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const CONFIG = `
+mode: backtest
+name: cli-check
+data:
+  markets: { filter: { maxCount: 2 } }
+strategies:
+  - id: bq
+    module: strategies/02-band-quoter.ts
+    params: { size: 10, halfSpreadTicks: 1, requoteTicks: 1 }
+backtest:
+  latencyMs: 25
+  fees: { makerBps: 0, takerBps: 10 }
+  equityIntervalMs: 10000
+`;
+
+async function writeRecording(path: string, form: 'text' | 'binary'): Promise<void> {
+  const options = { seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 };
+  const writer = createRecordingWriter(path, syntheticHeader(options), { form });
+  for (const event of syntheticEvents(options)) writer.write(event);
+  await writer.close();
+}
+
+describe('clobot backtest', async () => {
+  const configPath = tmp.write('cli-check.yaml', CONFIG);
+  const textFile = tmp.path('rec.jsonl.gz');
+  const binaryFile = tmp.path('rec.bin');
+  await writeRecording(textFile, 'text');
+  await writeRecording(binaryFile, 'binary');
+
+  it('replays a recording, prints the summary table and writes summary.json and report.html', async () => {
+    const out = tmp.path('single');
+    const r = clobot(['backtest', configPath, '--data', textFile, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^metric\s+value$/m);
+    expect(r.stdout).toMatch(/^pnl total\s+-?\d/m);
+    expect(r.stdout).toContain('Synthetic market 1?');
+    expect(r.stdout).toContain(`wrote ${join(out, 'summary.json')}`);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<title>Backtest cli-check</title>');
+    // the same run in this process gives the same bytes; so does the binary form of the same data
+    const config = loadConfig(configPath);
+    const inProcess = await runBacktest({ config, data: await openBacktestData(textFile) });
+    const written = readFileSync(join(out, 'summary.json'), 'utf8');
+    expect(written).toBe(serializeSummary(inProcess.summary));
+    const fromBinary = await runBacktest({ config, data: await openBacktestData(binaryFile) });
+    expect(serializeSummary(fromBinary.summary).replace('"rec.bin"', '"rec.jsonl.gz"')).toBe(written);
+    expect(inProcess.metrics.fills).toBeGreaterThan(0);
+  });
+
+  it('runs a sweep on worker threads; every point equals the same point run in-process', async () => {
+    const out = tmp.path('sweep');
+    const r = clobot(['backtest', configPath, '--data', binaryFile, '--out', out, '--sweep', 'bq.halfSpreadTicks=1,2', '--sweep', 'requoteTicks=1,3', '--workers', '2', '--sort', 'fills']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^point\s+pnl\s+return\s+sharpe\s+maxDrawdown\s+fills\s+fees\s+winRate$/);
+    const rows = lines.slice(2, 6);
+    expect(rows).toHaveLength(4);
+    // sorted by fills, best first
+    const fills = rows.map((l) => Number(l.trim().split(/\s+/)[5]));
+    expect([...fills].sort((a, b) => b - a)).toEqual(fills);
+    const index = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { points: { label: string }[] };
+    expect(index.points.map((p) => p.label).sort()).toEqual(
+      ['bq.halfSpreadTicks=1_bq.requoteTicks=1', 'bq.halfSpreadTicks=1_bq.requoteTicks=3', 'bq.halfSpreadTicks=2_bq.requoteTicks=1', 'bq.halfSpreadTicks=2_bq.requoteTicks=3'],
+    );
+    const config = loadConfig(configPath);
+    const axes = [parseSweepAxis('bq.halfSpreadTicks=1,2', ['bq']), parseSweepAxis('requoteTicks=1,3', ['bq'])];
+    const summaries = new Set<string>();
+    for (const overrides of sweepGrid(axes)) {
+      const label = overrides.map((o) => `bq.${o.path.join('.')}=${String(o.value)}`).join('_');
+      const local = await runBacktest({ config, data: await openBacktestData(binaryFile), overrides });
+      const text = serializeSummary(local.summary);
+      expect(readFileSync(join(out, label, 'summary.json'), 'utf8')).toBe(text);
+      expect(existsSync(join(out, label, 'report.html'))).toBe(true);
+      expect(local.summary.strategies[0]!.params).toMatchObject({ halfSpreadTicks: overrides[0]!.value, requoteTicks: overrides[1]!.value });
+      summaries.add(text);
+    }
+    // the parameters matter: four different results
+    expect(summaries.size).toBe(4);
+  });
+
+  it('refuses data that is not a recording, and a store, with one line and exit 2', () => {
+    const junk = tmp.write('junk.bin', 'hello, world\n');
+    const r = clobot(['backtest', configPath, '--data', junk]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${junk}: not a recording (expected a clobot recording: JSON lines or the binary form, optionally gzipped)\n`);
+    const store = tmp.path('run.sqlite');
+    writeFileSync(store, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]));
+    const s = clobot(['backtest', configPath, '--data', store]);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toMatch(/run store \(SQLite\); backtesting from a store is not supported yet/);
+    const missing = clobot(['backtest', configPath, '--data', tmp.path('nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);
+  });
+
+  it('refuses a bad sweep before running anything', () => {
+    const bad = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad'), '--sweep', 'bq.halfSpreadTicks=0,1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^clobot: strategies\.bq\.params\.halfSpreadTicks: /);
+    expect(existsSync(tmp.path('bad'))).toBe(false);
+    const unknown = clobot(['backtest', configPath, '--data', binaryFile, '--sweep', 'other.size=1']);
+    expect(unknown.code).toBe(2);
+    const sort = clobot(['backtest', configPath, '--data', binaryFile, '--sort', 'luck']);
+    expect(sort.code).toBe(2);
+  });
+});

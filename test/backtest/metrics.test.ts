@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { FeeRate } from '../../src/backtest/fee-model.ts';
+import { maxDrawdown, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
+import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
+import { selectedTokenIds, selectRecordedMarkets } from '../../src/backtest/recorded-markets.ts';
+import { sortRows } from '../../src/backtest/sweep.ts';
+import type { BacktestSummary } from '../../src/backtest/summary.ts';
+import { ConfigError } from '../../src/core/errors.ts';
+import { COND, COND2, header, m, NO, NO2, YES, YES2 } from './helpers.ts';
+
+describe('metrics', () => {
+  it('Sharpe: mean over sample deviation of the returns, annualised by points per year', () => {
+    const equity = [100, 101, 100, 102].map((x) => m(String(x)));
+    const r = [0.01, 100 / 101 - 1, 0.02];
+    const mean = r.reduce((a, b) => a + b) / 3;
+    const sd = Math.sqrt(r.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
+    const s = sharpeRatio(equity, 60_000)!;
+    expect(s.toNumber()).toBeCloseTo((mean / sd) * Math.sqrt(YEAR_MS / 60_000), 6);
+    // the same digits every time: exact decimals, not floats
+    expect(sharpeRatio(equity, 60_000)!.toString()).toBe(s.toString());
+    expect(sharpeRatio([m('100'), m('101')], 60_000)).toBeUndefined();
+    expect(sharpeRatio([m('100'), m('100'), m('100')], 60_000)).toBeUndefined();
+  });
+
+  it('max drawdown: the largest fall from a running peak, in money and as a share of that peak', () => {
+    const dd = maxDrawdown(['100', '120', '90', '130', '104', '125'].map(m));
+    expect(dd.amount).toBe(m('30'));
+    expect(dd.fraction.toString()).toBe('0.25');
+    expect(maxDrawdown(['1', '2', '3'].map(m)).amount).toBe(0);
+  });
+
+  it('fee rates: the venue formula with exact fractional basis points, rounded down', () => {
+    expect(new FeeRate('1.5').fee(m('0.4'), m('1000'))).toBe(m('0.06'));
+    expect(new FeeRate(100).fee(m('0.7'), m('10'))).toBe(m('0.03'));
+    expect(new FeeRate('0.3').fee(m('0.5'), m('0.01'))).toBe(0); // 0.15 of a micro rounds down to nothing
+    expect(new FeeRate(0).isZero).toBe(true);
+  });
+});
+
+describe('sweep parameters', () => {
+  it('parses a strategy path or a bare one for a single strategy, with YAML scalar values', () => {
+    expect(parseSweepAxis('mm.size=5,10.5', ['mm', 'x'])).toMatchObject({ strategyId: 'mm', path: ['size'], values: [5, 10.5] });
+    expect(parseSweepAxis('quote.side=buy,true', ['mm'])).toMatchObject({ strategyId: 'mm', path: ['quote', 'side'], values: ['buy', true] });
+    expect(() => parseSweepAxis('size=5', ['a', 'b'])).toThrow(ConfigError);
+    expect(() => parseSweepAxis('mm.size', ['mm'])).toThrow(/expected <param>=<v1>,<v2>/);
+    expect(() => parseSweepAxis('mm.size=5,', ['mm'])).toThrow(/non-empty/);
+  });
+
+  it('builds the grid with the first axis slowest and labels points for file names', () => {
+    const grid = sweepGrid([parseSweepAxis('a=1,2', ['s']), parseSweepAxis('b=x,y', ['s'])]);
+    expect(grid.map(pointLabel)).toEqual(['s.a=1_s.b=x', 's.a=1_s.b=y', 's.a=2_s.b=x', 's.a=2_s.b=y']);
+    const params = Object.freeze({ a: 0, nested: Object.freeze({ keep: 1 }) });
+    expect(applyOverrides('s', params, [...grid[3]!, { strategyId: 's', path: ['nested', 'deep'], value: 3 }, { strategyId: 'other', path: ['a'], value: 9 }])).toEqual({
+      a: 2,
+      b: 'y',
+      nested: { keep: 1, deep: 3 },
+    });
+  });
+
+  it('sorts rows best first, lower-is-better metrics ascending, nulls last', () => {
+    const row = (index: number, total: string, dd: string, sharpe: string | null) => ({
+      index,
+      summary: { metrics: { pnl: { total }, maxDrawdown: { amount: dd }, sharpe } } as unknown as BacktestSummary,
+    });
+    const rows = [row(0, '1', '5', null), row(1, '3', '1', '0.5'), row(2, '-2', '9', '2')];
+    expect(sortRows(rows, 'pnl').map((r) => r.index)).toEqual([1, 0, 2]);
+    expect(sortRows(rows, 'maxDrawdown').map((r) => r.index)).toEqual([1, 0, 2]);
+    expect(sortRows(rows, 'sharpe').map((r) => r.index)).toEqual([2, 1, 0]);
+  });
+});
+
+describe('recorded market selection', () => {
+  const h = header(2);
+  const sel = (s: Partial<{ tokenIds: string[]; conditionIds: `0x${string}`[]; slugs: string[]; filter: { tags: string[]; active: boolean; acceptingOrders: boolean; maxCount: number } }>) => ({
+    tokenIds: [],
+    conditionIds: [],
+    slugs: [],
+    filter: undefined,
+    ...s,
+  });
+
+  it('picks by condition id, slug, token or count, in the header order', () => {
+    expect(selectRecordedMarkets(h, sel({ slugs: ['will-it-snow'], conditionIds: [COND as `0x${string}`] }), 'data.markets').markets.map((x) => x.conditionId)).toEqual([COND, COND2]);
+    expect(selectRecordedMarkets(h, sel({ filter: { tags: [], active: true, acceptingOrders: true, maxCount: 1 } }), 'data.markets').markets.map((x) => x.conditionId)).toEqual([COND]);
+    const byTag = selectRecordedMarkets(h, sel({ filter: { tags: ['x'], active: true, acceptingOrders: true, maxCount: 5 } }), 'data.markets');
+    expect(byTag.warnings[0]).toMatch(/a recording has no tags/);
+  });
+
+  it('trades both outcomes of a chosen market, or only the tokens named', () => {
+    const markets = h.markets;
+    expect(selectedTokenIds(markets, sel({ conditionIds: [COND as `0x${string}`, COND2 as `0x${string}`] }))).toEqual([YES, NO, YES2, NO2]);
+    expect(selectedTokenIds(markets, sel({ tokenIds: [NO2] }))).toEqual([YES, NO, NO2]);
+  });
+
+  it('refuses a selector the recording does not hold', () => {
+    expect(() => selectRecordedMarkets(h, sel({ slugs: ['nope'], tokenIds: ['9'] }), 'strategies[0].markets')).toThrow(
+      'strategies[0].markets: the recording holds no market for slug nope, token id 9',
+    );
+  });
+});
