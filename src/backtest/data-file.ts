@@ -56,7 +56,19 @@ export interface RecordingData extends BacktestData {
  * recording reader's decoders; a run store (issue 6) or any other file is refused with one line
  * saying what the file is and what is expected.
  */
-export async function openBacktestData(path: string): Promise<RecordingData> {
+export interface OpenDataOptions {
+  /**
+   * Where the recording is decoded: `worker` on a worker thread while the main thread replays,
+   * `thread` on the main thread, `auto` (default) a worker for files of WORKER_MIN_BYTES or more
+   * (below that, starting the worker costs more than it saves). The events are the same.
+   */
+  readonly decode?: 'auto' | 'worker' | 'thread';
+}
+
+/** Files at least this large are decoded on a worker thread by default. */
+export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+
+export async function openBacktestData(path: string, options: OpenDataOptions = {}): Promise<RecordingData> {
   const kind = dataFileKind(path);
   if (kind === 'store') {
     throw new ConfigError(`${path}: this is a run store (SQLite); backtesting from a store is not supported yet — give a recording (clobot record, clobot import)`);
@@ -66,6 +78,8 @@ export async function openBacktestData(path: string): Promise<RecordingData> {
   }
   const recording = await openRecording(path);
   const bytes = statSync(path).size;
+  const decode = options.decode ?? 'auto';
+  const inWorker = decode === 'worker' || (decode === 'auto' && bytes >= WORKER_MIN_BYTES);
   return {
     name: basename(path),
     path,
@@ -74,7 +88,7 @@ export async function openBacktestData(path: string): Promise<RecordingData> {
     gzip: recording.gzip,
     bytes,
     events: () => recording.events(),
-    batches: (onBytes) => readBatches(path, recording.gzip, onBytes),
+    batches: (onBytes) => (inWorker ? workerBatches(path, recording.gzip, recording.header, onBytes) : readBatches(path, recording.gzip, onBytes)),
   };
 }
 

@@ -18,7 +18,8 @@ port.on('message', (job: SweepJob) => {
     let reply: SweepReply;
     try {
       const config = loadConfig(job.configPath);
-      const data = await openBacktestData(job.dataPath);
+      // one thread per point: the sweep already keeps every core busy
+      const data = await openBacktestData(job.dataPath, { decode: 'thread' });
       const result = await runBacktest({ config, data, overrides: job.overrides });
       writeResults(result, job.outDir);
       reply = { kind: 'done', index: job.index, summary: result.summary };

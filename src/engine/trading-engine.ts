@@ -1,4 +1,4 @@
-import { Subject, Subscription, type Observable, interval, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize } from 'rxjs';
+import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
@@ -129,6 +129,8 @@ export class TradingEngine {
   readonly #runners = new Map<string, StrategyRunner>();
   readonly #tokenToStrategies = new Map<TokenId, StrategyRunner[]>();
   readonly #orders$ = new Subject<OrderRecord>();
+  /** Whole batches that skip the batcher's timer (maxBatchWaitMs 0: one strategy call, one post). */
+  readonly #batches$ = new Subject<OrderRecord[]>();
   readonly #cancels$ = new Subject<OrderRecord>();
   readonly #subs = new Subscription();
   readonly #recentOrderTimes: number[] = [];
@@ -184,11 +186,8 @@ export class TradingEngine {
     const scheduler = clock.scheduler;
     // order path: batch on the clock, prepare (hash/sign), submit, apply per-item results
     this.#subs.add(
-      this.#orders$
-        .pipe(
-          batchWithin(this.#settings.maxBatchWaitMs, Math.min(this.#settings.maxBatchSize, MAX_ORDERS_PER_BATCH), scheduler),
-          mergeMap((batch) => this.#submitBatch(batch), this.#settings.maxInFlightBatches),
-        )
+      merge(this.#orders$.pipe(batchWithin(this.#settings.maxBatchWaitMs, this.#batchSize(), scheduler)), this.#batches$)
+        .pipe(mergeMap((batch) => this.#submitBatch(batch), this.#settings.maxInFlightBatches))
         .subscribe(),
     );
     this.#subs.add(
@@ -239,6 +238,7 @@ export class TradingEngine {
     this.heartbeat?.stop();
     this.#subs.unsubscribe();
     this.#orders$.complete();
+    this.#batches$.complete();
     this.#cancels$.complete();
   }
 
@@ -425,6 +425,7 @@ export class TradingEngine {
     }
     const riskState = this.#riskState(now);
     const verdicts = this.risk.checkBatch(requests, riskState);
+    const approved: OrderRecord[] = [];
     requests.forEach((request, i) => {
       const denial = verdicts[i];
       if (denial) {
@@ -444,11 +445,21 @@ export class TradingEngine {
         });
         return;
       }
-      const record = this.tracker.add(request, now);
+      approved.push(this.tracker.add(request, now));
       this.#recentOrderTimes.push(now);
-      this.#orders$.next(record);
     });
+    if (this.#settings.maxBatchWaitMs <= 0) {
+      // no waiting for more: what this call produced goes out now, in posts of at most 15
+      const size = this.#batchSize();
+      for (let i = 0; i < approved.length; i += size) this.#batches$.next(approved.slice(i, i + size));
+    } else {
+      for (const record of approved) this.#orders$.next(record);
+    }
     while (this.#recentOrderTimes.length > 0 && this.#recentOrderTimes[0]! < now - 1_000) this.#recentOrderTimes.shift();
+  }
+
+  #batchSize(): number {
+    return Math.max(1, Math.min(this.#settings.maxBatchSize, MAX_ORDERS_PER_BATCH));
   }
 
   #nextClientOrderId(): string {

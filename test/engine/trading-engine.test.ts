@@ -308,4 +308,33 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     const summary = engine.summary();
     expect(summary).toMatchObject({ ordersSubmitted: 1, ordersResubmitted: 2, ordersAccepted: 1, ordersRejected: 0 });
   });
+
+  it('with maxBatchWaitMs 0 posts what one strategy call produced at once, in posts of at most 15', () => {
+    const w = world();
+    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 0 });
+    const posts: number[] = [];
+    const counting: ExecutionClient = {
+      kind: base.kind,
+      fills$: base.fills$,
+      prepare: (r) => base.prepare(r),
+      cancel: (ids) => base.cancel(ids),
+      cancelAll: (scope) => base.cancelAll(scope),
+      openOrders: () => base.openOrders(),
+      order: (id) => base.order(id),
+      close: () => base.close(),
+      submit(orders) {
+        posts.push(orders.length);
+        return base.submit(orders);
+      },
+    };
+    const prices = Array.from({ length: 17 }, (_, i) => 300_000 + i * 10_000);
+    const engine = engineFor(w, [strategy('ladder', { name: 'ladder', onStart: () => prices.map((price): OrderIntent => ({ kind: 'place', tokenId: YES, side: 'BUY', price, size: 5 * M, postOnly: true })) })], counting, {
+      settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0.1 }, reconcileDelayMs: 500, syncIntervalMs: 0, maxInFlightBatches: 4 },
+      risk: { limits: {}, checks: ['tickGrid', 'priceBounds', 'minSize'] },
+    });
+    engine.start();
+    expect(posts).toEqual([15, 2]); // no clock advance needed: nothing waited on a timer
+    w.clock.advanceBy(1);
+    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(17);
+  });
 });
