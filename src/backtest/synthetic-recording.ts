@@ -20,6 +20,8 @@ export interface SyntheticOptions {
   readonly meanGapMs?: number;
   /** Share of events that are trade prints. */
   readonly tradeShare?: number;
+  /** Share of book updates whose mid moves a tick (the rest change sizes only). */
+  readonly moveShare?: number;
 }
 
 const TICK = 10_000; // 0.01
@@ -82,6 +84,7 @@ export function* syntheticEvents(options: SyntheticOptions = {}): Generator<Mark
   const total = options.events ?? 10_000;
   const meanGap = options.meanGapMs ?? 200;
   const tradeShare = options.tradeShare ?? 0.1;
+  const move = (options.moveShare ?? 0.3) / 2;
   const lots = (min: number, max: number) => (min + Math.floor(rnd() * (max - min))) * 100 * LOT; // whole shares
   const states: MarketState[] = header.markets.map(() => ({
     mid: 30 + Math.floor(rnd() * 40),
@@ -111,19 +114,19 @@ export function* syntheticEvents(options: SyntheticOptions = {}): Generator<Mark
     }
     // move: the mid walks, sizes churn
     const r = rnd();
-    if (r < 0.15 && s.mid < 94) {
+    if (r < move && s.mid < 94) {
       s.mid++;
       s.bidSizes.unshift(lots(1, 50));
       s.bidSizes.pop();
       s.askSizes.shift();
       s.askSizes.push(lots(1, 50));
-    } else if (r < 0.3 && s.mid > 6) {
+    } else if (r >= move && r < 2 * move && s.mid > 6) {
       s.mid--;
       s.askSizes.unshift(lots(1, 50));
       s.askSizes.pop();
       s.bidSizes.shift();
       s.bidSizes.push(lots(1, 50));
-    } else if (r < 0.35) {
+    } else if (r >= 2 * move && r < 2 * move + 0.05) {
       s.half = s.half === 1 ? 2 : 1;
     }
     for (let k = 0; k < 3; k++) {

@@ -1,4 +1,4 @@
-import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize } from 'rxjs';
+import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize, race, firstValueFrom } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
@@ -93,6 +93,9 @@ export type EngineEvent =
   | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
   | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number };
 
+/** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
+export const DEFAULT_DRAIN_MS = 10_000;
+
 /** How often a throttled (429) or paused (503) batch is posted before its orders count as rejected. */
 export const MAX_SUBMIT_ATTEMPTS = 6;
 
@@ -143,6 +146,8 @@ export class TradingEngine {
   #dayStart: { day: number; pnl: Micros } | undefined;
   #stopped = false;
   #inFlight = 0;
+  /** Emits when the last in-flight order batch is answered. */
+  readonly #settled$ = new Subject<void>();
 
   constructor(options: EngineOptions) {
     this.#opts = options;
@@ -225,13 +230,21 @@ export class TradingEngine {
   }
 
   /**
-   * Stops strategies (their onStop intents still go out), cancels our open orders unless
-   * `keepOrders`, waits for in-flight batches, then closes the streams.
+   * Stops strategies (their onStop intents still go out), waits (up to `drainMs` of clock time)
+   * for the order batches in flight to be answered, cancels our open orders unless `keepOrders`,
+   * then closes the streams. Without the wait, an order the venue takes after the cancel-all
+   * would be left resting, and its answer lost.
    */
   async stop(options: { keepOrders?: boolean; drainMs?: number } = {}): Promise<void> {
     if (this.#stopped) return;
     for (const runner of this.#runners.values()) runner.stop();
     this.#stopped = true;
+    if (!options.keepOrders) {
+      // orders not answered yet are cancelled once the venue acknowledges them; orders waiting
+      // to be posted again (after a 429) are not posted again
+      for (const record of this.tracker.open()) record.cancelWhenLive = true;
+    }
+    await this.#drain(options.drainMs ?? DEFAULT_DRAIN_MS);
     if (!options.keepOrders) {
       await this.#cancelEverything();
     }
@@ -624,7 +637,10 @@ export class TradingEngine {
         this.#refuse(live, err);
         return EMPTY;
       }),
-      finalize(() => this.#inFlight--),
+      finalize(() => {
+        this.#inFlight--;
+        if (this.#inFlight === 0) this.#settled$.next();
+      }),
     );
   }
 
@@ -834,6 +850,12 @@ export class TradingEngine {
         return EMPTY;
       }),
     );
+  }
+
+  /** Resolves when no order batch is in flight, or after `maxMs` on the clock. */
+  async #drain(maxMs: number): Promise<void> {
+    if (this.#inFlight === 0) return;
+    await firstValueFrom(race(this.#settled$, timer(maxMs, this.#opts.clock.scheduler)), { defaultValue: undefined });
   }
 
   async #cancelEverything(): Promise<void> {
