@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMicros, parseMicros } from '../../src/core/fixed.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { RunStore } from '../../src/store/run-store.ts';
+import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
+
+/**
+ * Crash safety end to end: `clobot run` against an external sandbox is killed with SIGKILL at
+ * random moments, 20 times, each time restarted from its SQLite store. Afterwards the venue has
+ * never seen a client order id twice, and the positions the store holds equal the venue's.
+ */
+const KEY = '0x' + '5c'.repeat(32);
+const ADDRESS = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
+const KILLS = 20;
+
+let sandbox: RunningSandbox;
+let dir: string;
+let config: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 11, markets: 12, events: 4, flow: { enabled: true, intensity: 6 }, heartbeatTimeoutMs: 3_000 });
+  dir = mkdtempSync(join(tmpdir(), 'clobot-crash-'));
+  config = join(dir, 'crash.yaml');
+  writeFileSync(
+    config,
+    [
+      'mode: live',
+      'venue:',
+      `  baseUrl: ${sandbox.url}`,
+      '  timeoutMs: 3000',
+      'data:',
+      '  pollIntervalMs: 300',
+      '  staleAfterMs: 5000',
+      '  markets:',
+      '    filter: { active: true, acceptingOrders: true, maxCount: 3 }',
+      'strategies:',
+      '  - id: mm',
+      '    module: strategies/market-maker.ts',
+      '    params: { size: 5, improveTicks: 1, minSpreadTicks: 1, maxInventory: 50 }',
+      'risk:',
+      '  staleBookMs: 5000',
+      '  maxOrdersPerSecond: 50',
+      'execution:',
+      '  maxBatchWaitMs: 20',
+      '  heartbeatIntervalMs: 1000',
+      'logging:',
+      '  level: warn',
+      `  file: ${join(dir, 'run.log')}`,
+      '',
+    ].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+function startRun(store: string): ChildProcess {
+  return spawn(process.execPath, ['bin/clobot.mjs', 'run', config, '--store', store, '--no-status', '--summary', join(dir, 'summary.json')], {
+    env: { ...process.env, CLOBOT_PRIVATE_KEY: KEY },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** A deterministic spread of kill moments (ms after start), so a failure can be replayed. */
+function killDelays(n: number, seed = 7): number[] {
+  let x = seed;
+  return Array.from({ length: n }, () => {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    return 1_500 + (x % 3_500);
+  });
+}
+
+describe('crash loop: SIGKILL and restart from the store', () => {
+  it(`never sends a client order id twice and ends with the venue's positions (${KILLS} kills)`, async () => {
+    const store = join(dir, 'state.sqlite');
+    for (const delay of killDelays(KILLS)) {
+      const child = startRun(store);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    // a last, clean life: it reconciles what the kills left, trades a little, and stops on SIGINT
+    const last = startRun(store);
+    let stderr = '';
+    last.stderr!.setEncoding('utf8');
+    last.stderr!.on('data', (c: string) => (stderr += c));
+    await new Promise((r) => setTimeout(r, 8_000));
+    last.kill('SIGINT');
+    const [code] = (await once(last, 'exit')) as [number];
+    expect(code, stderr).toBe(0);
+
+    // 1. no client order id reached the venue twice
+    const orders = (await (await fetch(`${sandbox.url}/admin/orders?maker=${ADDRESS}`)).json()) as { clientOrderId: string | null }[];
+    const ids = orders.map((o) => o.clientOrderId).filter((id): id is string => id !== null);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // 2. our positions (from the fills in the store) equal the venue's balances
+    const venue = (await (await fetch(`${sandbox.url}/admin/balances?address=${ADDRESS}`)).json()) as { tokens: { tokenId: string; balance: string; reserved: string }[] };
+    const venuePositions = new Map(venue.tokens.map((t) => [t.tokenId, parseMicros(t.balance) + parseMicros(t.reserved)]));
+    const s = RunStore.open(store);
+    const state = s.load();
+    s.close();
+    const ours = new Map(state.positions.filter((p) => p.size !== 0).map((p) => [p.tokenId, p.size]));
+    const show = (m: Map<string, number>) => Object.fromEntries([...m].filter(([, v]) => v !== 0).map(([k, v]) => [k.slice(0, 12), formatMicros(v)]));
+    expect(show(ours)).toEqual(show(venuePositions));
+    expect(state.fills.length).toBeGreaterThan(0);
+  }, 240_000);
+});
