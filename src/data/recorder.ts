@@ -4,8 +4,9 @@ import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { fieldLogger } from '../core/log.ts';
 import type { MarketSelection, RunConfig } from '../config/run-config.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
-import { createVenueClient, type VenueClient } from '../venue/client.ts';
+import type { RunningSandbox } from '../sandbox/server.ts';
+import { openVenue } from '../engine/open-venue.ts';
+import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { MarketEvent } from './market-events.ts';
 import { resolveMarkets, tokensOf } from './market-selection.ts';
@@ -187,48 +188,6 @@ function withTsInit(event: MarketEvent, tsInit: number): MarketEvent {
     default:
       return { ...event, tsInit };
   }
-}
-
-/** The venue the config names (or `venueUrl`), as a live run builds it. */
-async function openVenue(
-  config: RunConfig,
-  venueUrl: string | undefined,
-  logger: Logger,
-  clock: Clock,
-): Promise<{ venue: VenueClient; url: string; sandbox: RunningSandbox | undefined }> {
-  const v = config.venue;
-  let urls: { metadata: string; trading: string; analytics: string };
-  let sandbox: RunningSandbox | undefined;
-  if (venueUrl) {
-    urls = { metadata: venueUrl, trading: venueUrl, analytics: venueUrl };
-  } else if (v === undefined) {
-    throw new ConfigError(`venue (${config.source.file}): recording needs a venue: set venue.baseUrl or venue.embedded, or pass --venue <url>`);
-  } else if (v.kind === 'embedded') {
-    const e = v.embedded;
-    sandbox = await startSandbox({
-      host: e.host,
-      port: e.port,
-      seed: e.seed,
-      markets: e.markets,
-      events: e.events,
-      profile: e.profile,
-      flow: e.flow,
-      logger: logger.child({ component: 'sandbox' }),
-    });
-    urls = { metadata: sandbox.url, trading: sandbox.url, analytics: sandbox.url };
-  } else {
-    urls = v.urls;
-  }
-  const venue = createVenueClient({
-    urls,
-    profile: v?.profile ?? 'interface',
-    timeoutMs: v?.timeoutMs,
-    retries: v?.retries,
-    clock,
-    limits: v ? { windowScale: v.limits.windowScale } : undefined,
-    logger: logger.child({ component: 'venue' }),
-  });
-  return { venue, url: urls.trading, sandbox };
 }
 
 /** `data.markets`, else the union of the enabled strategies' selections, each resolved once. */

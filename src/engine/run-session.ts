@@ -16,13 +16,14 @@ import { venueBookFeed } from '../data/venue-book-feed.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 import { LiveExecutionClient } from '../execution/live-execution-client.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import type { RunningSandbox } from '../sandbox/server.ts';
+import { openVenue } from './open-venue.ts';
 import { loadStrategy } from '../strategy/loader.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
 import { withL1Auth } from '../venue/auth/with-l1-auth.ts';
 import { apiCredentials } from '../venue/auth/api-credentials.ts';
-import { createVenueClient, type VenueClient } from '../venue/client.ts';
+import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import { createOrderSigner } from '../venue/signing/order-signer.ts';
 import type { EngineSummary } from './engine-summary.ts';
@@ -73,37 +74,15 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const venueConfig = config.venue;
-    let urls: { metadata: string; trading: string; analytics: string };
-    if (options.venueUrl) {
-      urls = { metadata: options.venueUrl, trading: options.venueUrl, analytics: options.venueUrl };
-    } else if (venueConfig.kind === 'embedded') {
-      sandbox = await startSandbox({
-        host: venueConfig.embedded.host,
-        port: venueConfig.embedded.port,
-        seed: venueConfig.embedded.seed,
-        markets: venueConfig.embedded.markets,
-        events: venueConfig.embedded.events,
-        profile: venueConfig.embedded.profile,
-        flow: venueConfig.embedded.flow,
-        logger: logger.child({ component: 'sandbox' }),
-      } as Parameters<typeof startSandbox>[0]);
+    const opened = await openVenue(config, options.venueUrl, logger, clock);
+    sandbox = opened.sandbox;
+    if (sandbox) {
       const s = sandbox;
       closers.push(() => s.close());
-      urls = { metadata: s.url, trading: s.url, analytics: s.url };
-      log.info('embedded sandbox listening', { url: s.url, seed: venueConfig.embedded.seed });
-    } else {
-      urls = venueConfig.urls;
+      log.info('embedded sandbox listening', { url: s.url });
     }
-
-    const venue = createVenueClient({
-      urls,
-      profile: venueConfig.profile,
-      timeoutMs: venueConfig.timeoutMs,
-      retries: venueConfig.retries,
-      clock,
-      limits: { windowScale: venueConfig.limits.windowScale },
-      logger: logger.child({ component: 'venue' }),
-    });
+    const venue = opened.venue;
+    const tradingUrl = opened.url;
 
     // markets: every strategy's selection, resolved once per distinct selection
     const strategyConfigs = config.strategies.filter((s) => s.enabled);
@@ -160,7 +139,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     });
     closers.unshift(() => execution.close());
 
-    const marketEvents$ = marketData(config, venue, urls.trading, tokens.map((t) => t.tokenId), clock, log);
+    const marketEvents$ = marketData(config, venue, tradingUrl, tokens.map((t) => t.tokenId), clock, log);
     const engine = new TradingEngine({
       clock,
       execution,

@@ -1,4 +1,4 @@
-import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize, race, firstValueFrom } from 'rxjs';
+import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize, race, take } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
@@ -244,10 +244,13 @@ export class TradingEngine {
       // to be posted again (after a 429) are not posted again
       for (const record of this.tracker.open()) record.cancelWhenLive = true;
     }
-    await this.#drain(options.drainMs ?? DEFAULT_DRAIN_MS);
-    if (!options.keepOrders) {
-      await this.#cancelEverything();
-    }
+    // one chain on the clock (no promise hop between the drain and the cancel-all, so a
+    // simulated clock advanced by the caller runs both)
+    await new Promise<void>((resolve) => {
+      this.#drain$(options.drainMs ?? DEFAULT_DRAIN_MS)
+        .pipe(concatMap(() => (options.keepOrders ? of(undefined) : this.#cancelEverything$())))
+        .subscribe({ complete: () => resolve(), error: () => resolve() });
+    });
     this.heartbeat?.stop();
     this.#subs.unsubscribe();
     this.#orders$.complete();
@@ -797,6 +800,8 @@ export class TradingEngine {
     this.counters.reconciledFound++;
     this.#applyVenueState(record, state);
     this.#emitOrderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
+    // a cancel asked for while the outcome was unknown is carried out now that the order is found
+    if (record.cancelWhenLive) this.#requestCancel(record);
   }
 
   #applyVenueState(record: OrderRecord, state: VenueOrderState): void {
@@ -852,40 +857,33 @@ export class TradingEngine {
     );
   }
 
-  /** Resolves when no order batch is in flight, or after `maxMs` on the clock. */
-  async #drain(maxMs: number): Promise<void> {
-    if (this.#inFlight === 0) return;
-    await firstValueFrom(race(this.#settled$, timer(maxMs, this.#opts.clock.scheduler)), { defaultValue: undefined });
+  /** Emits once no order batch is in flight (at once when none is), or after `maxMs` on the clock. */
+  #drain$(maxMs: number): Observable<unknown> {
+    if (this.#inFlight === 0) return of(undefined);
+    return race(this.#settled$, timer(maxMs, this.#opts.clock.scheduler)).pipe(take(1));
   }
 
-  async #cancelEverything(): Promise<void> {
+  #cancelEverything$(): Observable<unknown> {
     const { execution, clock } = this.#opts;
-    for (const record of this.tracker.open()) record.cancelWhenLive = true;
-    await new Promise<void>((resolve) => {
-      execution
-        .cancelAll()
-        .pipe(
-          catchError((err: unknown) => {
-            this.#opts.log.error('cancel-all on stop failed', { err: String(err) });
-            return of(undefined);
-          }),
-        )
-        .subscribe({
-          next: (outcome) => {
-            const now = clock.now();
-            if (!outcome) return;
-            for (const id of outcome.canceled) {
-              const record = this.tracker.byOrderId(id);
-              if (record && OPEN_STATUSES.has(record.status)) {
-                this.counters.canceled++;
-                this.tracker.transition(record, 'CANCELED', now, 'stop');
-              }
-            }
-          },
-          complete: () => resolve(),
-          error: () => resolve(),
-        });
-    });
+    return defer(() => {
+      for (const record of this.tracker.open()) record.cancelWhenLive = true;
+      return execution.cancelAll();
+    }).pipe(
+      tap((outcome) => {
+        const now = clock.now();
+        for (const id of outcome.canceled) {
+          const record = this.tracker.byOrderId(id);
+          if (record && OPEN_STATUSES.has(record.status)) {
+            this.counters.canceled++;
+            this.tracker.transition(record, 'CANCELED', now, 'stop');
+          }
+        }
+      }),
+      catchError((err: unknown) => {
+        this.#opts.log.error('cancel-all on stop failed', { err: String(err) });
+        return of(undefined);
+      }),
+    );
   }
 
   // ---------------------------------------------------------------- fills

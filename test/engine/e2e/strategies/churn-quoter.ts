@@ -1,7 +1,8 @@
 /**
- * Test-only strategy: on every timer tick it moves one post-only bid per token between two
- * prices deep below the best bid (`depthTicks` and `depthTicks + 1` ticks under it), so the
- * engine cancels and places an order per token every `timerIntervalMs` whatever the books do.
+ * Test-only strategy: every `holdTicks` timer ticks (300 ms each) it moves one post-only bid per
+ * token between two prices deep below the best bid (`depthTicks` and `depthTicks + 1` ticks
+ * under it), so the engine cancels and places an order per token on a fixed beat whatever the
+ * books do.
  * The e2e tests use it to have order posts in flight while a fault is on. Deep bids rarely fill.
  */
 import { z } from 'zod';
@@ -13,6 +14,8 @@ const Params = z
     depthTicks: z.number().int().min(1).default(4),
     /** Shares per bid; 0 = the market's minimum order size. */
     size: z.number().min(0).default(0),
+    /** Timer ticks each price is held before the bid moves. */
+    holdTicks: z.number().int().min(1).default(1),
   })
   .strict();
 type P = z.infer<typeof Params>;
@@ -30,7 +33,7 @@ export default defineStrategy<P>({
     ticks.set(ctx, n);
     const out: OrderIntent[] = [];
     for (const market of ctx.markets()) {
-      const intent = bid(ctx, market.tokenId, n % 2);
+      const intent = bid(ctx, market.tokenId, Math.floor(n / ctx.params.holdTicks) % 2);
       if (intent) out.push(intent);
     }
     return out;
