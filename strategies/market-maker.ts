@@ -6,6 +6,7 @@
  * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. `px` and `qty` convert.
  */
 import { z } from 'zod';
+import { ceilToTick, floorToTick } from '../src/core/fixed.ts';
 import { defineStrategy, type MarketSnapshot, type StrategyContext } from '../src/strategy/index.ts';
 import type { OrderIntent } from '../src/strategy/index.ts';
 
@@ -32,12 +33,14 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
   if (bestBid === undefined || bestAsk === undefined || market.ageMs > ctx.params.maxBookAgeMs) return undefined;
   const tick = rules.tickSize;
   const improve = ctx.params.improveTicks * tick;
-  let bid = bestBid + improve;
-  let ask = bestAsk - improve;
+  // Prices go on the market's tick grid: after a tick change to a coarser one, the book's best
+  // prices (older orders) may lie between grid points.
+  let bid = floorToTick(bestBid + improve, tick);
+  let ask = ceilToTick(bestAsk - improve, tick);
   if (ask - bid < ctx.params.minSpreadTicks * tick) {
-    // not enough room to improve: join the best prices
-    bid = bestBid;
-    ask = bestAsk;
+    // not enough room to improve: join the best prices (or the grid points just outside them)
+    bid = floorToTick(bestBid, tick);
+    ask = ceilToTick(bestAsk, tick);
   }
   if (ask - bid < ctx.params.minSpreadTicks * tick) return { kind: 'quote', tokenId: market.tokenId, bids: [], asks: [] };
   bid = Math.max(tick, Math.min(bid, MICROS - tick));

@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
@@ -60,13 +61,16 @@ export interface OpenDataOptions {
   /**
    * Where the recording is decoded: `worker` on a worker thread while the main thread replays,
    * `thread` on the main thread, `auto` (default) a worker for files of WORKER_MIN_BYTES or more
-   * (below that, starting the worker costs more than it saves). The events are the same.
+   * on a machine with WORKER_MIN_CORES or more (smaller files do not repay the worker's start,
+   * and with fewer cores the two threads mostly take turns). The events are the same.
    */
   readonly decode?: 'auto' | 'worker' | 'thread';
 }
 
-/** Files at least this large are decoded on a worker thread by default. */
-export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+/** Files at least this large are decoded on a worker thread by default... */
+export const WORKER_MIN_BYTES = 64 * 1024 * 1024;
+/** ...when the machine has at least this many cores. */
+export const WORKER_MIN_CORES = 4;
 
 export async function openBacktestData(path: string, options: OpenDataOptions = {}): Promise<RecordingData> {
   const kind = dataFileKind(path);
@@ -79,7 +83,7 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
   const recording = await openRecording(path);
   const bytes = statSync(path).size;
   const decode = options.decode ?? 'auto';
-  const inWorker = decode === 'worker' || (decode === 'auto' && bytes >= WORKER_MIN_BYTES);
+  const inWorker = decode === 'worker' || (decode === 'auto' && bytes >= WORKER_MIN_BYTES && availableParallelism() >= WORKER_MIN_CORES);
   return {
     name: basename(path),
     path,

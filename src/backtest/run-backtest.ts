@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { interval, Subject } from 'rxjs';
+import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
@@ -128,11 +128,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     balance: bt.balance,
   });
   const recorder = new MetricsRecorder({ tokens, intervalMs: bt.equityIntervalMs });
-  const marketEvents$ = new Subject<MarketEvent>();
   const engine = new TradingEngine({
     clock,
     execution,
-    marketEvents$,
+    // the replay hands each event to the engine directly (no stream hop per event)
+    marketEvents$: NEVER,
     tokens,
     strategies,
     risk: { checks: config.risk.checks, limits: config.risk },
@@ -178,7 +178,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const replayed = await replay({
     clock,
     batches,
-    sinks: [(e) => execution.onMarketEvent(e), (e) => marketEvents$.next(e)],
+    sinks: [(e) => execution.onMarketEvent(e), (e) => engine.onMarketEvent(e)],
     onProgress: onProgress ? (p) => onProgress({ ...p, bytes }) : undefined,
     progressEvery: input.progressEvery,
   });
@@ -198,7 +198,6 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   await stopping;
   const engineSummary = engine.summary();
   execution.close();
-  marketEvents$.complete();
 
   if (replayed.outOfOrder > 0) warnings.push(`${data.name}: ${replayed.outOfOrder} events were older than the one before them; replayed at the time reached`);
   const summary = buildSummary({

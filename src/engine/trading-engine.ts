@@ -256,6 +256,13 @@ export class TradingEngine {
     this.#orders$.complete();
     this.#batches$.complete();
     this.#cancels$.complete();
+    // orders still waiting in the batcher (never prepared, so never sent) will not go out now
+    const now = this.#opts.clock.now();
+    for (const record of this.tracker.open()) {
+      if (record.status !== 'PENDING_SUBMIT' || record.orderId !== undefined) continue;
+      this.tracker.transition(record, 'CANCELED', now, 'not sent: the engine stopped');
+      this.#emitOrderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: undefined, reason: 'not sent: the engine stopped', tsInit: now });
+    }
   }
 
   /** Halts new orders (kill switch) until `resume()`. */

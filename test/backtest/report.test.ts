@@ -42,11 +42,12 @@ describe('report.html in headless Chromium', async () => {
     expect(result.metrics.fills).toBeGreaterThan(0);
   });
 
-  it('draws every chart with no console error and no request but the page itself', async () => {
+  it('draws every chart with no console error and no request but the page itself', { timeout: 60_000 }, async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)`).toBe(true);
     const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'clobot-chromium-')), {
       executablePath: CHROMIUM,
       headless: true,
+      timeout: 30_000,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     try {

@@ -15,19 +15,20 @@ afterEach(async () => {
 
 describe('e2e: a 429 storm on order posts', () => {
   it('is ridden out: throttled orders are posted again after Retry-After, none lost or doubled', async () => {
-    // the churn quoter holds each price ~3 s, so an order throttled at a move is still wanted
+    // the churn quoter holds each price 6 s, so an order throttled at a move is still wanted
     // when the storm ends and is posted again rather than replaced
-    run = await startE2E({ strategies: [churn({ holdTicks: 10 }), DEFAULT_MM] });
+    run = await startE2E({ strategies: [churn({ holdTicks: 20 }), DEFAULT_MM] });
     const e = run;
-    await waitFor('orders accepted before the storm', () => e.summary().ordersAccepted >= 4);
+    await waitFor('both strategies quoting before the storm', () => e.orderEvents('OrderAccepted', 'churn').length > 0 && e.orderEvents('OrderAccepted', 'mm').length > 0);
     const statusesBefore = (await e.adminStats()).statuses['429'] ?? 0;
     expect(statusesBefore).toBe(0);
 
     await e.faults({ rateLimitStorm: true, routes: ['postOrders'] });
     const stormOn = Date.now();
-    await waitFor('an order post throttled', () => e.summary().ordersResubmitted > 0, 15_000);
-    // let the storm last past a Retry-After or two
-    await waitFor('the storm to have lasted 2.5 s', () => Date.now() - stormOn >= 2_500, 10_000);
+    // the churn quoter moves into the storm (within 6 s); its orders are throttled at least twice
+    const moved = await waitFor('the churn quoter to move during the storm', () => e.records().find((r) => r.request.strategyId === 'churn' && r.request.createdAt >= stormOn), 10_000);
+    await waitFor('a throttled post', () => e.summary().ordersResubmitted > 0, 5_000);
+    await waitFor('the storm to last past two Retry-Afters', () => Date.now() - Math.max(stormOn + 2_500, moved.request.createdAt + 2_000) >= 0, 10_000);
     const stormOff = Date.now();
     await e.faults({ rateLimitStorm: false, routes: [] });
 

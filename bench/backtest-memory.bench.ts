@@ -1,0 +1,63 @@
+/**
+ * Peak resident memory of a backtest replaying a 1 GB recording (JSON lines, 20-level books,
+ * the band quoter): the recording is generated into a temporary directory, replayed by a fresh
+ * process (bench/backtest-memory-child.ts) that reports its own peak RSS, and deleted. The replay
+ * streams the file, so memory should not grow with it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syntheticEvents, syntheticHeader, type SyntheticOptions } from '../src/backtest/synthetic-recording.ts';
+import { createRecordingWriter } from '../src/data/recording/writer.ts';
+import type { BenchTable } from './table.ts';
+
+const TARGET_BYTES = 1024 ** 3;
+const GOAL_MB = 300;
+const DATA: SyntheticOptions = { seed: 9, markets: 6, depth: 20, events: Number.MAX_SAFE_INTEGER, meanGapMs: 100, moveShare: 0.05, tradeShare: 0.05 };
+
+const CONFIG = `
+mode: backtest
+name: memory
+data:
+  markets: { filter: { maxCount: 6 } }
+strategies:
+  - id: bq
+    module: strategies/02-band-quoter.ts
+    params: { size: 10, halfSpreadTicks: 2, requoteTicks: 2 }
+backtest:
+  latencyMs: 50
+`;
+
+export async function run(): Promise<BenchTable> {
+  const dir = mkdtempSync(join(tmpdir(), 'clobot-bench-mem-'));
+  try {
+    const file = join(dir, 'books.jsonl');
+    const generated = performance.now();
+    const writer = createRecordingWriter(file, syntheticHeader(DATA));
+    for (const event of syntheticEvents(DATA)) {
+      writer.write(event);
+      if (writer.events % 10_000 === 0 && writer.bytes >= TARGET_BYTES) break;
+    }
+    await writer.close();
+    const genSeconds = (performance.now() - generated) / 1000;
+    const size = statSync(file).size;
+    const configPath = join(dir, 'memory.yaml');
+    writeFileSync(configPath, CONFIG);
+    const child = spawnSync(process.execPath, ['bin/run-ts.mjs', 'bench/backtest-memory-child.ts', configPath, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (child.status !== 0) throw new Error(`replay failed (${child.status}): ${child.stderr.slice(0, 500)}`);
+    const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { events: number; orders: number; fills: number; seconds: number; startRssKb: number; maxRssKb: number; heapUsedKb: number };
+    const peakMb = r.maxRssKb / 1024;
+    return {
+      title: 'Backtest memory: replaying a 1 GB recording',
+      columns: ['recording MB', 'events', 'orders', 'fills', 'replay s', 'events/s', 'RSS at start MB', 'peak RSS MB', 'goal MB'],
+      rows: [[Math.round(size / 1e6), r.events, r.orders, r.fills, Number(r.seconds.toFixed(1)), Math.round(r.events / r.seconds), Math.round(r.startRssKb / 1024), Math.round(peakMb), GOAL_MB]],
+      notes: [
+        `JSON lines, 20-level books of ${DATA.markets} markets (both tokens), band quoter; generated in ${genSeconds.toFixed(0)} s, deleted afterwards`,
+        `peak RSS of the replaying process (process.resourceUsage().maxRSS), startup (node, tsx) included; ${peakMb <= GOAL_MB ? 'within' : 'OVER'} the goal`,
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
