@@ -82,6 +82,12 @@ interface TokenVenue {
 /** A queue position we cannot see yet (our price is beyond the displayed depth). */
 const UNSEEN = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A closed order is forgotten this long (virtual time) after it closed, so a long backtest does
+ * not keep every order it ever placed; the engine's lookups of an order come well within it.
+ */
+export const CLOSED_ORDER_RETENTION_MS = 10 * 60_000;
+
 export interface BacktestExecutionStats {
   orders: number;
   rejected: Record<string, number>;
@@ -112,6 +118,9 @@ export class BacktestExecutionClient implements ExecutionClient {
   readonly #fills = new Subject<VenueFill>();
   readonly fills$: Observable<VenueFill> = this.#fills.asObservable();
   readonly #pending = new Set<Subscription>();
+  /** Closed orders in the order they closed, with when; forgotten after CLOSED_ORDER_RETENTION_MS. */
+  readonly #closedIds: { id: string; at: number }[] = [];
+  #closedHead = 0;
   readonly stats: BacktestExecutionStats = { orders: 0, rejected: {}, makerFills: 0, takerFills: 0, canceled: 0, expired: 0 };
   #seq = 0;
   #tradeSeq = 0;
@@ -131,6 +140,7 @@ export class BacktestExecutionClient implements ExecutionClient {
 
   /** The venue's view of the market moves: called for every replayed event before the engine sees it. */
   onMarketEvent(event: MarketEvent): void {
+    if (this.#closedHead < this.#closedIds.length && this.#closedIds[this.#closedHead]!.at < event.tsInit - CLOSED_ORDER_RETENTION_MS) this.#forget(event.tsInit);
     switch (event.type) {
       case 'book': {
         const venue = this.#tokens.get(event.book.tokenId);
@@ -179,7 +189,8 @@ export class BacktestExecutionClient implements ExecutionClient {
 
   prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
     return new Observable((subscriber) => {
-      subscriber.next(requests.map((request) => ({ request, orderId: `bt-${request.clientOrderId}`, payload: undefined })));
+      // the client order id is unique per run: it serves as the venue's id too
+      subscriber.next(requests.map((request) => ({ request, orderId: request.clientOrderId, payload: undefined })));
       subscriber.complete();
     });
   }
@@ -251,6 +262,22 @@ export class BacktestExecutionClient implements ExecutionClient {
     for (const s of this.#pending) s.unsubscribe();
     this.#pending.clear();
     this.#fills.complete();
+  }
+
+  #close(order: BtOrder, status: 'MATCHED' | 'CANCELED'): void {
+    order.status = status;
+    this.#closedIds.push({ id: order.id, at: this.#clock.now() });
+  }
+
+  #forget(now: number): void {
+    const ids = this.#closedIds;
+    let head = this.#closedHead;
+    while (head < ids.length && ids[head]!.at < now - CLOSED_ORDER_RETENTION_MS) this.#orders.delete(ids[head++]!.id);
+    if (head > 4096 && head * 2 > ids.length) {
+      ids.splice(0, head);
+      head = 0;
+    }
+    this.#closedHead = head;
   }
 
   // ---------------------------------------------------------------- timing
@@ -372,12 +399,12 @@ export class BacktestExecutionClient implements ExecutionClient {
     }
 
     if (order.filled >= order.size) {
-      order.status = 'MATCHED';
+      this.#close(order, 'MATCHED');
       return { ok: true, orderId: id, status: 'MATCHED', making, taking };
     }
     if (type === 'FAK' || type === 'FOK') {
       // the unfilled rest is killed
-      order.status = 'CANCELED';
+      this.#close(order, 'CANCELED');
       return { ok: true, orderId: id, status: 'MATCHED', making, taking };
     }
     this.#rest(venue, order);
@@ -422,7 +449,7 @@ export class BacktestExecutionClient implements ExecutionClient {
   #cancelOrder(order: BtOrder): void {
     const venue = this.#tokens.get(order.tokenId)!;
     this.#release(order);
-    order.status = 'CANCELED';
+    this.#close(order, 'CANCELED');
     const i = venue.resting.indexOf(order);
     if (i >= 0) venue.resting.splice(i, 1);
     this.stats.canceled++;
@@ -448,7 +475,7 @@ export class BacktestExecutionClient implements ExecutionClient {
       const order = venue.resting[i]!;
       if (order.expiration !== undefined && order.expiration <= now) {
         this.#release(order);
-        order.status = 'CANCELED';
+        this.#close(order, 'CANCELED');
         venue.resting.splice(i, 1);
         this.stats.expired++;
       }
@@ -496,7 +523,7 @@ export class BacktestExecutionClient implements ExecutionClient {
     }
     this.stats.makerFills++;
     if (remaining <= 0) {
-      order.status = 'MATCHED';
+      this.#close(order, 'MATCHED');
       const i = venue.resting.indexOf(order);
       if (i >= 0) venue.resting.splice(i, 1);
     }

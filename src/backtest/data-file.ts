@@ -96,9 +96,12 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
   };
 }
 
+/** Bytes read from disk at a time: large enough to amortise the reads, small enough that the buffers awaiting collection stay small. */
+const READ_CHUNK_BYTES = 256 * 1024;
+
 /** The file streamed through gunzip (when gzipped) and the decoder of its form, counting file bytes. */
 export async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  const file = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   let read = 0;
   if (onBytes) {
     file.on('data', (chunk) => {
