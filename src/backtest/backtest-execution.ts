@@ -75,8 +75,9 @@ interface BtOrder {
 interface TokenVenue {
   readonly token: BacktestToken;
   readonly book: RecordedBook;
-  /** Our open resting orders on this token, in arrival order. */
-  readonly resting: BtOrder[];
+  /** Our open resting orders on this token by side, in the order a taker meets them: best price first, then arrival. */
+  readonly bids: BtOrder[];
+  readonly asks: BtOrder[];
 }
 
 /** A queue position we cannot see yet (our price is beyond the displayed depth). */
@@ -132,7 +133,7 @@ export class BacktestExecutionClient implements ExecutionClient {
     this.#lot = options.sizeLot ?? SIZE_LOT;
     this.#account = new Account('backtest', options.balance);
     for (const token of options.tokens) {
-      this.#tokens.set(token.tokenId, { token, book: new RecordedBook(token.tickSize, token.minOrderSize), resting: [] });
+      this.#tokens.set(token.tokenId, { token, book: new RecordedBook(token.tickSize, token.minOrderSize), bids: [], asks: [] });
     }
   }
 
@@ -146,7 +147,7 @@ export class BacktestExecutionClient implements ExecutionClient {
         const venue = this.#tokens.get(event.book.tokenId);
         if (!venue) return;
         venue.book.applySnapshot(event.book);
-        if (venue.resting.length > 0) this.#onSnapshot(venue, event.tsInit);
+        if (venue.bids.length > 0 || venue.asks.length > 0) this.#onSnapshot(venue, event.tsInit);
         venue.book.clearPrinted();
         return;
       }
@@ -157,7 +158,7 @@ export class BacktestExecutionClient implements ExecutionClient {
         const hitBids = event.side === 'SELL';
         const printed = venue.book.printed(hitBids);
         printed.set(event.price, (printed.get(event.price) ?? 0) + event.size);
-        if (venue.resting.length > 0) this.#onTrade(venue, hitBids, event.price, event.size, event.tsInit);
+        if ((hitBids ? venue.bids : venue.asks).length > 0) this.#onTrade(venue, hitBids, event.price, event.size, event.tsInit);
         return;
       }
       case 'tickSize': {
@@ -222,7 +223,7 @@ export class BacktestExecutionClient implements ExecutionClient {
       for (const venue of this.#tokens.values()) {
         if (scope?.tokenId !== undefined && venue.token.tokenId !== scope.tokenId) continue;
         if (scope?.conditionId !== undefined && venue.token.conditionId !== scope.conditionId) continue;
-        for (const order of [...venue.resting]) {
+        for (const order of [...venue.bids, ...venue.asks]) {
           this.#cancelOrder(order);
           canceled.push(order.id);
         }
@@ -236,7 +237,8 @@ export class BacktestExecutionClient implements ExecutionClient {
       const out: VenueOrderState[] = [];
       for (const venue of this.#tokens.values()) {
         this.#expire(venue, this.#clock.now());
-        for (const order of venue.resting) out.push(venueState(order));
+        for (const order of venue.bids) out.push(venueState(order));
+        for (const order of venue.asks) out.push(venueState(order));
       }
       return out;
     });
@@ -443,15 +445,24 @@ export class BacktestExecutionClient implements ExecutionClient {
       h.free -= remaining;
       h.reserved += remaining;
     }
-    venue.resting.push(order);
+    // after every order at a better price or at the same price (those came first)
+    const list = order.isBuy ? venue.bids : venue.asks;
+    let at = list.length;
+    while (at > 0 && (order.isBuy ? list[at - 1]!.price < order.price : list[at - 1]!.price > order.price)) at--;
+    list.splice(at, 0, order);
+  }
+
+  #unrest(venue: TokenVenue, order: BtOrder): void {
+    const list = order.isBuy ? venue.bids : venue.asks;
+    const i = list.indexOf(order);
+    if (i >= 0) list.splice(i, 1);
   }
 
   #cancelOrder(order: BtOrder): void {
     const venue = this.#tokens.get(order.tokenId)!;
     this.#release(order);
     this.#close(order, 'CANCELED');
-    const i = venue.resting.indexOf(order);
-    if (i >= 0) venue.resting.splice(i, 1);
+    this.#unrest(venue, order);
     this.stats.canceled++;
   }
 
@@ -471,13 +482,15 @@ export class BacktestExecutionClient implements ExecutionClient {
   }
 
   #expire(venue: TokenVenue, now: number): void {
-    for (let i = venue.resting.length - 1; i >= 0; i--) {
-      const order = venue.resting[i]!;
-      if (order.expiration !== undefined && order.expiration <= now) {
-        this.#release(order);
-        this.#close(order, 'CANCELED');
-        venue.resting.splice(i, 1);
-        this.stats.expired++;
+    for (const list of [venue.bids, venue.asks]) {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const order = list[i]!;
+        if (order.expiration !== undefined && order.expiration <= now) {
+          this.#release(order);
+          this.#close(order, 'CANCELED');
+          list.splice(i, 1);
+          this.stats.expired++;
+        }
       }
     }
   }
@@ -524,8 +537,7 @@ export class BacktestExecutionClient implements ExecutionClient {
     this.stats.makerFills++;
     if (remaining <= 0) {
       this.#close(order, 'MATCHED');
-      const i = venue.resting.indexOf(order);
-      if (i >= 0) venue.resting.splice(i, 1);
+      this.#unrest(venue, order);
     }
     this.#report(this.#fill(order, price, size, fee, 'MAKER', now));
   }
@@ -548,41 +560,41 @@ export class BacktestExecutionClient implements ExecutionClient {
 
   // ---------------------------------------------------------------- resting orders against new data
 
-  /** Our resting orders in the order a taker would meet them: best price first, then arrival. */
-  #byPriority(venue: TokenVenue, isBuy: boolean): BtOrder[] {
-    return venue.resting
-      .filter((o) => o.isBuy === isBuy)
-      .sort((a, b) => (a.price !== b.price ? (isBuy ? b.price - a.price : a.price - b.price) : a.seq - b.seq));
-  }
-
   /** A new snapshot: crossings fill first, then each order's queue moves with its level. */
   #onSnapshot(venue: TokenVenue, now: number): void {
     this.#expire(venue, now);
-    const book = venue.book;
-    for (const isBuy of [true, false]) {
-      for (const order of this.#byPriority(venue, isBuy)) {
-        if (order.status !== 'LIVE') continue;
-        this.#crossFill(venue, order, now);
-        if (order.status !== 'LIVE') continue;
-        if (!book.inView(isBuy, order.price)) {
-          order.lastSeen = undefined;
-          continue;
-        }
-        const shown = book.sizeAt(isBuy, order.price);
-        const before = order.lastSeen;
-        if (before !== undefined && shown < before) {
-          const printed = book.printed(isBuy).get(order.price) ?? 0;
-          const unexplained = Math.max(0, before - shown - printed);
-          const moved = this.#opts.queue.onShrink(Math.min(order.queueAhead, before), before, shown, unexplained);
-          order.queueAhead = moved.ahead;
-          const q = this.#floorLot(Math.min(order.size - order.filled, moved.fill));
-          if (q > 0) this.#fillMaker(venue, order, q, now);
-        }
-        // nobody in front of us can be left once the level shows less than them
-        if (order.queueAhead > shown) order.queueAhead = shown;
-        order.lastSeen = shown;
+    for (const list of [venue.bids, venue.asks]) {
+      // an order that fills up leaves the list: the next one takes its index
+      for (let i = 0; i < list.length; ) {
+        const order = list[i]!;
+        this.#snapshotOrder(venue, order, now);
+        if (list[i] === order) i++;
       }
     }
+  }
+
+  #snapshotOrder(venue: TokenVenue, order: BtOrder, now: number): void {
+    const book = venue.book;
+    const isBuy = order.isBuy;
+    this.#crossFill(venue, order, now);
+    if (order.status !== 'LIVE') return;
+    if (!book.inView(isBuy, order.price)) {
+      order.lastSeen = undefined;
+      return;
+    }
+    const shown = book.sizeAt(isBuy, order.price);
+    const before = order.lastSeen;
+    if (before !== undefined && shown < before) {
+      const printed = book.printed(isBuy).get(order.price) ?? 0;
+      const unexplained = Math.max(0, before - shown - printed);
+      const moved = this.#opts.queue.onShrink(Math.min(order.queueAhead, before), before, shown, unexplained);
+      order.queueAhead = moved.ahead;
+      const q = this.#floorLot(Math.min(order.size - order.filled, moved.fill));
+      if (q > 0) this.#fillMaker(venue, order, q, now);
+    }
+    // nobody in front of us can be left once the level shows less than them
+    if (order.queueAhead > shown) order.queueAhead = shown;
+    order.lastSeen = shown;
   }
 
   /**
@@ -593,6 +605,8 @@ export class BacktestExecutionClient implements ExecutionClient {
     const book = venue.book;
     const isBuy = order.isBuy;
     const opposite = book.levels(!isBuy);
+    const best = opposite[0];
+    if (best === undefined || (isBuy ? best.price > order.price : best.price < order.price)) return;
     let crossing = 0;
     for (const level of opposite) {
       if (isBuy ? level.price > order.price : level.price < order.price) break;
@@ -622,9 +636,9 @@ export class BacktestExecutionClient implements ExecutionClient {
   #onTrade(venue: TokenVenue, hitBids: boolean, price: Micros, size: Micros, now: number): void {
     this.#expire(venue, now);
     let left = size;
-    for (const order of this.#byPriority(venue, hitBids)) {
-      if (left <= 0) break;
-      if (order.status !== 'LIVE') continue;
+    const list = hitBids ? venue.bids : venue.asks;
+    for (let i = 0; i < list.length && left > 0; ) {
+      const order = list[i]!;
       const through = hitBids ? order.price > price : order.price < price;
       if (!through && order.price !== price) break;
       if (!through) {
@@ -633,9 +647,11 @@ export class BacktestExecutionClient implements ExecutionClient {
         left -= eaten;
       }
       const q = this.#floorLot(Math.min(order.size - order.filled, left));
-      if (q <= 0) continue;
-      left -= q;
-      this.#fillMaker(venue, order, q, now);
+      if (q > 0) {
+        left -= q;
+        this.#fillMaker(venue, order, q, now);
+      }
+      if (list[i] === order) i++;
     }
   }
 

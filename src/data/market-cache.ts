@@ -19,6 +19,11 @@ export interface TokenState {
   readonly token: TrackedToken;
   readonly rules: MarketRules;
   readonly book: OrderBook | undefined;
+  /**
+   * When the newest poll or message confirmed the book (epoch ms, our clock): a quiet book whose
+   * hash has not changed is still fresh. Staleness is measured from here, not from `book.tsInit`.
+   */
+  readonly bookSeenAt: number | undefined;
   readonly prices: TokenPrices | undefined;
   readonly lastTrade: { readonly price: Micros; readonly size: Micros; readonly tsEvent: number } | undefined;
 }
@@ -40,7 +45,7 @@ export class MarketCache {
 
   track(token: TrackedToken): void {
     if (this.#states.has(token.tokenId)) return;
-    this.#states.set(token.tokenId, { token, rules: token.rules, book: undefined, prices: undefined, lastTrade: undefined });
+    this.#states.set(token.tokenId, { token, rules: token.rules, book: undefined, bookSeenAt: undefined, prices: undefined, lastTrade: undefined });
   }
 
   get(tokenId: TokenId): TokenState | undefined {
@@ -89,7 +94,7 @@ export class MarketCache {
         const state = this.#states.get(event.tokenId);
         if (!state || state.rules.tickSize === event.tickSize) return [];
         // After a tick change the held book may be off the new grid: drop it until the next snapshot.
-        const next = { ...state, rules: { ...state.rules, tickSize: event.tickSize }, book: undefined };
+        const next = { ...state, rules: { ...state.rules, tickSize: event.tickSize }, book: undefined, bookSeenAt: undefined };
         this.#states.set(event.tokenId, next);
         return [{ kind: 'tickSize', state: next }];
       }
@@ -100,12 +105,17 @@ export class MarketCache {
     const state = this.#states.get(book.tokenId);
     if (!state) return undefined;
     const held = state.book;
-    if (held && (held.hash === book.hash || book.tsEvent < held.tsEvent)) return undefined;
+    if (held && held.hash === book.hash) {
+      // unchanged content: nothing to tell the strategies, but the book is confirmed fresh
+      if (state.bookSeenAt === undefined || book.tsInit > state.bookSeenAt) this.#states.set(book.tokenId, { ...state, bookSeenAt: book.tsInit });
+      return undefined;
+    }
+    if (held && book.tsEvent < held.tsEvent) return undefined;
     let rules = state.rules;
     const tickChanged = book.tickSize !== undefined && book.tickSize !== rules.tickSize;
     if (tickChanged) rules = { ...rules, tickSize: book.tickSize };
     if (book.minOrderSize !== undefined && book.minOrderSize !== rules.minOrderSize) rules = { ...rules, minOrderSize: book.minOrderSize };
-    const next: TokenState = { ...state, rules, book };
+    const next: TokenState = { ...state, rules, book, bookSeenAt: book.tsInit };
     this.#states.set(book.tokenId, next);
     return { kind: 'book', state: next };
   }

@@ -382,7 +382,7 @@ export class TradingEngine {
       bestBid,
       bestAsk,
       mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
-      ageMs: book ? Math.max(0, now - book.tsInit) : Infinity,
+      ageMs: book && state.bookSeenAt !== undefined ? Math.max(0, now - state.bookSeenAt) : Infinity,
     });
   }
 
@@ -575,7 +575,7 @@ export class TradingEngine {
         bestBid,
         bestAsk,
         mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
-        bookTsInit: book?.tsInit,
+        bookTsInit: book ? state.bookSeenAt : undefined,
       });
     }
     const positions = new Map<TokenId, Micros>();
