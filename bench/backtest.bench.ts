@@ -15,7 +15,7 @@ import { parseConfig } from '../src/config/load-config.ts';
 import { createRecordingWriter } from '../src/data/recording/writer.ts';
 import type { BenchTable } from './table.ts';
 
-const EVENTS = 100_000;
+const EVENTS = 200_000;
 /** Mid moves on 5% of book updates (sizes change on all of them): a quoter re-quotes on a few. */
 const DATA: SyntheticOptions = { seed: 42, markets: 4, depth: 20, events: EVENTS, meanGapMs: 100, moveShare: 0.05, tradeShare: 0.05 };
 

@@ -122,6 +122,8 @@ export class BacktestExecutionClient implements ExecutionClient {
   /** Closed orders in the order they closed, with when; forgotten after CLOSED_ORDER_RETENTION_MS. */
   readonly #closedIds: { id: string; at: number }[] = [];
   #closedHead = 0;
+  /** Resting GTD orders (none: expiry checks cost nothing). */
+  #expiring = 0;
   readonly stats: BacktestExecutionStats = { orders: 0, rejected: {}, makerFills: 0, takerFills: 0, canceled: 0, expired: 0 };
   #seq = 0;
   #tradeSeq = 0;
@@ -450,12 +452,15 @@ export class BacktestExecutionClient implements ExecutionClient {
     let at = list.length;
     while (at > 0 && (order.isBuy ? list[at - 1]!.price < order.price : list[at - 1]!.price > order.price)) at--;
     list.splice(at, 0, order);
+    if (order.expiration !== undefined) this.#expiring++;
   }
 
   #unrest(venue: TokenVenue, order: BtOrder): void {
     const list = order.isBuy ? venue.bids : venue.asks;
     const i = list.indexOf(order);
-    if (i >= 0) list.splice(i, 1);
+    if (i < 0) return;
+    list.splice(i, 1);
+    if (order.expiration !== undefined) this.#expiring--;
   }
 
   #cancelOrder(order: BtOrder): void {
@@ -482,6 +487,7 @@ export class BacktestExecutionClient implements ExecutionClient {
   }
 
   #expire(venue: TokenVenue, now: number): void {
+    if (this.#expiring === 0) return;
     for (const list of [venue.bids, venue.asks]) {
       for (let i = list.length - 1; i >= 0; i--) {
         const order = list[i]!;
@@ -489,6 +495,7 @@ export class BacktestExecutionClient implements ExecutionClient {
           this.#release(order);
           this.#close(order, 'CANCELED');
           list.splice(i, 1);
+          this.#expiring--;
           this.stats.expired++;
         }
       }
@@ -563,13 +570,16 @@ export class BacktestExecutionClient implements ExecutionClient {
   /** A new snapshot: crossings fill first, then each order's queue moves with its level. */
   #onSnapshot(venue: TokenVenue, now: number): void {
     this.#expire(venue, now);
-    for (const list of [venue.bids, venue.asks]) {
-      // an order that fills up leaves the list: the next one takes its index
-      for (let i = 0; i < list.length; ) {
-        const order = list[i]!;
-        this.#snapshotOrder(venue, order, now);
-        if (list[i] === order) i++;
-      }
+    this.#snapshotSide(venue, venue.bids, now);
+    this.#snapshotSide(venue, venue.asks, now);
+  }
+
+  #snapshotSide(venue: TokenVenue, list: BtOrder[], now: number): void {
+    // an order that fills up leaves the list: the next one takes its index
+    for (let i = 0; i < list.length; ) {
+      const order = list[i]!;
+      this.#snapshotOrder(venue, order, now);
+      if (list[i] === order) i++;
     }
   }
 

@@ -20,13 +20,52 @@ export interface FillRecord {
   readonly liquidity: 'MAKER' | 'TAKER';
 }
 
-/** The equity curve on the fixed virtual-time grid, with each token's mark at each point. */
+/** The equity curve on the fixed virtual-time grid. */
 export interface EquityCurve {
   readonly intervalMs: number;
   readonly t: readonly number[];
   readonly equity: readonly Micros[];
-  /** Mark (mid) of every tracked token at each point; null where it had no book. */
-  readonly marks: ReadonlyMap<TokenId, readonly (Micros | null)[]>;
+  /** Each tracked token's mark (mid) over the run, for the report's price charts. */
+  readonly prices: ReadonlyMap<TokenId, PriceTrail>;
+}
+
+/** Points kept per price trail at most; past that the spacing doubles and the trail is thinned. */
+export const PRICE_TRAIL_POINTS = 4_000;
+
+/**
+ * A token's mark over time in constant memory: one point per `spacingMs` bucket (the newest mark
+ * in it); when the trail passes PRICE_TRAIL_POINTS the spacing doubles and the trail is thinned
+ * to the new buckets. Starts at one point a second.
+ */
+export class PriceTrail {
+  readonly t: number[] = [];
+  readonly v: Micros[] = [];
+  spacingMs = 1_000;
+
+  add(t: number, v: Micros): void {
+    const n = this.t.length;
+    if (n > 0 && Math.floor(this.t[n - 1]! / this.spacingMs) === Math.floor(t / this.spacingMs)) {
+      this.t[n - 1] = t;
+      this.v[n - 1] = v;
+      return;
+    }
+    this.t.push(t);
+    this.v.push(v);
+    if (this.t.length > PRICE_TRAIL_POINTS) this.#thin();
+  }
+
+  #thin(): void {
+    this.spacingMs *= 2;
+    let k = 0;
+    for (let i = 0; i < this.t.length; i++) {
+      if (k > 0 && Math.floor(this.t[k - 1]! / this.spacingMs) === Math.floor(this.t[i]! / this.spacingMs)) k--;
+      this.t[k] = this.t[i]!;
+      this.v[k] = this.v[i]!;
+      k++;
+    }
+    this.t.length = k;
+    this.v.length = k;
+  }
 }
 
 export interface MarketRow {
@@ -75,11 +114,10 @@ export interface BacktestMetrics {
 export class MetricsRecorder {
   readonly fills: FillRecord[] = [];
   readonly #tokenMarket = new Map<TokenId, string>();
-  readonly #tokens: readonly TrackedToken[];
   readonly #markets = new Map<string, { question: string; portfolio: Portfolio; fills: number; volume: Micros }>();
   readonly #t: number[] = [];
   readonly #equity: Micros[] = [];
-  readonly #marks = new Map<TokenId, (Micros | null)[]>();
+  readonly #prices = new Map<TokenId, PriceTrail>();
   readonly #intervalMs: number;
   #closing = 0;
   #winning = 0;
@@ -87,12 +125,11 @@ export class MetricsRecorder {
   #taker = 0;
 
   constructor(options: { tokens: readonly TrackedToken[]; intervalMs: number }) {
-    this.#tokens = options.tokens;
     this.#intervalMs = options.intervalMs;
     for (const t of options.tokens) {
       this.#tokenMarket.set(t.tokenId, t.conditionId);
       if (!this.#markets.has(t.conditionId)) this.#markets.set(t.conditionId, { question: t.question, portfolio: new Portfolio(0), fills: 0, volume: 0 });
-      this.#marks.set(t.tokenId, []);
+      this.#prices.set(t.tokenId, new PriceTrail());
     }
   }
 
@@ -116,21 +153,24 @@ export class MetricsRecorder {
   }
 
   /** One point of the equity curve. */
-  sample(t: number, equity: Micros, mark: (tokenId: TokenId) => Micros | undefined): void {
+  sample(t: number, equity: Micros): void {
     const last = this.#t.length - 1;
     if (last >= 0 && this.#t[last] === t) {
       // the same instant twice (the final point on the grid): keep the newer
       this.#t.pop();
       this.#equity.pop();
-      for (const series of this.#marks.values()) series.pop();
     }
     this.#t.push(t);
     this.#equity.push(equity);
-    for (const token of this.#tokens) this.#marks.get(token.tokenId)!.push(mark(token.tokenId) ?? null);
+  }
+
+  /** A token's mark after a book of it (for the price charts). */
+  mark(tokenId: TokenId, t: number, mark: Micros | undefined): void {
+    if (mark !== undefined) this.#prices.get(tokenId)?.add(t, mark);
   }
 
   curve(): EquityCurve {
-    return { intervalMs: this.#intervalMs, t: this.#t, equity: this.#equity, marks: this.#marks };
+    return { intervalMs: this.#intervalMs, t: this.#t, equity: this.#equity, prices: this.#prices };
   }
 
   finish(input: {

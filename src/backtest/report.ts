@@ -76,11 +76,8 @@ function reportData(result: BacktestResult): ReportData {
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, REPORT_PRICE_CHARTS);
   const prices = ranked.map(({ t, n }) => {
-    const marks = curve.marks.get(t.tokenId) ?? [];
-    const points = bySecond(
-      curve.t,
-      marks.map((v) => (v === null ? null : toUnits(v))),
-    );
+    const trail = curve.prices.get(t.tokenId);
+    const points = trail ? bySecond(trail.t, trail.v.map(toUnits)) : [];
     const own = fills.filter((f) => f.tokenId === t.tokenId).slice(-REPORT_MAX_MARKERS);
     // each marker sits on the price point at or before its fill (the chart places markers on points)
     const markers = own.map((f) => [snap(points, Math.floor(f.t / 1000)), f.side, toUnits(f.price), toUnits(f.size), f.liquidity] as ReportData['prices'][number]['markers'][number]);

@@ -157,8 +157,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     const t = engine.portfolio.totals(mark);
     return bt.balance + t.realizedPnl + t.unrealizedPnl - t.fees;
   };
-  recorder.sample(start, bt.balance, mark);
-  const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity(), mark));
+  recorder.sample(start, bt.balance);
+  const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity()));
 
   engine.start();
   let first = true;
@@ -178,7 +178,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const replayed = await replay({
     clock,
     batches,
-    sinks: [(e) => execution.onMarketEvent(e), (e) => engine.onMarketEvent(e)],
+    sinks: [
+      (e) => execution.onMarketEvent(e),
+      (e) => {
+        engine.onMarketEvent(e);
+        if (e.type === 'book') recorder.mark(e.book.tokenId, e.tsInit, mark(e.book.tokenId));
+      },
+    ],
     onProgress: onProgress ? (p) => onProgress({ ...p, bytes }) : undefined,
     progressEvery: input.progressEvery,
   });
@@ -188,7 +194,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   clock.advanceBy(settle);
   const end = clock.now();
   sampler.unsubscribe();
-  recorder.sample(end, equity(), mark);
+  recorder.sample(end, equity());
   const totals = engine.portfolio.totals(mark);
   const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark });
 

@@ -342,6 +342,26 @@ describe('BacktestExecutionClient: venue rules', () => {
   });
 });
 
+describe('BacktestExecutionClient: GTD expiry', () => {
+  it('expires a GTD order at its time and gives back what it held', () => {
+    const h = harness();
+    h.feed(bookEvent(T0, ...BOOK));
+    expect(h.send('BUY', '0.50', '10', 'GTD', { expiresAt: T0 }).result).toMatchObject({ ok: false, errorMsg: ERR_INVALID_PAYLOAD });
+    const a = h.send('BUY', '0.50', '10', 'GTD', { expiresAt: T0 + 500 });
+    expect(a.result).toMatchObject({ ok: true, status: 'LIVE' });
+    expect(h.venue.collateral).toBe(m('9995'));
+    h.feed(bookEvent(T0 + 400, ...BOOK));
+    expect(h.lookup(a.id)).toMatchObject({ status: 'LIVE' });
+    h.feed(bookEvent(T0 + 600, ...BOOK));
+    expect(h.lookup(a.id)).toMatchObject({ status: 'CANCELED', sizeMatched: 0 });
+    expect(h.venue.collateral).toBe(m('10000'));
+    expect(h.venue.stats.expired).toBe(1);
+    // an expired order takes no fill
+    h.feed(tradeEvent(T0 + 700, 'SELL', '0.50', '500'));
+    expect(h.fills).toEqual([]);
+  });
+});
+
 describe('BacktestExecutionClient: latency', () => {
   it('matches an order against the book at its arrival and answers after the response delay', () => {
     const h = harness({ entryMs: 50, responseMs: 30 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeeRate } from '../../src/backtest/fee-model.ts';
-import { maxDrawdown, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
+import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
 import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
 import { selectedTokenIds, selectRecordedMarkets } from '../../src/backtest/recorded-markets.ts';
 import { sortRows } from '../../src/backtest/sweep.ts';
@@ -96,5 +96,25 @@ describe('recorded market selection', () => {
     expect(() => selectRecordedMarkets(h, sel({ slugs: ['nope'], tokenIds: ['9'] }), 'strategies[0].markets')).toThrow(
       'strategies[0].markets: the recording holds no market for slug nope, token id 9',
     );
+  });
+});
+
+describe('price trails', () => {
+  it('keep one point per bucket, the newest, and thin out past their size', () => {
+    const trail = new PriceTrail();
+    trail.add(1_000, 1);
+    trail.add(1_500, 2);
+    trail.add(2_100, 3);
+    expect([trail.t, trail.v]).toEqual([
+      [1_500, 2_100],
+      [2, 3],
+    ]);
+    const long = new PriceTrail();
+    for (let i = 0; i < 3 * PRICE_TRAIL_POINTS; i++) long.add(i * 1_000, i);
+    expect(long.t.length).toBeLessThanOrEqual(PRICE_TRAIL_POINTS);
+    expect(long.spacingMs).toBe(4_000);
+    // the newest mark of each 4 s bucket, in time order
+    expect(long.t.slice(0, 3)).toEqual([3_000, 7_000, 11_000]);
+    expect(long.v.at(-1)).toBe(3 * PRICE_TRAIL_POINTS - 1);
   });
 });

@@ -14,6 +14,7 @@ interface BacktestOptions {
   sweep: string[];
   sort: string;
   workers?: number;
+  decode: 'auto' | 'worker' | 'thread';
   progress?: boolean;
 }
 
@@ -21,6 +22,11 @@ const SORTS = ['pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'turno
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function parseDecode(value: string): string {
+  if (value !== 'auto' && value !== 'worker' && value !== 'thread') throw new InvalidArgumentError(`expected auto, worker or thread, got '${value}'`);
+  return value;
 }
 
 function parseSort(value: string): string {
@@ -45,13 +51,14 @@ export function registerBacktest(program: Command): void {
     .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
     .option('--sort <metric>', `sweep table order: ${SORTS.join(', ')}`, parseSort, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
+    .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
     .option('--no-progress', 'no progress bar')
     .action(async (configPath: string, opts: BacktestOptions) => {
       const config = loadConfig(configPath);
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const outDir = resolve(opts.out ?? join('backtest', 'out', config.name));
       const { openBacktestData } = await import('../../backtest/data-file.ts');
-      const data = await openBacktestData(opts.data);
+      const data = await openBacktestData(opts.data, { decode: opts.decode });
       const showProgress = opts.progress !== false && process.stderr.isTTY === true;
       if (opts.sweep.length > 0) {
         await sweep(configPath, config, data.path, opts, outDir, showProgress);
