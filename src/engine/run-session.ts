@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { interval, type Observable, type Subscription } from 'rxjs';
+import { interval, tap, type Observable, type Subscription } from 'rxjs';
 import type { Logger } from 'pino';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError, StrategyError } from '../core/errors.ts';
@@ -16,9 +16,14 @@ import { venueBookFeed } from '../data/venue-book-feed.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 import { LiveExecutionClient } from '../execution/live-execution-client.ts';
+import { BacktestExecutionClient } from '../backtest/backtest-execution.ts';
+import { constantLatency } from '../backtest/latency-model.ts';
+import { queueModel } from '../backtest/queue-model.ts';
+import { backtestTokens } from '../backtest/recorded-markets.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
 import { openVenue } from './open-venue.ts';
 import { loadStrategy } from '../strategy/loader.ts';
+import { parseStrategyParams } from '../strategy/strategy-params.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
 import { withL1Auth } from '../venue/auth/with-l1-auth.ts';
@@ -66,8 +71,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   const { config, logger } = options;
   const log = fieldLogger(logger);
   const clock = options.clock ?? new LiveClock();
-  if (config.mode !== 'live') {
-    throw new ConfigError(`mode (${config.source.file}): 'clobot run' runs live mode here; ${config.mode} mode is run by its own command or is not available yet`);
+  if (config.mode === 'backtest') {
+    throw new ConfigError(`mode (${config.source.file}): a backtest runs with 'clobot backtest <config> --data <file>', not 'clobot run'`);
   }
 
   let sandbox: RunningSandbox | undefined;
@@ -100,22 +105,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const strategies: EngineStrategy[] = [];
     for (const s of strategyConfigs) {
       const definition = await loadStrategy(s.modulePath, config.source.dir, resolve(config.source.dir, '..', 'strategies'));
-      const params = parseParams(definition, s.id, s.params);
+      const params = parseStrategyParams(definition, s.id, s.params);
       const selection = selectionTokens(s.markets, resolved.get(s.markets) ?? []);
       strategies.push({ id: s.id, definition, params, tokenIds: selection });
     }
 
-    // account and execution edge
-    const account = config.account;
-    const l1 = withL1Auth(venue, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId });
-    const given = account.apiCredentials;
-    const credentials = given
-      ? apiCredentials(given.apiKey.reveal(), given.secret.reveal(), given.passphrase.reveal())
-      : (await getOrCreateApiKey(l1, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId }));
-    const signer = createOrderSigner(
-      { privateKey: account.privateKey, signerAddress: account.address, maker: account.funder, signatureType: account.signatureType },
-      { profile: venueConfig.profile, chainId: venueConfig.chainId, exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange } },
-    );
     // durable state: open (or create) the store before anything is sent
     const storePath = options.storePath ?? config.store.path;
     const store = storePath ? RunStore.open(storePath, { create: true, runName: config.name }) : undefined;
@@ -123,23 +117,17 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const restore = store ? restoreFromStore(store) : undefined;
     if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });
 
+    // the execution edge: the only thing paper and live do differently
     let engineRef: TradingEngine | undefined;
-    const execution = new LiveExecutionClient({
-      venue,
-      credentials,
-      signer,
-      markets: (tokenId) => {
-        const state = engineRef?.cache.get(tokenId);
-        if (!state) return undefined;
-        return { conditionId: state.token.conditionId, tickSize: state.rules.tickSize, negRisk: state.rules.negRisk };
-      },
-      logger: logger.child({ component: 'execution' }),
-      // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
-      fills: restore?.fillsSinceMs !== undefined ? { sinceMs: restore.fillsSinceMs } : undefined,
-    });
+    const edge =
+      config.mode === 'live'
+        ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => engineRef)
+        : paperEdge(config, clock, tokens);
+    const execution = edge.execution;
     closers.unshift(() => execution.close());
 
-    const marketEvents$ = marketData(config, venue, tradingUrl, tokens.map((t) => t.tokenId), clock, log);
+    const data$ = marketData(config, venue, tradingUrl, tokens.map((t) => t.tokenId), clock, log);
+    const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
     const engine = new TradingEngine({
       clock,
       execution,
@@ -156,15 +144,16 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         maxInFlightBatches: 4,
       },
       heartbeat: { intervalMs: config.execution.heartbeatIntervalMs },
-      // The interface has no balance route: live PnL and cash are counted from zero at start.
-      startingBalance: 0,
+      // live: the interface has no balance route, so cash is counted from zero at start;
+      // paper: the simulated account starts with `paper.balance`
+      startingBalance: config.mode === 'paper' ? config.paper.balance : 0,
       runId: store ? store.runId : randomBytes(4).toString('hex'),
       persistence: store ? storePersistence(store) : undefined,
       restore: restore?.resumed ? restore : undefined,
       orphans: config.execution.orphans,
       log,
       onEvent: options.onEvent,
-      http429: () => execution.counters.http429,
+      http429: () => venue.transport.counters.http429,
     });
     engineRef = engine;
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
@@ -197,17 +186,6 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     for (const close of closers) await close();
     throw err;
   }
-}
-
-function parseParams(definition: StrategyDefinition, id: string, params: Readonly<Record<string, unknown>>): unknown {
-  if (!definition.params) return Object.freeze({ ...params });
-  const parsed = definition.params.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = ['strategies', id, 'params', ...issue.path.map(String)].join('.');
-    throw new StrategyError(`${path}: ${issue.message}`);
-  }
-  return Object.freeze(parsed.data);
 }
 
 function selectionTokens(selection: MarketSelection, markets: readonly TradingMarket[]): string[] {
@@ -263,3 +241,63 @@ function watchHaltFile(path: string, engine: TradingEngine, clock: Clock): Subsc
   });
 }
 
+
+interface Edge {
+  readonly execution: ExecutionClient;
+  /** Sees every market event before the engine (the paper venue's view of the book). */
+  readonly observe?: (event: MarketEvent) => void;
+}
+
+/** Live: signed orders to the venue with L2 auth; credentials derived when the config has none. */
+async function liveEdge(
+  config: RunConfig,
+  venue: VenueClient,
+  logger: Logger,
+  fillsSinceMs: number | undefined,
+  engine: () => TradingEngine | undefined,
+): Promise<Edge> {
+  if (config.mode !== 'live') throw new ConfigError('live edge for a non-live config');
+  const account = config.account;
+  const venueConfig = config.venue;
+  const l1 = withL1Auth(venue, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId });
+  const given = account.apiCredentials;
+  const credentials = given
+    ? apiCredentials(given.apiKey.reveal(), given.secret.reveal(), given.passphrase.reveal())
+    : await getOrCreateApiKey(l1, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId });
+  const signer = createOrderSigner(
+    { privateKey: account.privateKey, signerAddress: account.address, maker: account.funder, signatureType: account.signatureType },
+    { profile: venueConfig.profile, chainId: venueConfig.chainId, exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange } },
+  );
+  const execution = new LiveExecutionClient({
+    venue,
+    credentials,
+    signer,
+    markets: (tokenId) => {
+      const state = engine()?.cache.get(tokenId);
+      if (!state) return undefined;
+      return { conditionId: state.token.conditionId, tickSize: state.rules.tickSize, negRisk: state.rules.negRisk };
+    },
+    logger: logger.child({ component: 'execution' }),
+    // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
+    fills: fillsSinceMs !== undefined ? { sinceMs: fillsSinceMs } : undefined,
+  });
+  return { execution };
+}
+
+/**
+ * Paper: live market data, simulated fills. The execution edge is the backtest's (our orders
+ * against the venue's live books, with its queue, latency and fee models and the config's
+ * `backtest` settings), fed every live market event before the engine sees it. No order ever
+ * reaches the venue.
+ */
+function paperEdge(config: RunConfig, clock: Clock, tokens: readonly TrackedToken[]): Edge {
+  const bt = config.backtest;
+  const execution = new BacktestExecutionClient({
+    clock,
+    tokens: backtestTokens(tokens, bt),
+    latency: constantLatency(bt.entryLatencyMs, bt.responseLatencyMs),
+    queue: queueModel(bt.queueModel),
+    balance: config.paper.balance,
+  });
+  return { execution, observe: (event) => execution.onMarketEvent(event) };
+}
