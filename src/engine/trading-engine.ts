@@ -714,9 +714,10 @@ export class TradingEngine {
           const next = status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';
           this.tracker.transition(record, next, now);
         }
-        if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && status !== 'LIVE') {
-          // immediate-or-cancel remainder is gone once the venue has answered
-          if (record.filled < record.request.size && status !== 'MATCHED') this.tracker.transition(record, 'CANCELED', now, 'remainder of FAK/FOK');
+        if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && record.status !== 'FILLED') {
+          // FAK/FOK never rest: once the venue has answered, what did not fill is gone (its
+          // fills still arrive through fills$ and are booked on this record)
+          this.tracker.transition(record, 'CANCELED', now, 'FAK/FOK: unfilled remainder killed at the venue');
         }
         this.#emitOrderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: result.orderId, tsInit: now });
         if (record.cancelWhenLive) this.#requestCancel(record);
