@@ -13,6 +13,7 @@ import { RecordingTextDecoder } from '../data/recording/text-decoder.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
 import { unpackEvents } from './packed-events.ts';
 import type { BacktestData } from './run-backtest.ts';
+import { openStoreData, type StoreData } from './store-data.ts';
 
 /** What a `--data` file is, told by its first bytes (never by its name). */
 export type DataFileKind = 'recording' | 'store' | 'unknown';
@@ -42,20 +43,27 @@ export function dataFileKind(path: string): DataFileKind {
   return 'unknown';
 }
 
-/** A recording on disk as backtest data, read in batches with a running count of file bytes. */
-export interface RecordingData extends BacktestData {
+/** Backtest data from a file, read in batches with a running count of file bytes. */
+export interface FileData extends BacktestData {
+  readonly kind: 'recording' | 'store';
   readonly path: string;
-  readonly form: RecordingForm;
-  readonly gzip: boolean;
-  /** Size of the file on disk (compressed when gzipped). */
+  /** Size of the file on disk. */
   readonly bytes: number;
   batches(onBytes?: (bytesRead: number) => void): AsyncIterable<MarketEvent[]>;
 }
 
+/** A recording on disk as backtest data. */
+export interface RecordingData extends FileData {
+  readonly kind: 'recording';
+  readonly form: RecordingForm;
+  readonly gzip: boolean;
+}
+
 /**
- * Opens `--data` for a backtest. A recording (text or binary, gzipped or not) is read with the
- * recording reader's decoders; a run store (issue 6) or any other file is refused with one line
- * saying what the file is and what is expected.
+ * Options of `openBacktestData`: `--data` is a recording (text or binary, gzipped or not, read
+ * with the recording reader's decoders) or a run store of a live or paper run (its journaled
+ * market events, see store-data.ts); any other file is refused with one line saying what the
+ * file is and what is expected.
  */
 export interface OpenDataOptions {
   /**
@@ -72,11 +80,9 @@ export const WORKER_MIN_BYTES = 64 * 1024 * 1024;
 /** ...when the machine has at least this many cores. */
 export const WORKER_MIN_CORES = 4;
 
-export async function openBacktestData(path: string, options: OpenDataOptions = {}): Promise<RecordingData> {
+export async function openBacktestData(path: string, options: OpenDataOptions = {}): Promise<RecordingData | StoreData> {
   const kind = dataFileKind(path);
-  if (kind === 'store') {
-    throw new ConfigError(`${path}: this is a run store (SQLite); backtesting from a store is not supported yet — give a recording (clobot record, clobot import)`);
-  }
+  if (kind === 'store') return openStoreData(path);
   if (kind === 'unknown') {
     throw new ConfigError(`${path}: not a recording (expected a clobot recording: JSON lines or the binary form, optionally gzipped)`);
   }
@@ -85,6 +91,7 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
   const decode = options.decode ?? 'auto';
   const inWorker = decode === 'worker' || (decode === 'auto' && bytes >= WORKER_MIN_BYTES && availableParallelism() >= WORKER_MIN_CORES);
   return {
+    kind: 'recording',
     name: basename(path),
     path,
     header: recording.header,

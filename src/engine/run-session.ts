@@ -11,6 +11,7 @@ import type { MarketSelection, RunConfig } from '../config/run-config.ts';
 import type { MarketEvent } from '../data/market-events.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { resolveMarkets, tokensOf } from '../data/market-selection.ts';
+import { recordedMarketOf } from '../data/recording/convert.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { venueBookFeed } from '../data/venue-book-feed.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
@@ -116,6 +117,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     if (store) closers.push(() => store.close());
     const restore = store ? restoreFromStore(store) : undefined;
     if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });
+    // the run's markets, so the store can be replayed offline (`clobot backtest --data <store>`)
+    store?.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: markets.map(recordedMarketOf) });
 
     // the execution edge: the only thing paper and live do differently
     let engineRef: TradingEngine | undefined;

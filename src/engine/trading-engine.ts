@@ -79,6 +79,11 @@ export interface EnginePersistence {
   fill(fill: FillEvent): void;
   heartbeatId(id: string, at: number): void;
   journal(event: EngineEvent): void;
+  /**
+   * A market event that changed the cache, before the strategies see it (in the same per-tick
+   * transaction as what it causes): the store journals it so the run can be replayed offline.
+   */
+  marketEvent?(event: MarketEvent): void;
 }
 
 export interface EngineRestore {
@@ -285,6 +290,7 @@ export class TradingEngine {
 
   #onMarketEvent(event: MarketEvent): void {
     const changes = this.cache.apply(event);
+    if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     for (const change of changes) {
       const runners = this.#tokenToStrategies.get(change.state.token.tokenId);
       if (!runners) continue;

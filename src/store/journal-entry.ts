@@ -1,5 +1,5 @@
 import { formatMicros } from '../core/fixed.ts';
-import type { JournalInput } from './store-types.ts';
+import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalInput } from './store-types.ts';
 
 /** The journal columns of an event: its type label, its time and the strategy it belongs to. */
 export function journalColumns(event: JournalInput): { type: string; at: number; strategyId: string | null } {
@@ -14,6 +14,10 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
       return { type: 'StrategyFaulted', at: event.at, strategyId: event.strategyId };
     case 'run':
       return { type: 'Run', at: event.at, strategyId: null };
+    case 'markets':
+      return { type: JOURNAL_MARKETS, at: event.at, strategyId: null };
+    case 'market':
+      return { type: JOURNAL_MARKET, at: event.event.tsInit, strategyId: null };
   }
 }
 
@@ -48,5 +52,21 @@ export function describeJournalEvent(event: JournalInput): string {
       return `strategy faulted: ${event.message}`;
     case 'run':
       return event.message;
+    case 'markets':
+      return `markets: ${event.markets.map((m) => m.slug || m.conditionId).join(', ')} (from ${event.source})`;
+    case 'market': {
+      const e = event.event;
+      switch (e.type) {
+        case 'book':
+          return `book ${e.book.tokenId}: ${e.book.bids.length} bids, ${e.book.asks.length} asks`;
+        case 'prices':
+          return `prices of ${e.prices.length} token${e.prices.length === 1 ? '' : 's'}`;
+        case 'trade':
+          return `trade ${e.tokenId} ${e.side} ${formatMicros(e.size)} @ ${formatMicros(e.price)}`;
+        case 'tickSize':
+          return `tick size ${e.tokenId} ${formatMicros(e.tickSize)}`;
+      }
+      return '';
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { MarketEvent } from '../data/market-events.ts';
 import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/trading-engine.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
 import type { FillEvent } from '../strategy/api.ts';
@@ -10,7 +11,7 @@ export const FILLS_CURSOR = 'fills.newestTsEvent';
 /**
  * The engine's persistence over a RunStore: orders written when created and on every change
  * (with their hash before the post), fills, the heartbeat chain, the journal of every engine
- * event, and client order ids from durably reserved blocks.
+ * event and every market event that changed the engine's cache, and client order ids from durably reserved blocks.
  */
 export function storePersistence(store: RunStore, blockSize = 1_000): EnginePersistence {
   const ids = new IdAllocator(store, blockSize);
@@ -36,6 +37,9 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     },
     journal(event: EngineEvent) {
       store.journal(event);
+    },
+    marketEvent(event: MarketEvent) {
+      store.journal({ type: 'market', event });
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Side } from '../core/types.ts';
 import type { OrderStatus } from '../strategy/api.ts';
 import type { OrderRequest } from '../strategy/intents.ts';
 import { OPEN_STATUSES } from '../execution/order-tracker.ts';
-import type { BalanceAnchor, JournalInput, JournalRow, OrderHistoryEntry, RunInfo, StoredFill, StoredOrder } from './store-types.ts';
+import { JOURNAL_MARKET, type BalanceAnchor, type JournalInput, type JournalRow, type OrderHistoryEntry, type RunInfo, type StoredFill, type StoredOrder } from './store-types.ts';
 
 /**
  * Reads shared by the owning `RunStore` (load on restart) and the lock-free `StoreReader`
@@ -148,9 +148,9 @@ export function readJournalPage(db: Db, from: number, limit: number): JournalRow
   return (db.prepare('SELECT seq, at, type, strategy_id, payload FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?').all(from, limit) as JournalDbRow[]).map(toJournalRow);
 }
 
-/** The newest `n` journal rows, oldest first. */
+/** The newest `n` journal rows, oldest first; market data rows (`Market`) are left out. */
 export function readJournalTail(db: Db, n: number): JournalRow[] {
-  const rows = db.prepare('SELECT seq, at, type, strategy_id, payload FROM journal ORDER BY seq DESC LIMIT ?').all(n) as JournalDbRow[];
+  const rows = db.prepare(`SELECT seq, at, type, strategy_id, payload FROM journal WHERE type <> '${JOURNAL_MARKET}' ORDER BY seq DESC LIMIT ?`).all(n) as JournalDbRow[];
   return rows.reverse().map(toJournalRow);
 }
 
@@ -166,6 +166,23 @@ export function* journalRows(db: Db, from = 1, pageSize = 1_000): Generator<Jour
     if (page.length < pageSize) return;
     next = page[page.length - 1]!.seq + 1;
   }
+}
+
+/** Journal rows of one `type` from `from` on, oldest first, read in pages like `journalRows`. */
+export function* journalRowsOfType(db: Db, type: string, from = 1, pageSize = 1_000): Generator<JournalRow> {
+  const page = db.prepare('SELECT seq, at, type, strategy_id, payload FROM journal WHERE seq >= ? AND type = ? ORDER BY seq LIMIT ?');
+  let next = from;
+  for (;;) {
+    const rows = (page.all(next, type, pageSize) as JournalDbRow[]).map(toJournalRow);
+    for (const row of rows) yield row;
+    if (rows.length < pageSize) return;
+    next = rows[rows.length - 1]!.seq + 1;
+  }
+}
+
+/** Number of journal rows of one `type`. */
+export function countJournalType(db: Db, type: string): number {
+  return db.prepare('SELECT count(*) FROM journal WHERE type = ?').pluck().get(type) as number;
 }
 
 export function readCounts(db: Db): { orders: number; openOrders: number; fills: number; journal: number } {

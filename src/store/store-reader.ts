@@ -6,6 +6,8 @@ import { STORE_SCHEMA_VERSION } from './schema.ts';
 import { openReadOnlyChecked, storeFailure } from './store-file.ts';
 import { lockState, readLock, type LockState } from './store-lock.ts';
 import {
+  countJournalType,
+  journalRowsOfType,
   readBalances,
   readCounts,
   readCursors,
@@ -91,6 +93,33 @@ export class StoreReader {
       })();
     } catch (err) {
       throw storeFailure(this.file, 'read', err, 'CORRUPT');
+    }
+  }
+
+  /**
+   * Journal rows of one type (e.g. `Market`), oldest first, read page by page: rows committed
+   * while iterating are seen. For replaying a run's market data as a backtest.
+   */
+  journalOfType(type: string, from = 1): Iterable<JournalRow> {
+    const db = this.#db;
+    const file = this.file;
+    return {
+      *[Symbol.iterator]() {
+        try {
+          yield* journalRowsOfType(db, type, from);
+        } catch (err) {
+          throw storeFailure(file, 'read journal', err, 'CORRUPT');
+        }
+      },
+    };
+  }
+
+  /** Number of journal rows of one type. */
+  countJournal(type: string): number {
+    try {
+      return countJournalType(this.#db, type);
+    } catch (err) {
+      throw storeFailure(this.file, 'read journal', err, 'CORRUPT');
     }
   }
 

@@ -1,4 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
+import type { MarketEvent } from '../data/market-events.ts';
+import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineEvent } from '../engine/trading-engine.ts';
 import type { PositionView } from '../portfolio/portfolio.ts';
 import type { FillEvent, OrderStatus } from '../strategy/api.ts';
@@ -93,12 +95,38 @@ export interface RunNote {
   readonly data?: unknown;
 }
 
-export type JournalInput = EngineEvent | RunNote;
+/**
+ * The run's markets as a recording header keeps them (rules as decimal strings), journaled once
+ * at every start of a run, so the store can be replayed as backtest data (`clobot backtest --data`).
+ */
+export interface MarketsNote {
+  readonly type: 'markets';
+  readonly at: number;
+  /** Where the market data came from (the venue URL). */
+  readonly source: string;
+  readonly markets: readonly RecordedMarket[];
+}
+
+/**
+ * A market event the engine received that changed its cache (unchanged books are dropped before
+ * they reach the journal), journaled in the tick's transaction before what it caused. Money as
+ * Micros (integers) in the JSON.
+ */
+export interface MarketDataEntry {
+  readonly type: 'market';
+  readonly event: MarketEvent;
+}
+
+export type JournalInput = EngineEvent | RunNote | MarketsNote | MarketDataEntry;
+
+/** Journal `type` column of market events and of the markets note. */
+export const JOURNAL_MARKET = 'Market';
+export const JOURNAL_MARKETS = 'Markets';
 
 export interface JournalRow {
   readonly seq: number;
   readonly at: number;
-  /** OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, OrderSubmitUnknown, OrderExpired, OrderFilled, Heartbeat, StrategyFaulted, Run. */
+  /** OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, OrderSubmitUnknown, OrderExpired, OrderFilled, Heartbeat, StrategyFaulted, Run, Markets, Market. */
   readonly type: string;
   readonly strategyId: string | undefined;
   readonly event: JournalInput;

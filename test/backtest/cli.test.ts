@@ -102,7 +102,7 @@ describe('clobot backtest', async () => {
     expect(summaries.size).toBe(4);
   });
 
-  it('refuses data that is not a recording, and a store, with one line and exit 2', () => {
+  it('refuses data that is not a recording nor a usable store, with one line and exit 2', () => {
     const junk = tmp.write('junk.bin', 'hello, world\n');
     const r = clobot(['backtest', configPath, '--data', junk]);
     expect(r.code).toBe(2);
@@ -111,7 +111,7 @@ describe('clobot backtest', async () => {
     writeFileSync(store, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]));
     const s = clobot(['backtest', configPath, '--data', store]);
     expect(s.code).toBe(2);
-    expect(s.stderr).toMatch(/run store \(SQLite\); backtesting from a store is not supported yet/);
+    expect(s.stderr).toBe(`clobot: ${store}: not a SQLite database (file is not a database)\n`);
     const missing = clobot(['backtest', configPath, '--data', tmp.path('nope.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);

@@ -46,7 +46,7 @@ export function registerBacktest(program: Command): void {
     .command('backtest')
     .description('replay recorded market data through a config\'s strategies (simulated fills, virtual time)')
     .argument('<config>', 'path to the YAML run config')
-    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import)')
+    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)')
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)')
     .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
     .option('--sort <metric>', `sweep table order: ${SORTS.join(', ')}`, parseSort, 'pnl')
