@@ -67,6 +67,21 @@ function engineFor(w: ReturnType<typeof world>, strategies: EngineStrategy[], ex
   });
 }
 
+/** The simulated edge with its `submit` replaced (a venue that stalls, throttles, or is watched). */
+function withSubmit(base: SimExecutionClient, submit: ExecutionClient['submit']): ExecutionClient {
+  return {
+    kind: base.kind,
+    fills$: base.fills$,
+    prepare: (r) => base.prepare(r),
+    submit,
+    cancel: (ids) => base.cancel(ids),
+    cancelAll: (scope) => base.cancelAll(scope),
+    openOrders: () => base.openOrders(),
+    order: (id) => base.order(id),
+    close: () => base.close(),
+  };
+}
+
 function strategy(id: string, def: Parameters<typeof defineStrategy>[0]): EngineStrategy {
   return { id, definition: defineStrategy(def), params: {}, tokenIds: [YES] };
 }
@@ -198,22 +213,12 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
     let stallNext = true;
     // the venue takes the batch but the answer never arrives: outcome unknown
-    const stalling: ExecutionClient = {
-      kind: base.kind,
-      fills$: base.fills$,
-      prepare: (r) => base.prepare(r),
-      cancel: (ids) => base.cancel(ids),
-      cancelAll: (scope) => base.cancelAll(scope),
-      openOrders: () => base.openOrders(),
-      order: (id) => base.order(id),
-      close: () => base.close(),
-      submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
-        if (!stallNext) return base.submit(orders);
-        stallNext = false;
-        base.submit(orders).subscribe();
-        return throwError(() => new OutcomeUnknownError('timed out', orders.map((o) => o.orderId)));
-      },
-    };
+    const stalling: ExecutionClient = withSubmit(base, function submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
+      if (!stallNext) return base.submit(orders);
+      stallNext = false;
+      base.submit(orders).subscribe();
+      return throwError(() => new OutcomeUnknownError('timed out', orders.map((o) => o.orderId)));
+    });
     const events: OrderEvent[] = [];
     let extra: { price: number; size: number }[] = [];
     const engine = engineFor(w, [
@@ -278,24 +283,14 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
     let throttled = 0;
     const posted: string[][] = [];
-    const throttling: ExecutionClient = {
-      kind: base.kind,
-      fills$: base.fills$,
-      prepare: (r) => base.prepare(r),
-      cancel: (ids) => base.cancel(ids),
-      cancelAll: (scope) => base.cancelAll(scope),
-      openOrders: () => base.openOrders(),
-      order: (id) => base.order(id),
-      close: () => base.close(),
-      submit(orders) {
-        posted.push(orders.map((o) => o.orderId));
-        if (throttled < 2) {
-          throttled++;
-          return throwError(() => new RateLimitError('throttled', 2_000, 'postOrders'));
-        }
-        return base.submit(orders);
-      },
-    };
+    const throttling: ExecutionClient = withSubmit(base, function submit(orders) {
+      posted.push(orders.map((o) => o.orderId));
+      if (throttled < 2) {
+        throttled++;
+        return throwError(() => new RateLimitError('throttled', 2_000, 'postOrders'));
+      }
+      return base.submit(orders);
+    });
     const engine = engineFor(w, [strategy('mm', { name: 'mm', onBook: () => ({ kind: 'quote', tokenId: YES, bids: [{ price: 460_000, size: 5 * M }], asks: [] }) })], throttling);
     engine.start();
     w.publish();
@@ -313,20 +308,10 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     const w = world();
     const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 0 });
     const posts: number[] = [];
-    const counting: ExecutionClient = {
-      kind: base.kind,
-      fills$: base.fills$,
-      prepare: (r) => base.prepare(r),
-      cancel: (ids) => base.cancel(ids),
-      cancelAll: (scope) => base.cancelAll(scope),
-      openOrders: () => base.openOrders(),
-      order: (id) => base.order(id),
-      close: () => base.close(),
-      submit(orders) {
-        posts.push(orders.length);
-        return base.submit(orders);
-      },
-    };
+    const counting: ExecutionClient = withSubmit(base, function submit(orders) {
+      posts.push(orders.length);
+      return base.submit(orders);
+    });
     const prices = Array.from({ length: 17 }, (_, i) => 300_000 + i * 10_000);
     const engine = engineFor(w, [strategy('ladder', { name: 'ladder', onStart: () => prices.map((price): OrderIntent => ({ kind: 'place', tokenId: YES, side: 'BUY', price, size: 5 * M, postOnly: true })) })], counting, {
       settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0.1 }, reconcileDelayMs: 500, syncIntervalMs: 0, maxInFlightBatches: 4 },
