@@ -156,7 +156,7 @@ export async function run(): Promise<BenchTable> {
       'orders and L2 headers prepared before the timed loop; each order: EIP-712 hash, signature recovery, checks, engine submit (rests: BUY at one tick)',
       `server on the main thread, client in a worker thread (node:http keep-alive agent), same 2-core machine; ${WARMUP_REQUESTS} warm-up requests per case not counted`,
       `rate limits off, synthetic flow off, no faults; 200-market world; latency is request start to last byte, client side; node ${process.version}`,
-      'signature recovery (libsecp256k1 as WebAssembly) is most of the server time per order; figures move with the load of the shared machine',
+      'signature recovery (libsecp256k1, native binding) is most of the server time per order; figures move with the load of the shared machine',
     ],
   };
 }

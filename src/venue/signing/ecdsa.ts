@@ -5,7 +5,7 @@ import secp from 'secp256k1';
  * 65 bytes r ‖ s ‖ v with v = 27 + recovery id.
  *
  * The arithmetic is libsecp256k1 through its N-API binding (`secp256k1`, prebuilt binaries
- * shipped in the npm package): about 3 times the rate of its WebAssembly build and 10 times
+ * shipped in the npm package): about 3 times the rate of libsecp256k1's WebAssembly build and 10 times
  * @noble/curves' pure-JS signer here, which is what lets a batch of 15 orders be signed inside
  * the tick-to-trade budget. Its output is byte-identical to @noble/curves (both RFC 6979 +
  * low-s); the tests pin that against the SDK's vectors and noble.
