@@ -1,15 +1,12 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createGunzip } from 'node:zlib';
 import { ClobotError, ConfigError, DecodeError } from '../core/errors.ts';
 import type { MarketEvent } from '../data/market-events.ts';
-import { BINARY_MAGIC, isBinaryRecording } from '../data/recording/binary-codec.ts';
-import { RecordingBinaryDecoder } from '../data/recording/binary-stream.ts';
+import { isBinaryRecording } from '../data/recording/binary-codec.ts';
 import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
-import { openRecording } from '../data/recording/reader.ts';
-import { RecordingTextDecoder } from '../data/recording/text-decoder.ts';
+import { openRecording, readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
 import { unpackEvents } from './packed-events.ts';
 import type { BacktestData } from './run-backtest.ts';
@@ -103,57 +100,8 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
   };
 }
 
-/** Bytes read from disk at a time: large enough to amortise the reads, small enough that the buffers awaiting collection stay small. */
-const READ_CHUNK_BYTES = 256 * 1024;
-
-/** The file streamed through gunzip (when gzipped) and the decoder of its form, counting file bytes. */
-export async function* readBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
-  const file = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  let read = 0;
-  if (onBytes) {
-    file.on('data', (chunk) => {
-      read += chunk.length;
-      onBytes(read);
-    });
-  }
-  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
-  if (gzip) file.on('error', (err) => source.destroy(err));
-  let text: RecordingTextDecoder | undefined;
-  let binary: RecordingBinaryDecoder | undefined;
-  let head: Buffer | undefined;
-  try {
-    for await (const piece of source as AsyncIterable<Buffer>) {
-      let chunk = piece;
-      if (text === undefined && binary === undefined) {
-        chunk = head ? Buffer.concat([head, piece]) : piece;
-        if (chunk.length < BINARY_MAGIC.length && chunk[0] === BINARY_MAGIC[0]) {
-          head = chunk;
-          continue;
-        }
-        head = undefined;
-        if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
-        else text = new RecordingTextDecoder(path);
-      }
-      const events: MarketEvent[] = [];
-      if (binary) binary.push(chunk, events);
-      else text!.push(chunk, events);
-      if (events.length > 0) yield events;
-    }
-    const events: MarketEvent[] = [];
-    if (binary) binary.end();
-    else if (text) text.end(events);
-    if (events.length > 0) yield events;
-  } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && code.startsWith('Z_')) {
-      throw new DecodeError(text ? `${path}:${text.line + 1}` : path, 'gzip data that ends properly (the file is truncated or damaged)', err instanceof Error ? err.message : String(err));
-    }
-    throw err;
-  } finally {
-    source.destroy();
-    file.destroy();
-  }
-}
+/** The recording's events in arrays with a running count of file bytes (the reader's own stream). */
+export const readBatches = readRecordingBatches;
 
 /** Batches kept decoded ahead of the replay by the decode worker. */
 const WORKER_AHEAD = 4;

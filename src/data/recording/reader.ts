@@ -19,7 +19,8 @@ export interface Recording {
    * The same events in arrays of a few hundred to a few thousand (one read chunk each): the fast
    * way to replay, without one promise per event.
    */
-  batches(): AsyncIterable<MarketEvent[]>;
+  /** Events in arrays (the fast way to replay); `onBytes` hears the running count of file bytes read. */
+  batches(onBytes?: (bytesRead: number) => void): AsyncIterable<MarketEvent[]>;
 }
 
 /** Bytes read from disk (and out of gunzip) at a time. */
@@ -50,9 +51,7 @@ export async function openRecording(path: string): Promise<Recording> {
     header: h,
     form,
     gzip,
-    async *batches() {
-      for await (const step of decodeFile(path, gzip, false)) if (step.events.length > 0) yield step.events;
-    },
+    batches: (onBytes) => readRecordingBatches(path, gzip, onBytes),
     async *events() {
       for await (const step of decodeFile(path, gzip, false)) for (const e of step.events) yield e;
     },
@@ -108,9 +107,21 @@ interface Step {
   readonly events: MarketEvent[];
 }
 
+/** The events of a recording in arrays, streamed; `onBytes` hears the running count of file bytes read. */
+export async function* readRecordingBatches(path: string, gzip: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
+  for await (const step of decodeFile(path, gzip, false, onBytes)) if (step.events.length > 0) yield step.events;
+}
+
 /** Streams the file through gunzip (when gzipped) and the decoder of its form. */
-async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean): AsyncGenerator<Step, void, undefined> {
+async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<Step, void, undefined> {
   const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  if (onBytes) {
+    let read = 0;
+    file.on('data', (chunk) => {
+      read += chunk.length;
+      onBytes(read);
+    });
+  }
   const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
   if (gzip) file.on('error', (err) => source.destroy(err));
   let text: RecordingTextDecoder | undefined;
