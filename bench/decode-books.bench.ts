@@ -7,6 +7,7 @@
  *   - the generic path, `JSON.parse` + `decodeOrderBooks` (the scanner's fallback).
  * Goal: full decode at least 0.7x as fast as JSON.parse alone.
  */
+import { randomDigits as digits, randomHex as hex, seededRandom as prng } from '../src/core/seeded-random.ts';
 import { decodeOrderBooks, decodeOrderBooksText } from '../src/venue/decode.ts';
 import type { WireOrderBook } from '../src/venue/wire/trading.ts';
 import type { BenchTable } from './table.ts';
@@ -16,30 +17,6 @@ const LEVELS_PER_SIDE = 20;
 const ANSWERS = 16;
 const ROUNDS = 5;
 const ROUND_MS = 600;
-
-/** Deterministic PRNG (mulberry32) so every run decodes the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function digits(rand: () => number, n: number): string {
-  let s = String(1 + Math.floor(rand() * 9));
-  while (s.length < n) s += String(Math.floor(rand() * 10));
-  return s;
-}
-
-function hex(rand: () => number, n: number): string {
-  let s = '';
-  while (s.length < n) s += Math.floor(rand() * 16).toString(16);
-  return s;
-}
 
 function size(rand: () => number): string {
   const whole = Math.floor(rand() ** 3 * 50_000);

@@ -1,3 +1,4 @@
+import { seededRandom as rng } from '../src/core/seeded-random.ts';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { OrderType, Side } from '../src/core/types.ts';
@@ -39,18 +40,6 @@ const MIXES: readonly Mix[] = [
 ];
 
 type Op = { kind: 'submit'; order: SimOrderRequest } | { kind: 'cancel'; id: string; owner: string };
-
-/** mulberry32: small seeded generator so every run replays the same flow. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function conditionId(i: number): string {
   return '0x' + i.toString(16).padStart(64, '0');

@@ -10,6 +10,7 @@
  * each plain and gzipped (gzip against the yardstick on the gzipped text). Best of 3 passes.
  * Goal: the binary form well above 1.5x the yardstick, so the replay engine can outrun it.
  */
+import { randomDigits as digits, randomHex as hex, seededRandom as prng } from '../src/core/seeded-random.ts';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,30 +26,6 @@ const EVENTS = 50_000;
 const TOKENS = 20;
 const LEVELS = 20;
 const PASSES = 3;
-
-/** Deterministic PRNG (mulberry32) so every run reads the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function digits(rand: () => number, n: number): string {
-  let s = String(1 + Math.floor(rand() * 9));
-  while (s.length < n) s += String(Math.floor(rand() * 10));
-  return s;
-}
-
-function hex(rand: () => number, n: number): string {
-  let s = '';
-  while (s.length < n) s += Math.floor(rand() * 16).toString(16);
-  return s;
-}
 
 function makeData(): { header: RecordingHeader; events: MarketEvent[] } {
   const rand = prng(42);

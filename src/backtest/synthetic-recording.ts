@@ -1,3 +1,4 @@
+import { seededRandom } from '../core/seeded-random.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { BookLevel } from '../core/types.ts';
 import type { MarketEvent } from '../data/market-events.ts';
@@ -27,18 +28,6 @@ export interface SyntheticOptions {
 const TICK = 10_000; // 0.01
 const LOT = 10_000; // 0.01 share
 const ONE = 1_000_000;
-
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function conditionId(i: number): string {
   return '0x' + (i + 1).toString(16).padStart(64, '0');
