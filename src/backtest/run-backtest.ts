@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { engineSettings } from '../engine/engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
@@ -136,15 +137,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     tokens,
     strategies,
     risk: { checks: config.risk.checks, limits: config.risk },
-    settings: {
-      maxBatchWaitMs: config.execution.maxBatchWaitMs,
-      maxBatchSize: config.execution.maxBatchSize,
-      quoteTolerance: config.execution.quoteTolerance,
-      reconcileDelayMs: Math.min(2_000, config.execution.orderTimeoutMs),
-      // settles what only a lookup can tell (the killed rest of a partly filled FAK)
-      syncIntervalMs: 15_000,
-      maxInFlightBatches: 4,
-    },
+    settings: engineSettings(config.execution),
     startingBalance: bt.balance,
     runId: BACKTEST_RUN_ID,
     log,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { engineSettings } from './engine-settings.ts';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { interval, tap, type Observable, type Subscription } from 'rxjs';
@@ -138,14 +139,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       tokens,
       strategies,
       risk: { checks: config.risk.checks, limits: config.risk },
-      settings: {
-        maxBatchWaitMs: config.execution.maxBatchWaitMs,
-        maxBatchSize: config.execution.maxBatchSize,
-        quoteTolerance: config.execution.quoteTolerance,
-        reconcileDelayMs: Math.min(2_000, config.execution.orderTimeoutMs),
-        syncIntervalMs: 15_000,
-        maxInFlightBatches: 4,
-      },
+      settings: engineSettings(config.execution),
       heartbeat: { intervalMs: config.execution.heartbeatIntervalMs },
       // live: the interface has no balance route, so cash is counted from zero at start;
       // paper: the simulated account starts with `paper.balance`
