@@ -2,7 +2,7 @@
  * The engine's live-path figures (issue 4):
  *   1. tick to trade inside the process: a book's response text decoded -> strategy -> risk ->
  *      batcher -> order building and signing -> the POST /orders bytes handed to fetch, p50/p99,
- *      for 1 and for 15 orders, in-thread signing and with the signer pool;
+ *      for 1 and for 15 orders, in-thread signing and with a helper thread;
  *   2. poll freshness: the share of the POST /books budget the poller uses over 60 s, and 429s;
  *   3. resident memory while tracking 1,000 markets (2,000 tokens).
  * The sandbox runs in a child process so its work does not share our event loop.
@@ -26,7 +26,6 @@ import { withL1Auth } from '../src/venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueClient } from '../src/venue/client.ts';
 import { decodeOrderBooksText } from '../src/venue/decode.ts';
 import { createOrderSigner } from '../src/venue/signing/order-signer.ts';
-import { createSignerPool } from '../src/venue/signing/signer-pool.ts';
 import { privateKeyToAddress } from '../src/venue/signing/address.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { storePersistence } from '../src/store/store-persistence.ts';
@@ -72,20 +71,20 @@ async function tickToTrade(url: string): Promise<BenchTable> {
   const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
   const credentials = await getOrCreateApiKey(withL1Auth(venue, { privateKey }), { privateKey });
   const account = { privateKey, signerAddress: address, signatureType: 0 as const };
-  const signer = createOrderSigner(account, { profile: 'interface' });
   const markets = await resolveMarkets(venue, { tokenIds: [], conditionIds: [], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 1 } });
   const tokens = tokensOf(markets);
   const token = tokens[0]!;
   const bookText = await (await fetch(`${url}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ token_id: token.tokenId }]) })).text();
 
   const rows: (string | number)[][] = [];
-  const pool = await createSignerPool({ account, signer: { profile: "interface" }, size: 2, minChunk: 8 });
+  let floorMs = 0;
   const storeDir = mkdtempSync(join(tmpdir(), 'clobot-bench-store-'));
-  for (const [label, withPool, withStore] of [
-    ['in-thread signing', false, false],
-    ['in-thread signing + SQLite store', false, true],
-    ['signer pool (2 workers)', true, false],
+  for (const [label, helpers, withStore] of [
+    ['in-thread signing', 0, false],
+    ['in-thread signing + SQLite store', 0, true],
+    ['1 helper thread, spinning 200 ms', 1, false],
   ] as const) {
+    const signer = createOrderSigner(account, { profile: 'interface', signingHelpers: helpers, helperSpinMs: helpers > 0 ? 200 : 0 });
     for (const n of [1, 15]) {
       const store = withStore ? RunStore.open(join(storeDir, `${n}.sqlite`), { create: true, runName: 'bench' }) : undefined;
       let t0 = 0;
@@ -109,8 +108,6 @@ async function tickToTrade(url: string): Promise<BenchTable> {
         credentials,
         signer,
         markets: () => ({ conditionId: token.conditionId, tickSize: tick, negRisk: token.rules.negRisk }),
-        signerPool: withPool ? pool : undefined,
-        poolMinBatch: 8,
       });
       const events = new Subject<MarketEvent>();
       const engine = new TradingEngine({
@@ -127,8 +124,15 @@ async function tickToTrade(url: string): Promise<BenchTable> {
         log: silent,
       });
       engine.start();
-      const rounds = n === 1 ? 400 : 150;
+      const rounds = n === 1 ? 600 : 500;
+      let late = 0;
       for (let i = 0; i < rounds; i++) {
+        // a post that has not left by the next round counts with what it has waited so far (a
+        // lower bound), never as a missing sample
+        if (t0 > 0) {
+          samples.push(performance.now() - t0);
+          late++;
+        }
         // a distinct hash each round, so the cache never drops the book as unchanged
         const text = bookText.replace(/"hash":"[^"]*"/, `"hash":"bench${i}"`);
         t0 = performance.now();
@@ -140,21 +144,59 @@ async function tickToTrade(url: string): Promise<BenchTable> {
       await engine.stop({ keepOrders: true });
       execution.close();
       store?.close();
-      const sorted = samples.slice(10).sort((a, b) => a - b); // first rounds warm the JIT
-      rows.push([label, n, sorted.length, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3))]);
+      if (t0 > 0) {
+        samples.push(performance.now() - t0);
+        late++;
+      }
+      const sorted = samples.slice(50).sort((a, b) => a - b); // the first rounds warm the JIT
+      if (n === 15) signer.close();
+      rows.push([label, n, sorted.length, late, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3))]);
+      if (label === 'in-thread signing' && n === 15) floorMs = pct(sorted, 0.5);
     }
   }
-  await pool.close();
+  rows.push(await cpuWindowFloor(floorMs, 500, 70));
   return {
     title: 'Tick to trade inside the process: book text decoded -> POST /orders bytes handed to fetch (ms)',
-    columns: ['signing', 'orders', 'samples', 'p50 ms', 'p99 ms', 'max ms'],
+    columns: ['signing', 'orders', 'samples', 'late', 'p50 ms', 'p99 ms', 'max ms'],
     rows,
     notes: [
       'strategy returns N FAK orders per book; risk runs tickGrid, priceBounds, minSize; maxBatchWaitMs 0',
       'with maxBatchWaitMs 0 the orders of one strategy call are posted at once (no timer hop)',
+      'the helper thread signs part of each batch beside the engine (src/venue/signing/digest-signer.ts); it polls its core for 200 ms after a batch (execution.signing.spinMs), so it needs no wake-up',
       'goal: p99 <= 3 ms for 15 orders; the store row shows the journal\'s cost (goal: under 10% added to p99)',
+      'late: rounds whose post had not left when the next book came (counted with their wait so far)',
+      'machine floor: a bare CPU loop as long as the in-thread 15-order p50, run at the same spacing: its p99 is what this machine (its scheduler, other processes) adds to any window that long',
     ],
   };
+}
+
+/**
+ * The same spacing and length of work with nothing of ours in it: a calibrated arithmetic loop.
+ * Its tail is the machine's (preemption, a descheduled vCPU, caches gone cold in the gap).
+ */
+async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number): Promise<(string | number)[]> {
+  let sink = 0;
+  let iterations = 10_000;
+  for (;;) {
+    const started = performance.now();
+    for (let i = 0; i < iterations; i++) sink += Math.sqrt(i);
+    const took = performance.now() - started;
+    if (took > 20) {
+      iterations = Math.max(1, Math.round((iterations * windowMs) / took));
+      break;
+    }
+    iterations *= 2;
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const started = performance.now();
+    for (let i = 0; i < iterations; i++) sink += Math.sqrt(i);
+    samples.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+  const sorted = samples.slice(50).sort((a, b) => a - b);
+  if (sink < 0) throw new Error('unreachable');
+  return ['machine floor: bare CPU loop', '-', sorted.length, 0, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3))];
 }
 
 // ------------------------------------------------------------------------------------- 2. and 3.

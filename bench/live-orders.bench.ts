@@ -117,6 +117,6 @@ export async function run(): Promise<BenchTable> {
     title: 'live execution edge (loopback, batches of 15)',
     columns: ['step', 'runs', 'ms per run', 'items/s'],
     rows,
-    notes: ['rate budgets off; the loopback server answers every item accepted', 'signing is in-thread (no signer pool: batches of 15 are below its threshold)'],
+    notes: ['rate budgets off; the loopback server answers every item accepted', 'signing is in-thread (no helper threads)'],
   };
 }

@@ -305,6 +305,16 @@ export interface ExecutionConfig {
   readonly cancelOnStop: boolean;
   /** What to do at start with open orders the run did not place: cancel them or adopt them. */
   readonly orphans: 'cancel' | 'adopt';
+  /** Threads that sign a batch together with the engine's thread (live mode). */
+  readonly signing: SigningThreadsConfig;
+}
+
+/** See src/venue/signing/digest-signer.ts for what helpers and spinning buy and cost. */
+export interface SigningThreadsConfig {
+  /** Helper threads beside the engine's; 0 signs in the engine's thread only. */
+  readonly helpers: number;
+  /** How long a helper keeps polling on its core after a batch before it sleeps, ms (0 = sleeps at once). */
+  readonly spinMs: number;
 }
 
 export interface QuoteTolerance {

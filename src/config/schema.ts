@@ -250,6 +250,12 @@ const executionSchema = z.strictObject({
   heartbeatIntervalMs: ms(100, VENUE_HEARTBEAT_DEADLINE_MS - 1).default(5000),
   cancelOnStop: z.boolean().default(true),
   orphans: z.enum(['cancel', 'adopt']).default('cancel'),
+  signing: z
+    .strictObject({
+      helpers: int(0, 16).default(0),
+      spinMs: ms(0, 60_000).default(0),
+    })
+    .prefault({}),
 });
 
 const loggingSchema = z.strictObject({

@@ -128,7 +128,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => engineRef)
         : paperEdge(config, clock, tokens);
     const execution = edge.execution;
-    closers.unshift(() => execution.close());
+    closers.unshift(() => {
+      execution.close();
+      edge.close?.();
+    });
 
     const data$ = marketData(config, venue, tradingUrl, tokens.map((t) => t.tokenId), clock, log);
     const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
@@ -243,6 +246,8 @@ interface Edge {
   readonly execution: ExecutionClient;
   /** Sees every market event before the engine (the paper venue's view of the book). */
   readonly observe?: (event: MarketEvent) => void;
+  /** Releases what the edge owns beyond the execution client (the signer's helper threads). */
+  readonly close?: () => void;
 }
 
 /** Live: signed orders to the venue with L2 auth; credentials derived when the config has none. */
@@ -263,7 +268,13 @@ async function liveEdge(
     : await getOrCreateApiKey(l1, { privateKey: account.privateKey, address: account.address, chainId: venueConfig.chainId });
   const signer = createOrderSigner(
     { privateKey: account.privateKey, signerAddress: account.address, maker: account.funder, signatureType: account.signatureType },
-    { profile: venueConfig.profile, chainId: venueConfig.chainId, exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange } },
+    {
+      profile: venueConfig.profile,
+      chainId: venueConfig.chainId,
+      exchanges: { standard: venueConfig.contracts.exchange, negRisk: venueConfig.contracts.negRiskExchange },
+      signingHelpers: config.execution.signing.helpers,
+      helperSpinMs: config.execution.signing.spinMs,
+    },
   );
   const execution = new LiveExecutionClient({
     venue,
@@ -278,7 +289,7 @@ async function liveEdge(
     // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
     fills: fillsSinceMs !== undefined ? { sinceMs: fillsSinceMs } : undefined,
   });
-  return { execution };
+  return { execution, close: () => signer.close() };
 }
 
 /**

@@ -12,7 +12,8 @@ import { OrderTracker, OPEN_STATUSES, type OrderRecord } from '../execution/orde
 import { diffQuotes } from '../execution/quote-diff.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
-import type { CheckName, RiskLimits, RiskMarketView, RiskState } from '../risk/types.ts';
+import type { CheckName, RiskLimits, RiskMarketView, RiskOpenOrder, RiskState } from '../risk/types.ts';
+import { LazyMap } from '../core/lazy-map.ts';
 import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
 import type { OrderIntent, OrderRequest, PlaceIntent } from '../strategy/intents.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
@@ -443,9 +444,17 @@ export class TradingEngine {
     const requests: OrderRequest[] = [];
     for (const intent of places) {
       const state = this.cache.get(intent.tokenId);
+      // field by field: an object spread with added keys takes V8's slow path (about 4 µs an order)
       requests.push({
-        ...intent,
+        kind: 'place',
+        tokenId: intent.tokenId,
+        side: intent.side,
+        price: intent.price,
+        size: intent.size,
         orderType: intent.orderType ?? 'GTC',
+        postOnly: intent.postOnly,
+        expiresAt: intent.expiresAt,
+        tag: intent.tag,
         strategyId,
         clientOrderId: this.#nextClientOrderId(),
         conditionId: state?.token.conditionId ?? '',
@@ -484,7 +493,6 @@ export class TradingEngine {
     } else {
       for (const record of approved) this.#orders$.next(record);
     }
-    while (this.#recentOrderTimes.length > 0 && this.#recentOrderTimes[0]! < now - 1_000) this.#recentOrderTimes.shift();
   }
 
   #batchSize(): number {
@@ -563,46 +571,52 @@ export class TradingEngine {
     }
   }
 
+  /**
+   * The snapshot risk checks one batch against. Built for what the checks read, not for every
+   * market: market views and positions are computed on first look (a batch on one token costs one
+   * view, whatever the number of markets tracked), the day's PnL only when a check asks for it.
+   */
   #riskState(now: number): RiskState {
-    const markets = new Map<TokenId, RiskMarketView>();
-    for (const state of this.cache.states()) {
-      const book = state.book;
-      const bestBid = book?.bids[0]?.price;
-      const bestAsk = book?.asks[0]?.price;
-      markets.set(state.token.tokenId, {
-        tokenId: state.token.tokenId,
-        conditionId: state.token.conditionId,
-        outcomeIndex: state.token.outcomeIndex,
-        complementTokenId: state.token.complementTokenId,
-        negRiskMarketId: state.token.negRiskMarketId,
-        tickSize: state.rules.tickSize,
-        minOrderSize: state.rules.minOrderSize,
-        acceptingOrders: state.rules.acceptingOrders,
-        bestBid,
-        bestAsk,
-        mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
-        bookTsInit: book ? state.bookSeenAt : undefined,
+    const cutoff = now - 1_000;
+    const times = this.#recentOrderTimes;
+    while (times.length > 0 && times[0]! <= cutoff) times.shift();
+    const cache = this.cache;
+    const portfolio = this.portfolio;
+    const markets = new LazyMap<TokenId, RiskMarketView>(
+      () => cache.tokenIds(),
+      (tokenId) => {
+        const state = cache.get(tokenId);
+        return state === undefined ? undefined : riskMarketView(state);
+      },
+    );
+    const positions = new LazyMap<TokenId, Micros>(
+      () => portfolio.tokenIds(),
+      (tokenId) => portfolio.size(tokenId),
+    );
+    const openOrders: RiskOpenOrder[] = [];
+    for (const r of this.tracker.open()) {
+      openOrders.push({
+        clientOrderId: r.request.clientOrderId,
+        strategyId: r.request.strategyId,
+        tokenId: r.request.tokenId,
+        conditionId: r.request.conditionId,
+        side: r.request.side,
+        price: r.request.price,
+        remaining: r.status === 'CANCEL_PENDING' ? 0 : this.tracker.remaining(r),
       });
     }
-    const positions = new Map<TokenId, Micros>();
-    for (const p of this.portfolio.positions()) positions.set(p.tokenId, p.size);
-    const openOrders = this.tracker.open().map((r) => ({
-      clientOrderId: r.request.clientOrderId,
-      strategyId: r.request.strategyId,
-      tokenId: r.request.tokenId,
-      conditionId: r.request.conditionId,
-      side: r.request.side,
-      price: r.request.price,
-      remaining: r.status === 'CANCEL_PENDING' ? 0 : this.tracker.remaining(r),
-    }));
+    let dailyPnl: Micros | undefined;
+    const dayPnl = (): Micros => (dailyPnl ??= this.#dailyPnl(now));
     return {
       now,
       markets,
       openOrders,
       positions,
-      recentOrderTimes: this.#recentOrderTimes.filter((t) => t > now - 1_000),
+      recentOrderTimes: times,
       consecutiveRejects: this.#consecutiveRejects,
-      dailyPnl: this.#dailyPnl(now),
+      get dailyPnl() {
+        return dayPnl();
+      },
       heartbeat: this.heartbeat?.health ?? 'idle',
       manualHalt: this.#manualHalt !== undefined,
       haltReason: this.#manualHalt,
@@ -1029,4 +1043,25 @@ export class TradingEngine {
   get inFlight(): number {
     return this.#inFlight;
   }
+}
+
+/** What risk needs of one token's market state. */
+function riskMarketView(state: TokenState): RiskMarketView {
+  const book = state.book;
+  const bestBid = book?.bids[0]?.price;
+  const bestAsk = book?.asks[0]?.price;
+  return {
+    tokenId: state.token.tokenId,
+    conditionId: state.token.conditionId,
+    outcomeIndex: state.token.outcomeIndex,
+    complementTokenId: state.token.complementTokenId,
+    negRiskMarketId: state.token.negRiskMarketId,
+    tickSize: state.rules.tickSize,
+    minOrderSize: state.rules.minOrderSize,
+    acceptingOrders: state.rules.acceptingOrders,
+    bestBid,
+    bestAsk,
+    mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+    bookTsInit: book ? state.bookSeenAt : undefined,
+  };
 }

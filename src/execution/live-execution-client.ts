@@ -1,4 +1,4 @@
-import { defer, from, type Observable } from 'rxjs';
+import { defer, from, of, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { ConfigError, ParameterError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
@@ -21,7 +21,6 @@ import type { ApiCredentials } from '../venue/signing/l2-auth.ts';
 import type { OrderParams } from '../venue/signing/order-builder.ts';
 import type { OrderSigner, SignedOrder } from '../venue/signing/order-signer.ts';
 import { randomSaltSource, type SaltSource } from '../venue/signing/salt.ts';
-import type { SignerPool } from '../venue/signing/signer-pool.ts';
 import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
 import { FillsPoller, type FillsPollerCounters } from './live/fills-poller.ts';
 import { isLivePayload, UNBUILT_PREFIX, type LivePayload } from './live/live-payload.ts';
@@ -47,10 +46,6 @@ export interface LiveExecutionOptions {
   readonly markets: MarketRulesLookup;
   /** Order salts. Default: the OS CSPRNG. */
   readonly salts?: SaltSource;
-  /** Worker threads for large batches (owned by the caller: `close()` leaves it running). */
-  readonly signerPool?: SignerPool;
-  /** Batches of at least this many orders go to the pool. Default 16. */
-  readonly poolMinBatch?: number;
   readonly fills?: {
     readonly pollIntervalMs?: number;
     readonly marginMs?: number;
@@ -119,7 +114,13 @@ export class LiveExecutionClient implements ExecutionClient {
   }
 
   prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
-    return defer(() => from(this.#prepare(requests)));
+    return defer(() => {
+      // with a synchronous rules lookup (the engine's cache) the whole batch is built, hashed and
+      // signed in this call: no promise hop between the book and the post
+      const slots = requests.map((request) => this.#params(request));
+      if (slots.some((s) => s instanceof Promise)) return from(Promise.all(slots).then((ready) => this.#build(requests, ready)));
+      return of(this.#build(requests, slots as (OrderParams | string)[]));
+    });
   }
 
   submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
@@ -168,47 +169,31 @@ export class LiveExecutionClient implements ExecutionClient {
 
   // ------------------------------------------------------------------------------- internals
 
-  async #prepare(requests: readonly OrderRequest[]): Promise<PreparedOrder[]> {
-    const slots: (OrderParams | string)[] = [];
-    for (const request of requests) slots.push(await this.#params(request));
-    const built = new Array<LivePayload>(requests.length);
-    const pool = this.#opts.signerPool;
-    const toSign = slots.flatMap((s, i) => (typeof s === 'string' ? [] : [i]));
-    let pooled: SignedOrder[] | undefined;
-    if (pool !== undefined && toSign.length >= (this.#opts.poolMinBatch ?? 16)) {
-      try {
-        pooled = await pool.signBatch(toSign.map((i) => slots[i] as OrderParams));
-      } catch (err) {
-        if (!(err instanceof ParameterError)) throw err;
-        // one bad order fails the pool's batch: sign in this thread to fail only that one
+  /** Signs what can be built (all together, see OrderSigner.signMany); the rest become `unbuilt:`. */
+  #build(requests: readonly OrderRequest[], slots: readonly (OrderParams | string)[]): PreparedOrder[] {
+    const toSign: OrderParams[] = [];
+    for (const slot of slots) if (typeof slot !== 'string') toSign.push(slot);
+    const signed = this.#opts.signer.signMany(toSign);
+    let next = 0;
+    return requests.map((request, i): PreparedOrder => {
+      const slot = slots[i] as OrderParams | string;
+      const result = typeof slot === 'string' ? slot : (signed[next++] as SignedOrder | ParameterError);
+      if (typeof result === 'string' || result instanceof ParameterError) {
+        const payload: LivePayload = { kind: 'unbuilt', reason: typeof result === 'string' ? result : result.message };
+        return { request, orderId: UNBUILT_PREFIX + request.clientOrderId, payload };
       }
-    }
-    slots.forEach((slot, i) => {
-      if (typeof slot === 'string') {
-        built[i] = { kind: 'unbuilt', reason: slot };
-        return;
-      }
-      if (pooled !== undefined) {
-        built[i] = { kind: 'signed', signed: pooled[toSign.indexOf(i)] as SignedOrder };
-        return;
-      }
-      try {
-        built[i] = { kind: 'signed', signed: this.#opts.signer.sign(slot) };
-      } catch (err) {
-        if (!(err instanceof ParameterError)) throw err;
-        built[i] = { kind: 'unbuilt', reason: err.message };
-      }
-    });
-    return requests.map((request, i) => {
-      const payload = built[i] as LivePayload;
-      const orderId = payload.kind === 'signed' ? payload.signed.orderHash : UNBUILT_PREFIX + request.clientOrderId;
-      return { request, orderId, payload };
+      const payload: LivePayload = { kind: 'signed', signed: result };
+      return { request, orderId: result.orderHash, payload };
     });
   }
 
-  /** The signing parameters of one request, or why it cannot be built. */
-  async #params(request: OrderRequest): Promise<OrderParams | string> {
-    const rules = await this.#opts.markets(request.tokenId);
+  /** The signing parameters of one request, or why it cannot be built (a promise when the rules lookup is one). */
+  #params(request: OrderRequest): OrderParams | string | Promise<OrderParams | string> {
+    const rules = this.#opts.markets(request.tokenId);
+    return rules instanceof Promise ? rules.then((r) => this.#paramsWith(request, r)) : this.#paramsWith(request, rules);
+  }
+
+  #paramsWith(request: OrderRequest, rules: OrderMarketRules | undefined): OrderParams | string {
     if (rules === undefined) return `order is invalid: no market rules for token ${request.tokenId}`;
     if (rules.conditionId.toLowerCase() !== request.conditionId.toLowerCase()) {
       return `order is invalid: token ${request.tokenId} belongs to market ${rules.conditionId}, not ${request.conditionId}`;

@@ -90,6 +90,17 @@ export class Portfolio {
     };
   }
 
+  /** Tokens ever traded, in the order of their first fill. */
+  tokenIds(): IterableIterator<TokenId> {
+    return this.#books.keys();
+  }
+
+  /** Signed shares held in a token; undefined when it was never traded. */
+  size(tokenId: TokenId): Micros | undefined {
+    const book = this.#books.get(tokenId);
+    return book === undefined ? undefined : Number(book.size);
+  }
+
   positions(): PositionView[] {
     return [...this.#books.keys()].map((id) => this.position(id));
   }

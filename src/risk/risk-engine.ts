@@ -72,7 +72,21 @@ export class RiskEngine {
   checkBatch(reqs: readonly OrderRequest[], state: RiskState): (Denial | undefined)[] {
     const openOrders: RiskOpenOrder[] = [...state.openOrders];
     const recentOrderTimes: number[] = [...state.recentOrderTimes];
-    const working: RiskState = { ...state, openOrders, recentOrderTimes };
+    // field by field, not a spread: a spread would read `dailyPnl` (computed only when a check asks)
+    const working: RiskState = {
+      now: state.now,
+      markets: state.markets,
+      openOrders,
+      positions: state.positions,
+      recentOrderTimes,
+      consecutiveRejects: state.consecutiveRejects,
+      get dailyPnl() {
+        return state.dailyPnl;
+      },
+      heartbeat: state.heartbeat,
+      manualHalt: state.manualHalt,
+      haltReason: state.haltReason,
+    };
     const results: (Denial | undefined)[] = [];
     for (const req of reqs) {
       const denial = this.check(req, working);

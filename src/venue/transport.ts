@@ -205,11 +205,17 @@ export class Transport {
   ): Promise<Omit<TransportResponse, 'attempts'>> {
     const { route } = request;
     const method = ENDPOINTS[route].method;
-    const permit = await this.#opts.budget.acquire(route, request.cost ?? 1, request.signal);
+    // no await before fetch when nothing has to wait: the bytes leave in the caller's own turn
+    // (an order post is handed to the socket before the engine's call returns)
+    const cost = request.cost ?? 1;
+    const permit = (request.signal?.aborted ? undefined : this.#opts.budget.tryAcquire(route, cost)) ?? (await this.#opts.budget.acquire(route, cost, request.signal));
     try {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (bodyText !== '') headers['content-type'] = 'application/json';
-      if (this.#opts.beforeSend) Object.assign(headers, await this.#opts.beforeSend(route, method, path, bodyText));
+      if (this.#opts.beforeSend) {
+        const extra = this.#opts.beforeSend(route, method, path, bodyText);
+        Object.assign(headers, extra instanceof Promise ? await extra : extra);
+      }
       const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;

@@ -127,6 +127,7 @@ describe('loadConfig: a valid config', () => {
       heartbeatIntervalMs: 5000,
       cancelOnStop: true,
       orphans: 'adopt',
+      signing: { helpers: 0, spinMs: 0 },
     });
     if (config.mode !== 'live') throw new Error('live');
     expect(config.venue.contracts).toEqual({ exchange: DEFAULT_EXCHANGE, negRiskExchange: DEFAULT_NEG_RISK_EXCHANGE });
@@ -274,6 +275,12 @@ describe('loadConfig: one line per error, naming the key path and file:line', ()
     const text = `${base}execution:\n  maxBatchSize: 16\n  heartbeatIntervalMs: 12000\n`;
     const { path, lines } = errorsOf('range.yaml', text);
     expect(lines).toEqual([`execution.maxBatchSize (${path}:5): must be <= 15, was 16`, `execution.heartbeatIntervalMs (${path}:6): must be <= 9999, was 12000`]);
+  });
+
+  it('signing helpers: a count from 0 to 16', () => {
+    const text = `${base}execution:\n  signing:\n    helpers: 17\n    spinMs: -1\n`;
+    const { path, lines } = errorsOf('signing.yaml', text);
+    expect(lines).toEqual([`execution.signing.helpers (${path}:6): must be <= 16, was 17`, `execution.signing.spinMs (${path}:7): must be >= 0, was -1`]);
   });
 
   it('wrong type', () => {

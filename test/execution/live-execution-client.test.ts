@@ -2,15 +2,14 @@ import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError, OutcomeUnknownError } from '../../src/core/errors.ts';
-import type { VenueFill } from '../../src/execution/execution-client.ts';
+import type { PreparedOrder, VenueFill } from '../../src/execution/execution-client.ts';
 import { LiveExecutionClient, type OrderMarketRules } from '../../src/execution/live-execution-client.ts';
 import type { OrderRequest } from '../../src/strategy/intents.ts';
 import { decodeClientOrderId } from '../../src/venue/signing/client-order-id.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES } from '../../src/venue/signing/eip712.ts';
-import type { SignedOrder } from '../../src/venue/signing/order-signer.ts';
+import { createOrderSigner, type OrderSigner, type SignedOrder } from '../../src/venue/signing/order-signer.ts';
 import { recoverOrderSigner } from '../../src/venue/signing/recover.ts';
 import { sequentialSaltSource } from '../../src/venue/signing/salt.ts';
-import { createSignerPool } from '../../src/venue/signing/signer-pool.ts';
 import { Secret } from '../../src/core/secret.ts';
 import type { WireOrderSubmission } from '../../src/venue/wire/account.ts';
 import { sendJson, startLoopback, type Loopback, type SeenRequest } from '../venue/loopback-server.ts';
@@ -126,36 +125,43 @@ describe('prepare', () => {
   });
 });
 
-describe('prepare with a signer pool', () => {
-  it('signs large batches in the workers with the same hashes; one bad order falls back to per-order signing', async () => {
+describe('prepare with a signing helper thread', () => {
+  it('signs a batch across threads with the same hashes and signatures; a bad order is unbuilt alone', async () => {
     server = await startLoopback((_req, res) => sendJson(res, 500, {}));
-    const pool = await createSignerPool({ account: { privateKey: new Secret(KEY), signerAddress: ADDRESS, signatureType: 0 }, signer: { profile: 'interface' }, size: 2, minChunk: 2 });
+    const helped = createOrderSigner({ privateKey: new Secret(KEY), signerAddress: ADDRESS, signatureType: 0 }, { profile: 'interface', signingHelpers: 1 });
     try {
-      const make = (withPool: boolean): LiveExecutionClient =>
+      const make = (s: OrderSigner): LiveExecutionClient =>
         new LiveExecutionClient({
           venue: venue(server!.url, 'interface', { clock: new SimulatedClock(T0) }),
           credentials: CREDS,
-          signer: signer(),
+          signer: s,
           markets: (tokenId) => RULES[tokenId],
           salts: sequentialSaltSource(100),
-          signerPool: withPool ? pool : undefined,
-          poolMinBatch: 4,
         });
-      const requests = Array.from({ length: 6 }, (_, i) => request(i, { price: 500_000 + i * 10_000 }));
-      const pooled = make(true);
-      const inThread = make(false);
-      const a = await firstValueFrom(pooled.prepare(requests));
+      const requests = Array.from({ length: 15 }, (_, i) => request(i, { price: 500_000 + i * 10_000 }));
+      const parallel = make(helped);
+      const inThread = make(signer());
+      // the helper starts in the background: keep signing until it has taken a share
+      let a: readonly PreparedOrder[] = [];
+      for (let i = 0; i < 400 && helped.signingCounters.byHelpers === 0; i++) {
+        a = await firstValueFrom(make(helped).prepare(requests));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(helped.signingCounters.byHelpers).toBeGreaterThan(0);
       const b = await firstValueFrom(inThread.prepare(requests));
+      const wire = (p: PreparedOrder): unknown => (p.payload as { signed: SignedOrder }).signed;
       expect(a.map((p) => p.orderId)).toEqual(b.map((p) => p.orderId));
+      expect(a.map(wire)).toEqual(b.map(wire));
       expect(a.every((p) => /^0x[0-9a-f]{64}$/.test(p.orderId))).toBe(true);
-      // an off-tick order fails the pool's batch; only that order ends up unbuilt
+      // an off-tick order is refused by the builder; only that order ends up unbuilt
       const withBad = requests.map((r, i) => (i === 3 ? { ...r, price: 500_500 } : r));
-      const c = await firstValueFrom(pooled.prepare(withBad));
-      expect(c.map((p) => p.orderId.startsWith('unbuilt:'))).toEqual([false, false, false, true, false, false]);
-      pooled.close();
+      const c = await firstValueFrom(parallel.prepare(withBad));
+      expect(c.map((p) => p.orderId.startsWith('unbuilt:'))).toEqual(requests.map((_, i) => i === 3));
+      expect((c[3]!.payload as { reason: string }).reason).toMatch(/tick/);
+      parallel.close();
       inThread.close();
     } finally {
-      await pool.close();
+      helped.close();
     }
   });
 });

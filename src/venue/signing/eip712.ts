@@ -1,7 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import createKeccak from 'keccak';
 import { ClobotError } from '../../core/errors.ts';
 import { writeHex } from './hex.ts';
+import { keccak256Native } from './keccak-native.ts';
 
 /**
  * EIP-712 typed-data hashing for the two structs the venue signs: `Order` (PROTOCOL "Orders")
@@ -126,22 +126,14 @@ export function hashOrderStruct(order: OrderStruct): Uint8Array {
   writeUint256(v, 288, order.timestamp, 'timestamp');
   if (!writeHex(b, 320, order.metadata, 32)) throw new Eip712EncodeError('metadata', 'must be 0x and 32 bytes of hex');
   if (!writeHex(b, 352, order.builder, 32)) throw new Eip712EncodeError('builder', 'must be 0x and 32 bytes of hex');
-  return fastKeccak(b);
-}
-
-/**
- * keccak256 on the order hot path through the native binding (`keccak`, prebuilt): about 3 times
- * @noble/hashes here. Identical output; @noble/hashes stays for everything off the hot path.
- */
-function fastKeccak(data: Uint8Array): Uint8Array {
-  return createKeccak('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest();
+  return keccak256Native(b);
 }
 
 /** keccak256(0x1901 ‖ domainSeparator ‖ structHash): the bytes that are signed. */
 export function typedDataDigest(separator: Uint8Array, structHash: Uint8Array): Uint8Array {
   digestBuf.set(separator, 2);
   digestBuf.set(structHash, 34);
-  return fastKeccak(digestBuf);
+  return keccak256Native(digestBuf);
 }
 
 /** The EIP-712 digest of an order, which is also the order id the venue returns. */

@@ -1,8 +1,9 @@
-import { ConfigError } from '../../core/errors.ts';
+import { ConfigError, ParameterError } from '../../core/errors.ts';
 import type { Secret } from '../../core/secret.ts';
 import type { OrderType } from '../../core/types.ts';
 import type { WireOrderSubmission, WireSignedOrder } from '../wire/account.ts';
 import { isAddress, privateKeyToAddress, sameAddress, toChecksumAddress } from './address.ts';
+import { createDigestSigner, inThreadDigestSigner, type DigestSigner, type DigestSignerCounters } from './digest-signer.ts';
 import { signDigest } from './ecdsa.ts';
 import {
   DEFAULT_EXCHANGE_ADDRESSES,
@@ -36,6 +37,13 @@ export interface OrderSignerOptions {
   readonly exchanges?: { readonly standard: string; readonly negRisk: string };
   /** bytes32 builder code; defaults to zero. */
   readonly builder?: string;
+  /**
+   * Helper threads that sign with the calling thread in `signMany` (see digest-signer.ts).
+   * Default 0 (config: `execution.signing.helpers`).
+   */
+  readonly signingHelpers?: number;
+  /** How long a helper polls for work after a round before it sleeps (digest-signer.ts). Default 0. */
+  readonly helperSpinMs?: number;
 }
 
 /** A signed order: its JSON, and its hash, which is the order id the venue will return. */
@@ -55,6 +63,16 @@ export interface OrderSigner {
   readonly profile: VenueProfile;
   /** Builds, hashes and signs one order. Throws OrderBuildError before signing on bad params. */
   sign(params: OrderParams): SignedOrder;
+  /**
+   * Builds and hashes every order, then signs them together (with the helper threads, if any).
+   * One result per params, same index: the signed order, or the ParameterError (OrderBuildError)
+   * that refused it, so one bad order never costs the others. Same bytes as `sign` one by one.
+   */
+  signMany(params: readonly OrderParams[]): (SignedOrder | ParameterError)[];
+  /** Who signed what so far in `signMany`. */
+  readonly signingCounters: Readonly<DigestSignerCounters>;
+  /** Stops the helper threads, if any (signing goes on in the calling thread). */
+  close(): void;
 }
 
 /**
@@ -89,20 +107,42 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   const negRiskDomain = domainSeparator(orderDomain(exchanges.negRisk, chainId));
   const party: OrderParty = { maker, signer, signatureType, builder };
   const profile = options.profile;
+  const digests: DigestSigner = (options.signingHelpers ?? 0) > 0 ? createDigestSigner(key, { helpers: options.signingHelpers, spinMs: options.helperSpinMs }) : inThreadDigestSigner(key);
+  const finish = (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array): SignedOrder => ({
+    orderHash: toHex(digest),
+    order: toWireOrder(unsigned, toHex(signature), profile),
+    orderType: unsigned.orderType,
+    postOnly: unsigned.postOnly,
+  });
 
   return {
     signerAddress: signer,
     maker,
     profile,
+    signingCounters: digests.counters,
     sign(params: OrderParams): SignedOrder {
       const unsigned = buildOrder(params, party, profile);
-      const { orderHash, signature } = signOrderStruct(unsigned.struct, unsigned.negRisk ? negRiskDomain : standardDomain, key);
-      return {
-        orderHash,
-        order: toWireOrder(unsigned, signature, profile),
-        orderType: unsigned.orderType,
-        postOnly: unsigned.postOnly,
-      };
+      const digest = orderDigest(unsigned.negRisk ? negRiskDomain : standardDomain, unsigned.struct);
+      return finish(unsigned, digest, signDigest(digest, key));
+    },
+    signMany(params: readonly OrderParams[]): (SignedOrder | ParameterError)[] {
+      const out = new Array<SignedOrder | ParameterError>(params.length);
+      const built: { index: number; unsigned: UnsignedOrder; digest: Uint8Array }[] = [];
+      params.forEach((p, index) => {
+        try {
+          const unsigned = buildOrder(p, party, profile);
+          built.push({ index, unsigned, digest: orderDigest(unsigned.negRisk ? negRiskDomain : standardDomain, unsigned.struct) });
+        } catch (err) {
+          if (!(err instanceof ParameterError)) throw err;
+          out[index] = err;
+        }
+      });
+      const signatures = digests.signAll(built.map((b) => b.digest));
+      built.forEach((b, k) => (out[b.index] = finish(b.unsigned, b.digest, signatures[k] as Uint8Array)));
+      return out;
+    },
+    close() {
+      digests.close();
     },
   };
 }

@@ -5,7 +5,6 @@ import { privateKeyToAddress } from '../../../src/venue/signing/address.ts';
 import { createL2Signer, type ApiCredentials } from '../../../src/venue/signing/l2-auth.ts';
 import { createOrderSigner, type SigningAccount } from '../../../src/venue/signing/order-signer.ts';
 import { privateKeyBytes } from '../../../src/venue/signing/private-key.ts';
-import { createSignerPool } from '../../../src/venue/signing/signer-pool.ts';
 
 const KEY_HEX = '5d2b'.repeat(16);
 const KEY = '0x' + KEY_HEX;
@@ -75,16 +74,5 @@ describe('secrets never print', () => {
     }
     expect(l2Message).toContain('api secret');
     expect(l2Message).not.toContain('not*base64');
-  });
-
-  it('a signer pool that cannot start says why without the key', async () => {
-    let message = '';
-    try {
-      await createSignerPool({ account, signer: { profile: 'interface' }, size: 1 });
-    } catch (err) {
-      message = inspect(err);
-    }
-    expect(message).toContain('signerAddress');
-    expect(message).not.toContain(KEY_HEX);
   });
 });

@@ -1,0 +1,54 @@
+// Helper thread of the digest signer (digest-signer.ts, which explains the protocol). Plain
+// JavaScript with one dependency, so it starts in a few milliseconds without a TypeScript loader.
+// The shared layout below mirrors digest-signer.ts.
+import { workerData } from 'node:worker_threads';
+import secp from 'secp256k1';
+
+const SLOTS = 256;
+const CLAIM = 0;
+const COUNT = 1;
+const WAKE = 2;
+const CLOSED = 3;
+const INDEX_BITS = 9;
+const INDEX_MASK = (1 << INDEX_BITS) - 1;
+const HELPER_BITS = 6;
+const DONE_OFFSET = 4 * 4;
+const DIGESTS_OFFSET = DONE_OFFSET + SLOTS * 4;
+const SIGS_OFFSET = DIGESTS_OFFSET + SLOTS * 32;
+
+const { shared, helper, privateKey, spinMs } = workerData;
+const control = new Int32Array(shared, 0, 4);
+const done = new Int32Array(shared, DONE_OFFSET, SLOTS);
+const digests = new Uint8Array(shared, DIGESTS_OFFSET, SLOTS * 32);
+// this helper's own signature area (see digest-signer.ts)
+const sigs = new Uint8Array(shared, SIGS_OFFSET + helper * SLOTS * 65, SLOTS * 65);
+const digest = new Uint8Array(32);
+
+let seen = Atomics.load(control, WAKE);
+for (;;) {
+  if (spinMs > 0) {
+    // hot: poll for the next round on this core (no futex wake-up, see digest-signer.ts)
+    const until = performance.now() + spinMs;
+    while (Atomics.load(control, WAKE) === seen && performance.now() < until);
+  }
+  Atomics.wait(control, WAKE, seen);
+  seen = Atomics.load(control, WAKE);
+  if (Atomics.load(control, CLOSED) === 1) break;
+  const round = Atomics.load(control, CLAIM) >>> INDEX_BITS;
+  const count = Atomics.load(control, COUNT);
+  for (;;) {
+    const word = Atomics.load(control, CLAIM);
+    if (word >>> INDEX_BITS !== round) break;
+    const i = word & INDEX_MASK;
+    if (i >= count) break;
+    if (Atomics.compareExchange(control, CLAIM, word, word + 1) !== word) continue;
+    // a private copy: the caller may start the next round (and rewrite the slot) if we are slow
+    digest.set(digests.subarray(i * 32, i * 32 + 32));
+    const { signature, recid } = secp.ecdsaSign(digest, privateKey);
+    if (Atomics.load(control, CLAIM) >>> INDEX_BITS !== round) continue; // the caller took it back and moved on
+    sigs.set(signature, i * 65);
+    sigs[i * 65 + 64] = 27 + recid;
+    Atomics.store(done, i, (round << HELPER_BITS) | helper);
+    Atomics.notify(done, i);
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDigestSigner, DIGEST_SLOTS, type DigestSigner } from '../../../src/venue/signing/digest-signer.ts';
+import { signDigest } from '../../../src/venue/signing/ecdsa.ts';
+import { ConfigError } from '../../../src/core/errors.ts';
+
+const KEY = new Uint8Array(32).fill(0x5a);
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+let signer: DigestSigner | undefined;
+
+afterEach(() => {
+  signer?.close();
+  signer = undefined;
+});
+
+/** Signs rounds until the helpers have taken part (they start in the background). */
+async function untilHelped(s: DigestSigner, digests: Uint8Array[]): Promise<void> {
+  for (let i = 0; i < 500 && s.counters.byHelpers === 0; i++) {
+    s.signAll(digests);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+describe('digest signer', () => {
+  it('gives exactly the in-thread signatures, round after round, with helpers sharing the work', async () => {
+    signer = createDigestSigner(KEY, { helpers: 2, spinMs: 20 });
+    await untilHelped(signer, Array.from({ length: 15 }, () => randomBytes(32)));
+    expect(signer.counters.byHelpers).toBeGreaterThan(0);
+    for (let round = 0; round < 200; round++) {
+      const digests = Array.from({ length: 1 + (round % 40) }, () => randomBytes(32));
+      const got = signer.signAll(digests);
+      expect(got.map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
+    }
+  });
+
+  it('signs more digests than one round holds', async () => {
+    signer = createDigestSigner(KEY, { helpers: 1, spinMs: 20 });
+    const digests = Array.from({ length: DIGEST_SLOTS * 2 + 7 }, () => randomBytes(32));
+    expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
+  });
+
+  it('takes a digest back when a helper is too slow, with the same result', async () => {
+    // a steal window of 0: any digest a helper holds when the caller runs out is signed again here
+    signer = createDigestSigner(KEY, { helpers: 1, spinMs: 50, stealAfterMs: 0 });
+    for (let i = 0; i < 300 && signer.counters.stolen === 0; i++) {
+      const digests = Array.from({ length: 15 }, () => randomBytes(32));
+      expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
+    }
+    expect(signer.counters.stolen).toBeGreaterThan(0);
+  });
+
+  it('keeps signing in the calling thread after close, and refuses malformed input and options', () => {
+    signer = createDigestSigner(KEY, { helpers: 1 });
+    signer.close();
+    const digests = Array.from({ length: 5 }, () => randomBytes(32));
+    expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
+    expect(() => signer!.signAll([new Uint8Array(31)])).toThrow(/32 bytes/);
+    expect(() => createDigestSigner(KEY, { helpers: -1 })).toThrow(ConfigError);
+    expect(() => createDigestSigner(KEY, { helpers: 1, spinMs: Number.NaN })).toThrow(ConfigError);
+  });
+});
