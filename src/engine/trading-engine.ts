@@ -1,6 +1,6 @@
-import { Subject, Subscription, type Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize, race, take } from 'rxjs';
+import { Subject, Subscription, Observable, interval, merge, mergeMap, EMPTY, catchError, defer, timer, of, from, concatMap, tap, finalize, race, take } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import { isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
+import { ClobotError, isOutcomeUnknown, RateLimitError, StrategyError, VenueRejectError } from '../core/errors.ts';
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketEvent } from '../data/market-events.ts';
@@ -75,6 +75,11 @@ export interface EnginePersistence {
   /** Next client order id sequence number, durably reserved (never handed out twice). */
   nextClientSeq(): number;
   transaction<T>(fn: () => T): T;
+  /**
+   * Calls back once what was written so far is committed (`false`: it rolled back). Order posts
+   * wait for it, so an order's hash is durable before the order leaves. Absent: at once.
+   */
+  afterCommit?(callback: (committed: boolean) => void): void;
   orderCreated(record: OrderRecord, at: number): void;
   orderChanged(record: OrderRecord, at: number, reason?: string): void;
   fill(fill: FillEvent): void;
@@ -661,9 +666,10 @@ export class TradingEngine {
         this.#transaction(() => orders.forEach((p, i) => this.tracker.setOrderId(live[i]!, p.orderId, at)));
         this.counters.batches++;
       }),
-      concatMap((orders) => this.#send(live, orders, 1)),
+      // the hashes are committed before the post (the tick's transaction may still be open)
+      concatMap((orders) => this.#committed().pipe(concatMap(() => this.#send(live, orders, 1)))),
       catchError((err: unknown) => {
-        // preparing (building, signing) failed: nothing left the process
+        // preparing (building, signing) or storing the hashes failed: nothing left the process
         this.#refuse(live, err);
         return EMPTY;
       }),
@@ -672,6 +678,23 @@ export class TradingEngine {
         if (this.#inFlight === 0) this.#settled$.next();
       }),
     );
+  }
+
+  /** Emits once what the engine wrote so far is committed; errors when it was rolled back. */
+  #committed(): Observable<void> {
+    return new Observable<void>((subscriber) => {
+      const persistence = this.#opts.persistence;
+      const go = (committed: boolean): void => {
+        if (!committed) {
+          subscriber.error(new ClobotError('the order hashes were not committed to the store; the orders were not sent'));
+          return;
+        }
+        subscriber.next();
+        subscriber.complete();
+      };
+      if (persistence?.afterCommit) persistence.afterCommit(go);
+      else go(true);
+    });
   }
 
   /** Orders cancelled while they waited (in the batcher or for a retry) never leave. */

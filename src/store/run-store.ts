@@ -71,6 +71,8 @@ export class RunStore {
   #lastFillSeq: number;
   /** Id blocks reserved inside a transaction, made durable when the outermost one ends. */
   #pendingReservations: { from: number; to: number; at: number }[] = [];
+  /** Callbacks waiting for the outermost transaction to end (see afterCommit). */
+  #afterCommit: ((committed: boolean) => void)[] = [];
 
   readonly #tx: (fn: () => unknown) => unknown;
   readonly #insertOrder: Stmt;
@@ -417,12 +419,32 @@ export class RunStore {
   transaction<T>(fn: () => T): T {
     this.#assertOpen();
     this.#depth++;
+    let committed = false;
     try {
-      return this.#tx(fn) as T;
+      const result = this.#tx(fn) as T;
+      committed = true;
+      return result;
     } finally {
       this.#depth--;
-      if (this.#depth === 0 && this.#pendingReservations.length > 0) this.#settleReservations();
+      if (this.#depth === 0) {
+        if (this.#pendingReservations.length > 0) this.#settleReservations();
+        if (this.#afterCommit.length > 0) {
+          const waiting = this.#afterCommit;
+          this.#afterCommit = [];
+          for (const callback of waiting) callback(committed);
+        }
+      }
     }
+  }
+
+  /**
+   * Runs `callback(true)` once everything written so far is committed: at once outside a
+   * transaction, else when the outermost one ends (`false` when it rolled back). The engine posts
+   * orders from here, so an order's hash is durable before the order can leave the process.
+   */
+  afterCommit(callback: (committed: boolean) => void): void {
+    if (this.#depth === 0) callback(true);
+    else this.#afterCommit.push(callback);
   }
 
   /** Everything a restarted run needs, in one consistent read. `orders: 'open'` skips finished ones. */

@@ -19,6 +19,7 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
   return {
     nextClientSeq: () => ids.next(),
     transaction: <T>(fn: () => T): T => store.transaction(fn),
+    afterCommit: (callback: (committed: boolean) => void) => store.afterCommit(callback),
     orderCreated(record: OrderRecord, at: number) {
       store.saveOrder({ request: record.request, status: record.status, orderId: record.orderId, filled: record.filled }, at);
     },

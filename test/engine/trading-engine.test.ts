@@ -9,6 +9,10 @@ import type { ExecutionClient, PreparedOrder, SubmitResult } from '../../src/exe
 import { SimExecutionClient } from '../../src/execution/sim-execution-client.ts';
 import { MatchingEngine } from '../../src/sim/matching-engine.ts';
 import { defineStrategy, type OrderEvent } from '../../src/strategy/api.ts';
+import { RunStore } from '../../src/store/run-store.ts';
+import { storePersistence } from '../../src/store/store-persistence.ts';
+import Database from 'better-sqlite3';
+import { tempDir } from '../store/helpers.ts';
 import type { OrderIntent } from '../../src/strategy/intents.ts';
 
 const COND = '0x' + 'ab'.repeat(32);
@@ -321,5 +325,49 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     expect(posts).toEqual([15, 2]); // no clock advance needed: nothing waited on a timer
     w.clock.advanceBy(1);
     expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(17);
+  });
+});
+
+describe('TradingEngine with a store', () => {
+  it('commits the order hashes before the post leaves, even when the post starts inside the tick', () => {
+    const tmp = tempDir();
+    const file = tmp.path('hashes.sqlite');
+    const store = RunStore.open(file, { create: true, runName: 'hashes' });
+    const reader = new Database(file, { readonly: true });
+    const stored = reader.prepare('SELECT COUNT(*) FROM orders WHERE order_id = ?').pluck();
+    const w = world();
+    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const durableAtPost: boolean[] = [];
+    const watched = withSubmit(base, (orders) => {
+      for (const o of orders) durableAtPost.push(stored.get(o.orderId) === 1);
+      return base.submit(orders);
+    });
+    let sent = 0;
+    const engine = engineFor(
+      w,
+      [
+        strategy('burst', {
+          name: 'burst',
+          onBook() {
+            if (sent++ > 0) return;
+            return Array.from({ length: 3 }, (_, i) => ({ kind: 'place' as const, tokenId: YES, side: 'BUY' as const, price: 400_000 - i * 10_000, size: 10 * M }));
+          },
+        }),
+      ],
+      watched,
+      {
+        // no batch wait: the post is started inside the market event's own transaction
+        settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0.1 }, reconcileDelayMs: 500, syncIntervalMs: 0, maxInFlightBatches: 4 },
+        runId: store.runId,
+        persistence: storePersistence(store),
+      },
+    );
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(100);
+    expect(durableAtPost).toEqual([true, true, true]);
+    expect(engine.summary().ordersAccepted).toBe(3);
+    reader.close();
+    store.close();
   });
 });

@@ -201,6 +201,37 @@ describe('RunStore round trip', () => {
     expect(store.load().orders.map((o) => o.request.clientOrderId)).toEqual([b.clientOrderId]);
     store.close();
   });
+
+  it('afterCommit runs once the outermost transaction has committed, seen from another connection', () => {
+    const file = tmp.path('after-commit.db');
+    const store = RunStore.open(file, { create: true, now });
+    const reader = new Database(file, { readonly: true });
+    const stored = (): number => (reader.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number);
+    const seen: { committed: boolean; rows: number }[] = [];
+    store.afterCommit((committed) => seen.push({ committed, rows: stored() })); // outside: at once
+    store.transaction(() => {
+      store.transaction(() => {
+        store.saveOrder(order(request(store.runId, 1)), 1);
+        store.afterCommit((committed) => seen.push({ committed, rows: stored() }));
+      });
+      expect(seen).toHaveLength(1); // the inner end is not the commit
+      store.saveOrder(order(request(store.runId, 2)), 2);
+    });
+    expect(seen).toEqual([
+      { committed: true, rows: 0 },
+      { committed: true, rows: 2 },
+    ]);
+    expect(() =>
+      store.transaction(() => {
+        store.saveOrder(order(request(store.runId, 3)), 3);
+        store.afterCommit((committed) => seen.push({ committed, rows: stored() }));
+        throw new Error('tick failed');
+      }),
+    ).toThrow('tick failed');
+    expect(seen.at(-1)).toEqual({ committed: false, rows: 2 });
+    reader.close();
+    store.close();
+  });
 });
 
 describe('client order ids', () => {
