@@ -64,18 +64,8 @@ function pct(sorted: number[], p: number): number {
 
 // ------------------------------------------------------------------------------------- 1.
 
-async function tickToTrade(url: string): Promise<BenchTable> {
-  const clock = new LiveClock();
-  const venue = createVenueClient({ baseUrl: url, clock, limits: { enabled: false } });
-  const privateKey = new Secret(KEY);
-  const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
-  const credentials = await getOrCreateApiKey(withL1Auth(venue, { privateKey }), { privateKey });
-  const account = { privateKey, signerAddress: address, signatureType: 0 as const };
-  const markets = await resolveMarkets(venue, { tokenIds: [], conditionIds: [], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 1 } });
-  const tokens = tokensOf(markets);
-  const token = tokens[0]!;
-  const bookText = await (await fetch(`${url}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ token_id: token.tokenId }]) })).text();
-
+/** Each row gets a fresh sandbox: three rows of posts would pass the venue's sustained order limit (24,000 per 10 min). */
+async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
   const rows: (string | number)[][] = [];
   let floorMs = 0;
   const storeDir = mkdtempSync(join(tmpdir(), 'clobot-bench-store-'));
@@ -84,6 +74,17 @@ async function tickToTrade(url: string): Promise<BenchTable> {
     ['in-thread signing + SQLite store', 0, true],
     ['1 helper thread, spinning 200 ms', 1, false],
   ] as const) {
+    const sandbox = await startSandboxProcess(sandboxArgs);
+    const url = sandbox.url;
+    const clock = new LiveClock();
+    const venue = createVenueClient({ baseUrl: url, clock, limits: { enabled: false } });
+    const privateKey = new Secret(KEY);
+    const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
+    const credentials = await getOrCreateApiKey(withL1Auth(venue, { privateKey }), { privateKey });
+    const account = { privateKey, signerAddress: address, signatureType: 0 as const };
+    const markets = await resolveMarkets(venue, { tokenIds: [], conditionIds: [], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 1 } });
+    const token = tokensOf(markets)[0]!;
+    const bookText = await (await fetch(`${url}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ token_id: token.tokenId }]) })).text();
     const signer = createOrderSigner(account, { profile: 'interface', signingHelpers: helpers, helperSpinMs: helpers > 0 ? 200 : 0 });
     for (const n of [1, 15]) {
       const store = withStore ? RunStore.open(join(storeDir, `${n}.sqlite`), { create: true, runName: 'bench' }) : undefined;
@@ -153,6 +154,7 @@ async function tickToTrade(url: string): Promise<BenchTable> {
       rows.push([label, n, sorted.length, late, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3))]);
       if (label === 'in-thread signing' && n === 15) floorMs = pct(sorted, 0.5);
     }
+    await stop(sandbox.child);
   }
   rows.push(await cpuWindowFloor(floorMs, 500, 70));
   return {
@@ -251,12 +253,7 @@ async function memory(url: string, seconds: number): Promise<BenchTable> {
 
 export async function run(): Promise<BenchTable[]> {
   const tables: BenchTable[] = [];
-  const small = await startSandboxProcess(['--markets', '20', '--events', '6', '--no-flow']);
-  try {
-    tables.push(await tickToTrade(small.url));
-  } finally {
-    await stop(small.child);
-  }
+  tables.push(await tickToTrade(['--markets', '20', '--events', '6', '--no-flow']));
   const big = await startSandboxProcess(['--markets', '1000', '--events', '250', '--no-flow']);
   try {
     tables.push(await memory(big.url, 20));

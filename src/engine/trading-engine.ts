@@ -40,7 +40,15 @@ export interface EngineExecutionSettings {
   /** How often open orders are compared with the venue's (orphans are cancelled). 0 = never. */
   readonly syncIntervalMs: number;
   readonly maxInFlightBatches: number;
+  /**
+   * How long a finished order stays in memory (late fills of it are still booked), ms; older ones
+   * are dropped so a long run does not grow without bound. The store keeps them all. Default 1 h.
+   */
+  readonly closedOrderRetentionMs?: number;
 }
+
+/** Default of EngineExecutionSettings.closedOrderRetentionMs. */
+export const DEFAULT_CLOSED_ORDER_RETENTION_MS = 3_600_000;
 
 export interface EngineOptions {
   readonly clock: Clock;
@@ -148,7 +156,8 @@ export class TradingEngine {
   readonly #cancels$ = new Subject<OrderRecord>();
   readonly #subs = new Subscription();
   readonly #recentOrderTimes: number[] = [];
-  readonly #seenTrades = new Map<string, { confirmed: boolean }>();
+  /** Trades booked, by order id then trade id (dropped with the order, see closedOrderRetentionMs). */
+  readonly #seenTrades = new Map<string, Map<string, { confirmed: boolean }>>();
   /** Markets (condition ids) with outcome-unknown orders under reconciliation. */
   readonly #reconciling = new Map<string, number>();
   #consecutiveRejects = 0;
@@ -446,6 +455,7 @@ export class TradingEngine {
 
   #placeAll(strategyId: string, places: readonly PlaceIntent[]): void {
     const now = this.#opts.clock.now();
+    this.#forgetClosed(now);
     const requests: OrderRequest[] = [];
     for (const intent of places) {
       const state = this.cache.get(intent.tokenId);
@@ -500,6 +510,23 @@ export class TradingEngine {
     }
   }
 
+  /** Drops finished orders older than the retention from memory (with the trades booked on them). */
+  #forgetClosed(now: number): void {
+    const retention = this.#settings.closedOrderRetentionMs ?? DEFAULT_CLOSED_ORDER_RETENTION_MS;
+    for (const record of this.tracker.forget(now - retention)) {
+      if (record.orderId !== undefined) this.#seenTrades.delete(record.orderId);
+    }
+  }
+
+  #tradesOf(orderId: string): Map<string, { confirmed: boolean }> {
+    let trades = this.#seenTrades.get(orderId);
+    if (trades === undefined) {
+      trades = new Map();
+      this.#seenTrades.set(orderId, trades);
+    }
+    return trades;
+  }
+
   #batchSize(): number {
     return Math.max(1, Math.min(this.#settings.maxBatchSize, MAX_ORDERS_PER_BATCH));
   }
@@ -517,7 +544,7 @@ export class TradingEngine {
   /** Puts back orders and fills of a previous life; open orders are reconciled on start. */
   #restore(restore: EngineRestore): void {
     for (const fill of restore.fills) {
-      this.#seenTrades.set(fill.tradeId + ':' + fill.orderId, { confirmed: fill.confirmed });
+      this.#tradesOf(fill.orderId).set(fill.tradeId, { confirmed: fill.confirmed });
       this.portfolio.applyFill(fill);
     }
     for (const order of restore.orders) {
@@ -942,7 +969,8 @@ export class TradingEngine {
   #onVenueFill(fill: VenueFill): void {
     const record = this.tracker.byOrderId(fill.orderId);
     if (!record) return; // not ours (or from before this run: reconciliation adopts it)
-    const seen = this.#seenTrades.get(fill.tradeId + ':' + fill.orderId);
+    const trades = this.#tradesOf(fill.orderId);
+    const seen = trades.get(fill.tradeId);
     const confirmed = fill.status.toUpperCase().includes('CONFIRMED');
     const failed = fill.status.toUpperCase().includes('FAILED');
     if (seen) {
@@ -950,7 +978,7 @@ export class TradingEngine {
       return;
     }
     if (failed) return;
-    this.#seenTrades.set(fill.tradeId + ':' + fill.orderId, { confirmed });
+    trades.set(fill.tradeId, { confirmed });
     const now = this.#opts.clock.now();
     this.tracker.setFilled(record, Math.min(record.request.size, record.filled + fill.size), now);
     this.counters.fills++;

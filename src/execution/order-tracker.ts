@@ -37,6 +37,9 @@ export class OrderTracker {
    */
   #open = new Map<string, OrderRecord>();
   #indexed = 0;
+  /** Records in the order they closed, for `forget`. */
+  #closed: OrderRecord[] = [];
+  #closedHead = 0;
 
   listen(listener: OrderTrackerListener | undefined): void {
     this.#listener = listener;
@@ -54,6 +57,7 @@ export class OrderTracker {
     };
     this.#byClientId.set(request.clientOrderId, record);
     if (state.orderId) this.#byOrderId.set(state.orderId, record);
+    if (!OPEN_STATUSES.has(state.status)) this.#closed.push(record);
     this.#rebuild();
     return record;
   }
@@ -92,11 +96,43 @@ export class OrderTracker {
     if (record.status === status) return false;
     record.status = status;
     this.#index();
-    if (!OPEN_STATUSES.has(status)) this.#open.delete(record.request.clientOrderId);
-    else if (!this.#open.has(record.request.clientOrderId)) this.#rebuild(); // open again (rare): back in creation order
+    if (!OPEN_STATUSES.has(status)) {
+      if (this.#open.delete(record.request.clientOrderId)) this.#closed.push(record);
+    } else if (!this.#open.has(record.request.clientOrderId)) this.#rebuild(); // open again (rare): back in creation order
     record.history.push(reason === undefined ? { status, at } : { status, at, reason });
     this.#listener?.changed(record, at, reason);
     return true;
+  }
+
+  /**
+   * Drops orders that closed before `before` (epoch ms) from the lookups, so a long run does not
+   * keep every order it ever placed; returns them. Open orders are never dropped, nor an order
+   * that changed after `before`. (The store keeps everything; this is memory only.)
+   */
+  forget(before: number): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    const queue = this.#closed;
+    let head = this.#closedHead;
+    while (head < queue.length) {
+      const record = queue[head]!;
+      const last = record.history[record.history.length - 1]!.at;
+      if (last >= before && !OPEN_STATUSES.has(record.status)) break;
+      head++;
+      // reopened since (it will be queued again when it closes), or changed since: not now
+      if (OPEN_STATUSES.has(record.status) || last >= before) continue;
+      const id = record.request.clientOrderId;
+      if (this.#byClientId.get(id) !== record) continue;
+      this.#byClientId.delete(id);
+      if (record.orderId !== undefined && this.#byOrderId.get(record.orderId) === record) this.#byOrderId.delete(record.orderId);
+      this.#indexed--;
+      out.push(record);
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue.splice(0, head);
+      head = 0;
+    }
+    this.#closedHead = head;
+    return out;
   }
 
   byClientId(id: string): OrderRecord | undefined {

@@ -328,6 +328,51 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
   });
 });
 
+describe('TradingEngine memory over a long run', () => {
+  it('forgets finished orders after the retention, keeps open ones and every counter', () => {
+    const w = world();
+    const placed: string[] = [];
+    const events: OrderEvent[] = [];
+    const engine = engineFor(
+      w,
+      [
+        strategy('taker', {
+          name: 'taker',
+          onBook() {
+            // one marketable FAK (fills and closes) and, the first time, one resting bid
+            const out: OrderIntent[] = [{ kind: 'place', tokenId: YES, side: 'BUY', price: 550_000, size: 5 * M, orderType: 'FAK' }];
+            if (placed.length === 0) out.push({ kind: 'place', tokenId: YES, side: 'BUY', price: 300_000, size: 5 * M });
+            return out;
+          },
+          onOrderEvent({ event }) {
+            events.push(event);
+            if (event.type === 'OrderAccepted') placed.push(event.clientOrderId);
+          },
+        }),
+      ],
+      undefined,
+      { settings: { maxBatchWaitMs: 10, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0.1 }, reconcileDelayMs: 500, syncIntervalMs: 0, maxInFlightBatches: 4, closedOrderRetentionMs: 1_000 } },
+    );
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(100);
+    const [firstTaker, resting] = placed;
+    expect(engine.tracker.byClientId(firstTaker!)?.status).toBe('FILLED');
+    for (let i = 0; i < 5; i++) {
+      w.clock.advanceBy(400);
+      w.publish();
+      w.clock.advanceBy(100);
+    }
+    expect(engine.tracker.byClientId(firstTaker!)).toBeUndefined(); // closed more than 1 s ago
+    expect(engine.tracker.byClientId(resting!)?.status).toBe('LIVE'); // open: kept
+    expect(engine.tracker.byClientId(placed.at(-1)!)).toBeDefined(); // recent: kept
+    const summary = engine.summary();
+    expect(summary.ordersSubmitted).toBe(7);
+    expect(summary.fills).toBe(6);
+    expect(engine.portfolio.position(YES).size).toBe(30 * M);
+  });
+});
+
 describe('TradingEngine with a store', () => {
   it('commits the order hashes before the post leaves, even when the post starts inside the tick', () => {
     const tmp = tempDir();
