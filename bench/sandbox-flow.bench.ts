@@ -1,4 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { sandboxHistory } from '../src/sandbox/server.ts';
+import { SandboxActivity } from '../src/sandbox/trading/sandbox-activity.ts';
 import { SimulatedClock } from '../src/core/clock.ts';
 import { decodeWsMarketText } from '../src/data/ws-messages.ts';
 import { flowMarketsOf } from '../src/sandbox/flow/install-flow.ts';
@@ -67,7 +72,7 @@ async function flowTable(): Promise<BenchTable> {
 
 /** The client decoder on market-channel frames. */
 async function decodeTable(): Promise<BenchTable> {
-  const dir = '/work/shared/fixtures/venue';
+  const dir = fileURLToPath(new URL('../../shared/fixtures/venue', import.meta.url));
   const frames: [string, string][] = [
     ['price_change (3 levels)', readFileSync(`${dir}/ws_market_price_change.json`, 'utf8')],
     ['book (7 + 57 levels)', readFileSync(`${dir}/ws_market_book.json`, 'utf8')],
@@ -92,6 +97,47 @@ async function decodeTable(): Promise<BenchTable> {
   };
 }
 
+/**
+ * Heap growth of a sandbox with synthetic flow over hours of virtual time, with the sandbox's
+ * history policy (src/sandbox/server.ts sandboxHistory) and with everything kept.
+ */
+async function memoryTable(): Promise<BenchTable> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heapMb = (): number => {
+    gc();
+    return process.memoryUsage().heapUsed / 1e6;
+  };
+  const rows: (string | number)[][] = [];
+  const hours = 4;
+  for (const [label, bounded] of [
+    ['sandbox history policy', true],
+    ['everything kept', false],
+  ] as const) {
+    const clock = new SimulatedClock(T0);
+    const world = new World({ seed: 1, markets: 200, events: 50, clock });
+    const policy = sandboxHistory();
+    const engine = new SandboxEngine(world, clock, bounded ? policy.engine : {});
+    const activity = new SandboxActivity(world, engine, bounded ? policy.activity : {});
+    const flow = new SyntheticFlow({ engine, markets: flowMarketsOf(world, engine), seed: 1, clock, intensity: 2 });
+    flow.start();
+    const points: number[] = [];
+    for (let h = 0; h <= hours; h++) {
+      if (h > 0) for (let s = 1; s <= 3_600; s++) clock.advanceTo(T0 + ((h - 1) * 3_600 + s) * 1_000);
+      points.push(heapMb());
+    }
+    flow.stop();
+    const growth = (points[hours]! - points[2]!) / (hours - 2);
+    rows.push([label, flow.stats().trades, activity.fills().length, ...points.slice(1).map((p) => Number(p.toFixed(1))), Number(growth.toFixed(1))]);
+  }
+  return {
+    title: `sandbox with synthetic flow: heap over ${hours} hours of venue time (200 markets, intensity 2)`,
+    columns: ['history', 'trades', 'fills listed', ...Array.from({ length: hours }, (_, h) => `heap ${h + 1} h (MB)`), `growth MB / h (hours 2-${hours})`],
+    rows,
+    notes: ['virtual time; heap used after a full GC; the policy keeps clients\' own orders, trades and fills in full and the newest 20,000 trades and fills of all accounts and 2,000 fills per synthetic account (flow agents, seeded liquidity)'],
+  };
+}
+
 export async function run(): Promise<BenchTable[]> {
-  return [await flowTable(), await decodeTable()];
+  return [await flowTable(), await decodeTable(), await memoryTable()];
 }

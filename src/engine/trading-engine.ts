@@ -47,6 +47,8 @@ export interface EngineExecutionSettings {
   readonly closedOrderRetentionMs?: number;
 }
 
+const NO_TIMES: readonly number[] = Object.freeze([]);
+
 /** Default of EngineExecutionSettings.closedOrderRetentionMs. */
 export const DEFAULT_CLOSED_ORDER_RETENTION_MS = 3_600_000;
 
@@ -144,6 +146,8 @@ export class TradingEngine {
   readonly tracker = new OrderTracker();
   readonly portfolio: Portfolio;
   readonly risk: RiskEngine;
+  /** Whether a check reads the recent order times (the order-rate check with a limit). */
+  readonly #ratesChecked: boolean;
   readonly counters = new EngineCounters();
   readonly heartbeat: HeartbeatSupervisor | undefined;
   readonly #opts: EngineOptions;
@@ -174,6 +178,7 @@ export class TradingEngine {
     this.#settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.portfolio = new Portfolio(options.startingBalance);
     this.risk = new RiskEngine({ checks: options.risk.checks, limits: options.risk.limits });
+    this.#ratesChecked = this.risk.checkOrder.includes('orderRate') && this.risk.limits.maxOrdersPerSecond !== undefined;
     for (const token of options.tokens) this.cache.track(token);
     if (options.heartbeat && options.execution.heartbeat) {
       const exec = options.execution;
@@ -644,7 +649,8 @@ export class TradingEngine {
       markets,
       openOrders,
       positions,
-      recentOrderTimes: times,
+      // only the order-rate check reads them
+      recentOrderTimes: this.#ratesChecked ? times : NO_TIMES,
       consecutiveRejects: this.#consecutiveRejects,
       get dailyPnl() {
         return dayPnl();

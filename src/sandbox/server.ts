@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import { LiveClock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { RateLimitConfig } from '../venue/rate-limits.ts';
+import { isFlowAccount } from './flow/flow-accounts.ts';
 import type { SandboxContext } from './context.ts';
 import { FaultKnobs, type FaultSettings } from './faults.ts';
 import { installPipeline } from './pipeline.ts';
@@ -26,8 +27,9 @@ import { ApiKeyRegistry } from './trading/api-keys.ts';
 import { EngineBookSource } from './trading/engine-books.ts';
 import { HeartbeatSessions } from './trading/heartbeats.ts';
 import { OrderLog } from './trading/order-log.ts';
-import { SandboxActivity } from './trading/sandbox-activity.ts';
-import { SandboxEngine } from './trading/sandbox-engine.ts';
+import { SandboxActivity, type SandboxActivityOptions } from './trading/sandbox-activity.ts';
+import type { MatchingEngineOptions } from '../sim/matching-engine.ts';
+import { LIQUIDITY_ADDRESS, LIQUIDITY_OWNER, SandboxEngine } from './trading/sandbox-engine.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/eip712.ts';
 import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
@@ -93,6 +95,33 @@ export interface RunningSandbox {
 
 /** Defaults of the trading options. */
 export const DEFAULT_STARTING_BALANCE = 10_000;
+
+/**
+ * Trades and fills the sandbox keeps in its all-accounts lists: at least this many of the newest
+ * (at most twice as many). Clients' own orders, trades and fills are kept in full.
+ */
+export const SANDBOX_TRADE_HISTORY = 20_000;
+/** Fills kept per synthetic account (flow agents, seeded liquidity): at least this many of the newest. */
+export const SANDBOX_FLOW_WALLET_HISTORY = 2_000;
+
+/**
+ * What the sandbox remembers: clients' own orders, trades and fills in full; its own accounts (the
+ * synthetic flow and the seeded liquidity, which trade for as long as the sandbox runs) forget
+ * their closed orders at once and keep only their newest fills, and the all-accounts trade and
+ * fill lists keep the newest, so memory stays flat over hours.
+ */
+/** The sandbox's own accounts (flow agents and the seeded liquidity), by owner or address. */
+export function isSyntheticAccount(ownerOrAddress: string): boolean {
+  return isFlowAccount(ownerOrAddress) || ownerOrAddress === LIQUIDITY_OWNER || ownerOrAddress.toLowerCase() === LIQUIDITY_ADDRESS_LOWER;
+}
+const LIQUIDITY_ADDRESS_LOWER = LIQUIDITY_ADDRESS.toLowerCase();
+
+export function sandboxHistory(): { engine: Pick<MatchingEngineOptions, 'transientOwner' | 'tradeHistory'>; activity: SandboxActivityOptions } {
+  return {
+    engine: { transientOwner: isSyntheticAccount, tradeHistory: SANDBOX_TRADE_HISTORY },
+    activity: { history: SANDBOX_TRADE_HISTORY, walletHistory: SANDBOX_FLOW_WALLET_HISTORY, transientWallet: isSyntheticAccount },
+  };
+}
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 10_000;
 export const DEFAULT_HEARTBEAT_CHECK_MS = 250;
 export const DEFAULT_AUTH_WINDOW_SECONDS = 30;
@@ -115,6 +144,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const faults = new FaultKnobs(seed, options.faults ?? {});
   const engine = new SandboxEngine(world, clock, {
     startingCollateral: Math.round((options.startingBalance ?? DEFAULT_STARTING_BALANCE) * 1_000_000),
+    ...sandboxHistory().engine,
     onListenerError: (error, event) => {
       if (options.logger) options.logger.error({ err: error, event: event.type }, 'sandbox engine listener failed');
       else process.emitWarning(`sandbox engine listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
@@ -149,7 +179,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     apiKeys: new ApiKeyRegistry(options.serverSecret ?? `clobot-sandbox-server-secret:${seed}`),
     orderLog: new OrderLog(),
     heartbeats,
-    activity: new SandboxActivity(world, engine),
+    activity: new SandboxActivity(world, engine, sandboxHistory().activity),
   };
   ctx.accountTrades = accountTradesHandler(ctx);
   const app: FastifyInstance = options.logger

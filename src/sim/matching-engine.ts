@@ -52,6 +52,16 @@ export interface MatchingEngineOptions {
    */
   readonly keepClosedOrders?: boolean;
   /**
+   * Owners whose history is not kept (the sandbox's synthetic flow agents): their orders are
+   * forgotten as soon as they close and their trades are not listed by owner. Default: none.
+   */
+  readonly transientOwner?: (owner: string) => boolean;
+  /**
+   * Trades `trades()` keeps when no owner is asked for: at least this many of the newest (at most
+   * twice as many). Trades listed by owner are kept in full. Default: all.
+   */
+  readonly tradeHistory?: number;
+  /**
    * Called when an event listener throws. Events are dispatched after the engine's state is
    * complete, so a throwing listener never corrupts it; by default the error is rethrown from a
    * microtask so it surfaces without taking the engine call's result away.
@@ -94,6 +104,8 @@ export class MatchingEngine {
   readonly sizeLot: Micros;
   readonly #tradeIdOf: (seq: number) => string;
   readonly #keepClosed: boolean;
+  readonly #transient: ((owner: string) => boolean) | undefined;
+  readonly #tradeHistory: number;
   readonly #onListenerError: (error: unknown, event: SimEvent) => void;
 
   readonly #markets = new Map<ConditionId, MarketBook>();
@@ -128,6 +140,12 @@ export class MatchingEngine {
     this.#tradeIdOf = options.tradeId ?? defaultTradeId;
     this.#keepClosed = options.keepClosedOrders ?? true;
     this.#closedIds = this.#keepClosed ? undefined : new Set<string>();
+    this.#transient = options.transientOwner;
+    const history = options.tradeHistory ?? Infinity;
+    if (!(history === Infinity || (Number.isSafeInteger(history) && history > 0))) {
+      throw new ParameterError('MatchingEngine', 'tradeHistory', `must be a positive integer, was ${history}`);
+    }
+    this.#tradeHistory = history;
     this.#onListenerError = options.onListenerError ?? rethrowLater;
   }
 
@@ -726,6 +744,10 @@ export class MatchingEngine {
   }
 
   #closed(rec: OrderRecord): void {
+    if (this.#transient?.(rec.owner) === true) {
+      this.#orders.delete(rec.id);
+      return;
+    }
     if (this.#closedIds !== undefined) {
       this.#orders.delete(rec.id);
       this.#closedIds.add(rec.id);
@@ -734,11 +756,13 @@ export class MatchingEngine {
 
   #recordTrade(trade: Trade): void {
     this.#trades.push(trade);
+    if (this.#trades.length >= 2 * this.#tradeHistory) this.#trades.splice(0, this.#trades.length - this.#tradeHistory);
     this.#addOwnerTrade(trade.owner, trade);
     for (const m of trade.makerOrders) this.#addOwnerTrade(m.owner, trade);
   }
 
   #addOwnerTrade(owner: string, trade: Trade): void {
+    if (this.#transient?.(owner) === true) return;
     let list = this.#tradesByOwner.get(owner);
     if (list === undefined) {
       list = [];

@@ -601,3 +601,36 @@ describe('order and trade queries', () => {
     expect(e.openOrders({ conditionId: '0xother' })).toEqual([]);
   });
 });
+
+describe('bounded history (the sandbox with synthetic flow)', () => {
+  it('forgets closed orders of transient owners and lists no trades for them; others keep everything', () => {
+    const e = newEngine({}, { transientOwner: (owner) => owner.startsWith('flow-') });
+    e.split('addr-flow-1', COND, m('1000'));
+    const resting = order({ owner: 'flow-1', side: 'SELL', price: '0.5', size: '20' });
+    place(e, resting, T0);
+    const buy = order({ owner: 'alice', price: '0.5', size: '20' });
+    expect(e.submit(buy, T0).status).toBe('MATCHED');
+    expect(e.order(resting.id)).toBeUndefined(); // filled and closed: gone
+    expect(e.order(buy.id)?.status).toBe('MATCHED'); // the client's own order stays
+    expect(e.trades({ owner: 'alice' })).toHaveLength(1);
+    expect(e.trades({ owner: 'flow-1' })).toEqual([]);
+    expect(e.trades()).toHaveLength(1);
+  });
+
+  it('keeps at least the newest tradeHistory trades in the all-owners list, oldest first', () => {
+    const e = newEngine({}, { tradeHistory: 3 });
+    e.split('addr-bob', COND, m('1000'));
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      place(e, order({ owner: 'bob', side: 'SELL', price: '0.5', size: '5' }), T0 + i);
+      const r = e.submit(order({ owner: 'alice', price: '0.5', size: '5' }), T0 + i);
+      ids.push(r.trades[0]!.id);
+    }
+    const kept = e.trades().map((t) => t.id);
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    expect(kept.length).toBeLessThan(6);
+    expect(kept).toEqual(ids.slice(ids.length - kept.length));
+    expect(e.trades({ owner: 'alice' })).toHaveLength(10); // by owner: in full
+    expect(() => newEngine({}, { tradeHistory: 0 })).toThrow(ParameterError);
+  });
+});

@@ -26,18 +26,37 @@ interface PositionStats {
   lastTs: number;
 }
 
+export interface SandboxActivityOptions {
+  /**
+   * Fills kept in the list of all fills: at least this many of the newest (at most twice as
+   * many), so a sandbox with synthetic flow does not grow for ever. Position statistics stay
+   * complete. Default: all.
+   */
+  readonly history?: number;
+  /** The same bound for the own list of each `transientWallet`. Default: all. */
+  readonly walletHistory?: number;
+  /** Wallets (addresses) whose own list is bounded by `walletHistory`: the synthetic flow's. Others keep every fill. */
+  readonly transientWallet?: (address: string) => boolean;
+}
+
 export class SandboxActivity {
   readonly #world: World;
   readonly #engine: SandboxEngine;
+  readonly #history: number;
+  readonly #walletHistory: number;
+  readonly #transient: (address: string) => boolean;
   /** Oldest first. */
   readonly #fills: SandboxFill[] = [];
   readonly #byWallet = new Map<string, SandboxFill[]>();
   readonly #stats = new Map<string, Map<TokenId, PositionStats>>();
   readonly #wallets = new Map<string, SandboxWallet>();
 
-  constructor(world: World, engine: SandboxEngine) {
+  constructor(world: World, engine: SandboxEngine, options: SandboxActivityOptions = {}) {
     this.#world = world;
     this.#engine = engine;
+    this.#history = options.history ?? Infinity;
+    this.#walletHistory = options.walletHistory ?? Infinity;
+    this.#transient = options.transientWallet ?? (() => false);
     engine.onEvent((event) => {
       if (event.type === 'TradeExecuted') this.#record(event.trade);
     });
@@ -111,14 +130,14 @@ export class SandboxActivity {
     const token = this.#world.token(tokenId);
     if (token === undefined) return;
     const fill: SandboxFill = { wallet: this.#walletOf(address), token, side, price, size, timestamp: ts, taker, transactionHash: txHash };
-    this.#fills.push(fill);
+    keepNewest(this.#fills, fill, this.#history);
     const key = address.toLowerCase();
     let list = this.#byWallet.get(key);
     if (list === undefined) {
       list = [];
       this.#byWallet.set(key, list);
     }
-    list.push(fill);
+    keepNewest(list, fill, this.#transient(address) ? this.#walletHistory : Infinity);
     let perToken = this.#stats.get(key);
     if (perToken === undefined) {
       perToken = new Map();
@@ -160,4 +179,10 @@ export class SandboxActivity {
     this.#wallets.set(key, w);
     return w;
   }
+}
+
+/** Appends, and drops the oldest once the list holds twice `keep` (amortized O(1) per append). */
+function keepNewest<T>(list: T[], item: T, keep: number): void {
+  list.push(item);
+  if (list.length >= 2 * keep) list.splice(0, list.length - keep);
 }

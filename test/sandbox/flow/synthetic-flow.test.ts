@@ -6,6 +6,11 @@ import { SyntheticFlow } from '../../../src/sandbox/flow/synthetic-flow.ts';
 import type { MatchingEngine } from '../../../src/sim/matching-engine.ts';
 import { ERR_INVALID_PAYLOAD, ERR_PRICE_TICK, ERR_SIZE_MINIMUM } from '../../../src/sim/venue-messages.ts';
 import { expectSoundLedger, flowRig, T0 } from './helpers.ts';
+import { SimulatedClock } from '../../../src/core/clock.ts';
+import { World } from '../../../src/sandbox/world/world.ts';
+import { SandboxEngine } from '../../../src/sandbox/trading/sandbox-engine.ts';
+import { SandboxActivity } from '../../../src/sandbox/trading/sandbox-activity.ts';
+import { flowMarketsOf } from '../../../src/sandbox/flow/install-flow.ts';
 
 /** Every book of the engine's markets, by token: levels and hash. */
 function books(engine: MatchingEngine, now: number): Record<string, unknown> {
@@ -191,5 +196,26 @@ describe('synthetic flow', () => {
     expect(quoteStep(2_500)).toBe(5_000);
     for (const t of [100, 1_000, 2_500, 10_000, 100_000]) expect(quoteStep(t) % t).toBe(0);
     expect(MICROS_PER_UNIT % quoteStep(1_000)).toBe(0);
+  });
+});
+
+describe('synthetic flow over a long run', () => {
+  it('keeps the sandbox history bounded: trades and fills lists stay within twice the history', () => {
+    const clock = new SimulatedClock(T0);
+    const world = new World({ seed: 3, markets: 12, events: 4, clock });
+    const engine = new SandboxEngine(world, clock, { transientOwner: isFlowAccount, tradeHistory: 50 });
+    const activity = new SandboxActivity(world, engine, { history: 50, walletHistory: 50, transientWallet: isFlowAccount });
+    const flow = new SyntheticFlow({ engine, markets: flowMarketsOf(world, engine), seed: world.seed, clock, intensity: 4 });
+    flow.start();
+    let most = 0;
+    for (let t = 1; t <= 600; t++) {
+      clock.advanceTo(T0 + t * 100);
+      most = Math.max(most, engine.trades().length, activity.fills().length, ...FLOW_ACCOUNTS.map((a) => activity.fillsOf(a.address).length));
+    }
+    expect(flow.stats().trades).toBeGreaterThan(200); // far more than the lists keep
+    expect(most).toBeLessThan(100);
+    expect(engine.trades().length).toBeGreaterThanOrEqual(50);
+    for (const a of FLOW_ACCOUNTS) expect(engine.trades({ owner: a.owner })).toEqual([]);
+    expectSoundLedger(engine);
   });
 });
