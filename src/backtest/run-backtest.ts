@@ -9,7 +9,7 @@ import type { RunConfig } from '../config/run-config.ts';
 import type { MarketEvent } from '../data/market-events.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
-import { TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
+import { DEFAULT_DRAIN_MS, TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { loadStrategy } from '../strategy/loader.ts';
 import { parseStrategyParams } from '../strategy/strategy-params.ts';
@@ -191,9 +191,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const totals = engine.portfolio.totals(mark);
   const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark });
 
-  // stop: strategies' onStop, our open orders cancelled at the simulated venue
-  const stopping = engine.stop({ keepOrders: false });
-  clock.advanceBy(settle + 1);
+  // stop: strategies' onStop, our open orders cancelled at the simulated venue. The stop is a
+  // chain on the clock (drain what is in flight, then cancel-all, each a round trip), so the clock
+  // moves in steps until it is done (bounded by the drain limit): one step is not always enough
+  let stopped = false;
+  const stopping = engine.stop({ keepOrders: false }).finally(() => (stopped = true));
+  const step = settle + 1;
+  for (let waited = 0; !stopped && waited <= 2 * DEFAULT_DRAIN_MS; waited += step) {
+    clock.advanceBy(step);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   await stopping;
   const engineSummary = engine.summary();
   execution.close();

@@ -149,3 +149,31 @@ describe('runBacktest on a hand-made recording', async () => {
     expect(serializeSummary(s)).not.toMatch(/"(?:startedAt|elapsed|wall)/);
   });
 });
+
+describe('runBacktest: the stop at the end', () => {
+  it('finishes when orders are still in flight at the end (drain, then cancel-all, each a round trip)', async () => {
+    // a strategy that answers every acceptance with a new resting order: a post is always in
+    // flight, also when the replay ends and the engine stops (one clock step used to leave the
+    // stop's cancel-all unanswered, and the run never returned)
+    let n = 0;
+    const chaser = defineStrategy({
+      name: 'chaser',
+      onBook({ book }): OrderIntent[] | undefined {
+        if (book.tsInit !== T0) return undefined;
+        return [{ kind: 'place', tokenId: YES, side: 'BUY', price: m('0.40'), size: m('5'), tag: `c${n++}` }];
+      },
+      onOrderEvent({ event }): OrderIntent[] | undefined {
+        if (event.type !== 'OrderAccepted') return undefined;
+        return [{ kind: 'place', tokenId: YES, side: 'BUY', price: m('0.40'), size: m('5'), tag: `c${n++}` }];
+      },
+    });
+    const config = backtestConfig(tmp, `${CONFIG}risk:\n  maxOrdersPerSecond: 10000\n  maxOpenOrders: 10000\n`);
+    // the chain of posts runs every 25 ms from t0 (batch 5 + entry 10 + response 10); the data ends
+    // 10 ms off that beat, so a post is in flight when the engine stops
+    const book = (t: number) => bookEvent(t, [['0.50', '300']], [['0.52', '40']]);
+    const result = await runBacktest({ config, data: { name: 'chase.jsonl', header: header(), events: () => [book(T0), book(T0 + 1010)] }, definitions: { hand: chaser } });
+    expect(result.engine.ordersAccepted).toBeGreaterThan(40);
+    expect(result.engine.ordersDeniedTotal).toBe(0);
+    expect(result.summary.orders.openAtEnd).toBe(0); // cancelled at the stop
+  });
+});
