@@ -1,5 +1,10 @@
-// Profiling aid (not a benchmark): the in-process tick-to-trade path for 15 orders with a local fetch
-// stand-in (no network, no sandbox). Run: node --cpu-prof bin/run-ts.mjs bench/children/tick-to-trade-profile.ts
+// Profiling aid (not a benchmark): the in-process tick-to-trade path for 15 orders with a local
+// fetch stand-in (no network, no sandbox), split into stages by wrapping the parts from outside:
+//   decode | cache + strategy | risk (checkBatch) | tracker + batch | prepare -> signMany
+//   | signMany (build, hash, sign) | -> submit | submit -> fetch (body, HMAC, headers)
+// Run: node bin/run-ts.mjs bench/children/tick-to-trade-profile.ts
+// Env: ROUNDS (default 600), GAP ms between books (default 30), HELPERS (signing helper threads, default 0).
+// With --cpu-prof the same path can be profiled.
 import { Subject } from 'rxjs';
 import { LiveClock } from '../../src/core/clock.ts';
 import { Secret } from '../../src/core/secret.ts';
@@ -11,40 +16,144 @@ import { apiCredentials } from '../../src/venue/auth/api-credentials.ts';
 import { createVenueClient } from '../../src/venue/client.ts';
 import { decodeOrderBooksText } from '../../src/venue/decode.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
-import { createOrderSigner } from '../../src/venue/signing/order-signer.ts';
+import { createOrderSigner, type OrderSigner } from '../../src/venue/signing/order-signer.ts';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 600);
+const GAP_MS = Number(process.env.GAP ?? 30);
+const HELPERS = Number(process.env.HELPERS ?? 0);
+const WARMUP = 100;
+const STAGES = ['decode', 'cache + strategy', 'risk', 'tracker + batch', 'to signMany', 'signMany', 'to submit', 'submit -> fetch'];
 
 const KEY = '0x' + '42'.repeat(32);
 const silent: EngineLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const clock = new LiveClock();
+
+// marks of the current round, from t0 (book text in hand)
 let t0 = 0;
-const samples: number[] = [];
+let marks: number[] = [];
+const mark = (): void => {
+  if (t0 > 0) marks.push(performance.now());
+};
+const rounds: number[][] = [];
+
 globalThis.fetch = (async (_input: unknown, init?: RequestInit) => {
-  if (t0 > 0) { samples.push(performance.now() - t0); t0 = 0; }
+  if (t0 > 0) {
+    mark();
+    rounds.push(marks.map((m) => m - t0));
+    t0 = 0;
+  }
   const n = (JSON.parse(String(init?.body)) as unknown[]).length;
-  return new Response(JSON.stringify(Array.from({ length: n }, () => ({ success: false, errorMsg: 'no orders found to match with FAK order', orderID: '', status: '' }))), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify(Array.from({ length: n }, () => ({ success: false, errorMsg: 'no orders found to match with FAK order', orderID: '', status: '' }))), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }) as typeof fetch;
+
 const venue = createVenueClient({ baseUrl: 'http://127.0.0.1:9', clock, limits: { enabled: false } });
 const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
-const signer = createOrderSigner({ privateKey: new Secret(KEY), signerAddress: address, signatureType: 0 }, { profile: 'interface' });
-const token = { tokenId: '123456789', conditionId: '0x' + 'ab'.repeat(32), outcome: 'Yes', outcomeIndex: 0 as const, complementTokenId: undefined, question: 'q', negRiskMarketId: undefined, rules: { conditionId: '0x' + 'ab'.repeat(32), tickSize: 10_000, minOrderSize: 5_000_000, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true } };
-const execution = new LiveExecutionClient({ venue, credentials: apiCredentials('00000000-0000-0000-0000-000000000001', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'aa'.repeat(32)), signer, markets: () => ({ conditionId: token.conditionId, tickSize: 10_000, negRisk: false }) });
-const events = new Subject<MarketEvent>();
+const signer: OrderSigner = createOrderSigner({ privateKey: new Secret(KEY), signerAddress: address, signatureType: 0 }, { profile: 'interface', signingHelpers: HELPERS, helperSpinMs: HELPERS > 0 ? 200 : 0 });
+const signMany = signer.signMany.bind(signer);
+const timedSigner: OrderSigner = {
+  ...signer,
+  signMany: (params) => {
+    mark();
+    const out = signMany(params);
+    mark();
+    return out;
+  },
+};
+const conditionId = '0x' + 'ab'.repeat(32);
+const token = {
+  tokenId: '123456789',
+  conditionId,
+  outcome: 'Yes',
+  outcomeIndex: 0 as const,
+  complementTokenId: undefined,
+  question: 'q',
+  negRiskMarketId: undefined,
+  rules: { conditionId, tickSize: 10_000, minOrderSize: 5_000_000, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true },
+};
+const execution = new LiveExecutionClient({
+  venue,
+  credentials: apiCredentials('00000000-0000-0000-0000-000000000001', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'aa'.repeat(32)),
+  signer: timedSigner,
+  markets: () => ({ conditionId, tickSize: 10_000, negRisk: false }),
+});
+const prepare = execution.prepare.bind(execution);
+execution.prepare = (requests) => {
+  mark();
+  return prepare(requests);
+};
+const submit = execution.submit.bind(execution);
+execution.submit = (orders) => {
+  mark();
+  return submit(orders);
+};
 const engine = new TradingEngine({
-  clock, execution, marketEvents$: events, tokens: [token],
-  strategies: [{ id: 'b', params: {}, tokenIds: [token.tokenId], definition: defineStrategy({ name: 'b', onBook: ({ market }) => Array.from({ length: 15 }, () => ({ kind: 'place' as const, tokenId: market.tokenId, side: 'BUY' as const, price: 10_000, size: 5_000_000, orderType: 'FAK' as const })) }) }],
+  clock,
+  execution,
+  marketEvents$: new Subject<MarketEvent>(),
+  tokens: [token],
+  strategies: [
+    {
+      id: 'b',
+      params: {},
+      tokenIds: [token.tokenId],
+      definition: defineStrategy({
+        name: 'b',
+        onBook: ({ market }) => Array.from({ length: 15 }, () => ({ kind: 'place' as const, tokenId: market.tokenId, side: 'BUY' as const, price: 10_000, size: 5_000_000, orderType: 'FAK' as const })),
+      }),
+    },
+  ],
   risk: { checks: ['tickGrid', 'priceBounds', 'minSize'], limits: {} },
   settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0 }, reconcileDelayMs: 1000, syncIntervalMs: 0, maxInFlightBatches: 4 },
-  startingBalance: 0, runId: 'prof0001', log: silent,
+  startingBalance: 0,
+  runId: 'prof0001',
+  log: silent,
 });
+const checkBatch = engine.risk.checkBatch.bind(engine.risk);
+engine.risk.checkBatch = (requests, state) => {
+  mark();
+  const out = checkBatch(requests, state);
+  mark();
+  return out;
+};
 engine.start();
-const bookText = JSON.stringify([{ market: token.conditionId, asset_id: token.tokenId, timestamp: '1', hash: 'h', bids: Array.from({ length: 20 }, (_, i) => ({ price: (0.4 - i * 0.01).toFixed(2), size: '100' })), asks: Array.from({ length: 20 }, (_, i) => ({ price: (0.5 + i * 0.01).toFixed(2), size: '100' })), min_order_size: '5', tick_size: '0.01', neg_risk: false, last_trade_price: '' }]);
-for (let i = 0; i < 600; i++) {
+
+const level = (price: number) => ({ price: price.toFixed(2), size: '100' });
+const bookText = JSON.stringify([
+  {
+    market: conditionId,
+    asset_id: token.tokenId,
+    timestamp: '1',
+    hash: 'h',
+    bids: Array.from({ length: 20 }, (_, i) => level(0.4 - i * 0.01)),
+    asks: Array.from({ length: 20 }, (_, i) => level(0.5 + i * 0.01)),
+    min_order_size: '5',
+    tick_size: '0.01',
+    neg_risk: false,
+    last_trade_price: '',
+  },
+]);
+for (let i = 0; i < ROUNDS; i++) {
   const text = bookText.replace('"hash":"h"', `"hash":"h${i}"`);
+  marks = [];
   t0 = performance.now();
   const [book] = decodeOrderBooksText(text, clock.now());
+  mark();
   engine.onMarketEvent({ type: 'book', book: book!, tsEvent: book!.tsEvent, tsInit: book!.tsInit });
-  await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, GAP_MS));
 }
-const s = samples.slice(50).sort((a, b) => a - b);
-console.log('n', s.length, 'p50', s[Math.floor(s.length / 2)]!.toFixed(3), 'p99', s[Math.floor(s.length * 0.99)]!.toFixed(3));
+
+const kept = rounds.slice(WARMUP).filter((r) => r.length === STAGES.length);
+const pct = (values: number[], p: number): number => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
+console.log(`${kept.length} rounds of 15 orders, ${GAP_MS} ms apart, ${HELPERS} signing helper(s); ms per stage`);
+console.log('stage'.padEnd(18), 'p50'.padStart(7), 'p99'.padStart(7));
+STAGES.forEach((name, k) => {
+  const spans = kept.map((r) => r[k]! - (k === 0 ? 0 : r[k - 1]!));
+  console.log(name.padEnd(18), pct(spans, 0.5).toFixed(3).padStart(7), pct(spans, 0.99).toFixed(3).padStart(7));
+});
+const totals = kept.map((r) => r[r.length - 1]!);
+console.log('total'.padEnd(18), pct(totals, 0.5).toFixed(3).padStart(7), pct(totals, 0.99).toFixed(3).padStart(7));
+signer.close();
 process.exit(0);
