@@ -87,7 +87,7 @@ const sharedBytes = (helpers: number): number => SIGS_OFFSET + helpers * DIGEST_
 const WORKER_URL = new URL('./digest-signer-worker.mjs', import.meta.url);
 
 /** Signs in the calling thread only. */
-export function inThreadDigestSigner(privateKey: Uint8Array): DigestSigner {
+function inThreadDigestSigner(privateKey: Uint8Array): DigestSigner {
   const counters: DigestSignerCounters = { rounds: 0, byCaller: 0, byHelpers: 0, stolen: 0 };
   return {
     helpers: 0,

@@ -3,7 +3,7 @@ import type { Secret } from '../../core/secret.ts';
 import type { OrderType } from '../../core/types.ts';
 import type { WireOrderSubmission, WireSignedOrder } from '../wire/account.ts';
 import { isAddress, privateKeyToAddress, sameAddress, toChecksumAddress } from './address.ts';
-import { createDigestSigner, inThreadDigestSigner, type DigestSigner, type DigestSignerCounters } from './digest-signer.ts';
+import { createDigestSigner, type DigestSigner, type DigestSignerCounters } from './digest-signer.ts';
 import { signDigest } from './ecdsa.ts';
 import {
   DEFAULT_EXCHANGE_ADDRESSES,
@@ -107,7 +107,7 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   const negRiskDomain = domainSeparator(orderDomain(exchanges.negRisk, chainId));
   const party: OrderParty = { maker, signer, signatureType, builder };
   const profile = options.profile;
-  const digests: DigestSigner = (options.signingHelpers ?? 0) > 0 ? createDigestSigner(key, { helpers: options.signingHelpers, spinMs: options.helperSpinMs }) : inThreadDigestSigner(key);
+  const digests: DigestSigner = createDigestSigner(key, { helpers: options.signingHelpers ?? 0, spinMs: options.helperSpinMs });
   const finish = (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array): SignedOrder => ({
     orderHash: toHex(digest),
     order: toWireOrder(unsigned, toHex(signature), profile),
