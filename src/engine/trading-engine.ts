@@ -273,7 +273,11 @@ export class TradingEngine {
     // simulated clock advanced by the caller runs both)
     await new Promise<void>((resolve) => {
       this.#drain$(options.drainMs ?? DEFAULT_DRAIN_MS)
-        .pipe(concatMap(() => (options.keepOrders ? of(undefined) : this.#cancelEverything$())))
+        .pipe(
+          concatMap(() => (options.keepOrders ? of(undefined) : this.#cancelEverything$())),
+          // a last look at our fills: one in the moments before the cancel-all is booked too
+          concatMap(() => this.#flushFills$()),
+        )
         .subscribe({ complete: () => resolve(), error: () => resolve() });
     });
     this.heartbeat?.stop();
@@ -945,6 +949,17 @@ export class TradingEngine {
   #drain$(maxMs: number): Observable<unknown> {
     if (this.#inFlight === 0) return of(undefined);
     return race(this.#settled$, timer(maxMs, this.#opts.clock.scheduler)).pipe(take(1));
+  }
+
+  #flushFills$(): Observable<unknown> {
+    const execution = this.#opts.execution;
+    if (!execution.flushFills) return of(undefined);
+    return execution.flushFills().pipe(
+      catchError((err: unknown) => {
+        this.#opts.log.warn('last fills poll on stop failed', { err: String(err) });
+        return of(undefined);
+      }),
+    );
   }
 
   #cancelEverything$(): Observable<unknown> {

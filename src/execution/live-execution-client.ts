@@ -163,6 +163,10 @@ export class LiveExecutionClient implements ExecutionClient {
     return defer(() => from(postHeartbeatV1(this.venue, previousId)));
   }
 
+  flushFills(): Observable<number> {
+    return defer(() => from(this.#poller.flush()));
+  }
+
   close(): void {
     this.#poller.close();
   }

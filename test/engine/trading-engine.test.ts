@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Subject, throwError, take, map, type Observable } from 'rxjs';
+import { Subject, throwError, take, map, merge, defer, of, type Observable } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { OutcomeUnknownError, RateLimitError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/data/market-events.ts';
 import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { TradingEngine, type EngineLogger, type EngineStrategy } from '../../src/engine/trading-engine.ts';
-import type { ExecutionClient, PreparedOrder, SubmitResult } from '../../src/execution/execution-client.ts';
+import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill } from '../../src/execution/execution-client.ts';
 import { SimExecutionClient } from '../../src/execution/sim-execution-client.ts';
 import { MatchingEngine } from '../../src/sim/matching-engine.ts';
 import { defineStrategy, type OrderEvent } from '../../src/strategy/api.ts';
@@ -370,6 +370,56 @@ describe('TradingEngine memory over a long run', () => {
     expect(summary.ordersSubmitted).toBe(7);
     expect(summary.fills).toBe(6);
     expect(engine.portfolio.position(YES).size).toBe(30 * M);
+  });
+});
+
+describe('TradingEngine stop', () => {
+  it('asks the edge for its fills once more after the cancel-all, and books what it finds', async () => {
+    const w = world();
+    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const late$ = new Subject<VenueFill>();
+    let accepted: string | undefined;
+    let flushed = 0;
+    const edge: ExecutionClient = {
+      ...withSubmit(base, (orders) => base.submit(orders)),
+      fills$: merge(base.fills$, late$),
+      flushFills: () =>
+        defer(() => {
+          flushed++;
+          // a fill the periodic poll had not seen yet
+          late$.next({ tradeId: 't-late', orderId: accepted!, tokenId: YES, side: 'BUY', price: 450_000, size: 5 * M, fee: 0, liquidity: 'MAKER', status: 'MATCHED', tsEvent: w.clock.now(), tsInit: w.clock.now() });
+          return of(1);
+        }),
+    };
+    let placed = false;
+    const engine = engineFor(
+      w,
+      [
+        strategy('bid', {
+          name: 'bid',
+          onBook() {
+            if (placed) return;
+            placed = true;
+            return { kind: 'place', tokenId: YES, side: 'BUY', price: 400_000, size: 10 * M };
+          },
+          onOrderEvent({ event }) {
+            if (event.type === 'OrderAccepted') accepted = event.orderId;
+          },
+        }),
+      ],
+      edge,
+    );
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(100);
+    expect(accepted).toBeDefined();
+    expect(engine.summary().fills).toBe(0);
+    const stopping = engine.stop({ keepOrders: false });
+    w.clock.advanceBy(1_000);
+    await stopping;
+    expect(flushed).toBe(1);
+    expect(engine.summary().fills).toBe(1);
+    expect(engine.portfolio.position(YES).size).toBe(5 * M);
   });
 });
 

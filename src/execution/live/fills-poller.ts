@@ -1,4 +1,4 @@
-import { defer, EMPTY, exhaustMap, from, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
+import { defer, EMPTY, exhaustMap, from, merge, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { getAccountTrades } from '../../venue/actions/get-account-trades.ts';
 import type { VenueClient } from '../../venue/client.ts';
@@ -58,6 +58,8 @@ export class FillsPoller {
   readonly #opts: FillsPollerOptions;
   readonly #clock: Clock;
   readonly #closed = new Subject<void>();
+  /** Fills found by `flush()`, emitted on `fills$` with the polled ones. */
+  readonly #flushed = new Subject<VenueFill>();
   readonly #seen = new Map<string, Seen>();
   #newestMs: number | undefined;
   #isClosed = false;
@@ -69,11 +71,25 @@ export class FillsPoller {
     this.fills$ = defer(() => {
       if (this.#isClosed) return EMPTY;
       this.#newestMs ??= options.sinceMs ?? this.#clock.now();
-      return timer(0, every, this.#clock.scheduler).pipe(
-        exhaustMap(() => this.#poll()),
-        mergeMap((fills) => from(fills)),
+      return merge(
+        timer(0, every, this.#clock.scheduler).pipe(
+          exhaustMap(() => this.#poll()),
+          mergeMap((fills) => from(fills)),
+        ),
+        this.#flushed,
       );
     }).pipe(takeUntil(this.#closed), share());
+  }
+
+  /**
+   * Polls once now (whatever the interval and budget reserve say) and emits the new fills on
+   * `fills$`; resolves with how many there were. For a final look before stopping.
+   */
+  async flush(): Promise<number> {
+    if (this.#isClosed) return 0;
+    const fills = await this.#pollOnce();
+    for (const fill of fills) this.#flushed.next(fill);
+    return fills.length;
   }
 
   /** Stops polling and completes `fills$`. */
