@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineSummary } from '../../../src/engine/engine-summary.ts';
 import { churn, ENGINE_OPEN, expectNoDuplicates, startE2E, waitFor, type AdminOrder, type E2E } from './harness.ts';
 
 /**
@@ -38,6 +39,22 @@ function mismatches(e: E2E, ids: readonly string[], venue: readonly AdminOrder[]
     if (!agree) out.push(`${id}: engine ${record.status}, venue ${at.status}`);
   }
   return out;
+}
+
+/**
+ * After the reconciliation: trading goes on, then the run stops; every order of unknown outcome
+ * reached the venue exactly once, the venue holds each client id once and nothing rests.
+ */
+async function expectTradingGoesOn(e: E2E, ids: readonly string[]): Promise<EngineSummary> {
+  const before = e.summary().ordersAccepted;
+  await waitFor('new orders accepted after the reconciliation', () => e.summary().ordersAccepted > before + 2);
+  const summary = await e.stop();
+  const venue = await e.adminOrders();
+  expectNoDuplicates(venue);
+  for (const id of ids) expect(venue.filter((o) => o.clientOrderId === id)).toHaveLength(1);
+  expect(summary.ordersSubmitted).toBe(venue.length);
+  expect(venue.filter((o) => o.status === OPEN_AT_VENUE)).toEqual([]);
+  return summary;
 }
 
 /** Settles after a fault: no order of unknown outcome left, and engine and venue agree on every reconciled order. */
@@ -88,17 +105,7 @@ describe('e2e: an order post of unknown outcome', () => {
     expect(s.reconciled.missing).toBe(0);
     expect(ids.length).toBe(s.reconciled.found);
 
-    // trading goes on after the reconciliation
-    const before = e.summary().ordersAccepted;
-    await waitFor('new orders accepted after the reconciliation', () => e.summary().ordersAccepted > before + 2);
-
-    const summary = await e.stop();
-    const venue = await e.adminOrders();
-    expectNoDuplicates(venue);
-    // every order of unknown outcome had in fact reached the venue exactly once
-    for (const id of ids) expect(venue.filter((o) => o.clientOrderId === id)).toHaveLength(1);
-    expect(summary.ordersSubmitted).toBe(venue.length);
-    expect(venue.filter((o) => o.status === OPEN_AT_VENUE)).toEqual([]);
+    const summary = await expectTradingGoesOn(e, ids);
     expect(summary.openOrders).toBe(0);
   }, 50_000);
 
@@ -116,14 +123,6 @@ describe('e2e: an order post of unknown outcome', () => {
     expect(s.reconciled.missing).toBe(0);
     expect(ids.length).toBe(s.reconciled.found);
 
-    const before = e.summary().ordersAccepted;
-    await waitFor('new orders accepted after the reconciliation', () => e.summary().ordersAccepted > before + 2);
-
-    const summary = await e.stop();
-    const venue = await e.adminOrders();
-    expectNoDuplicates(venue);
-    for (const id of ids) expect(venue.filter((o) => o.clientOrderId === id)).toHaveLength(1);
-    expect(summary.ordersSubmitted).toBe(venue.length);
-    expect(venue.filter((o) => o.status === OPEN_AT_VENUE)).toEqual([]);
+    await expectTradingGoesOn(e, ids);
   }, 50_000);
 });
