@@ -1,8 +1,12 @@
 // Helper thread of the digest signer (digest-signer.ts, which explains the protocol). Plain
 // JavaScript with one dependency, so it starts in a few milliseconds without a TypeScript loader.
 // The shared layout below mirrors digest-signer.ts.
+//
+// This thread must never be terminated from outside while it is inside the secp256k1 addon: the
+// addon's C++ wrapper then throws during the forced unwind and aborts the whole process. So it
+// leaves on its own: it checks the CLOSED word before it loads the addon and after every wake-up,
+// and clears its `alive` flag (which the owner waits on) once it will make no more native call.
 import { workerData } from 'node:worker_threads';
-import secp from 'secp256k1';
 
 const SLOTS = 256;
 const CLAIM = 0;
@@ -16,7 +20,7 @@ const DONE_OFFSET = 4 * 4;
 const DIGESTS_OFFSET = DONE_OFFSET + SLOTS * 4;
 const SIGS_OFFSET = DIGESTS_OFFSET + SLOTS * 32;
 
-const { shared, helper, privateKey, spinMs } = workerData;
+const { shared, alive, helper, privateKey, spinMs } = workerData;
 const control = new Int32Array(shared, 0, 4);
 const done = new Int32Array(shared, DONE_OFFSET, SLOTS);
 const digests = new Uint8Array(shared, DIGESTS_OFFSET, SLOTS * 32);
@@ -24,31 +28,43 @@ const digests = new Uint8Array(shared, DIGESTS_OFFSET, SLOTS * 32);
 const sigs = new Uint8Array(shared, SIGS_OFFSET + helper * SLOTS * 65, SLOTS * 65);
 const digest = new Uint8Array(32);
 
-let seen = Atomics.load(control, WAKE);
-for (;;) {
-  if (spinMs > 0) {
-    // hot: poll for the next round on this core (no futex wake-up, see digest-signer.ts)
-    const until = performance.now() + spinMs;
-    while (Atomics.load(control, WAKE) === seen && performance.now() < until);
-  }
-  Atomics.wait(control, WAKE, seen);
-  seen = Atomics.load(control, WAKE);
-  if (Atomics.load(control, CLOSED) === 1) break;
-  const round = Atomics.load(control, CLAIM) >>> INDEX_BITS;
-  const count = Atomics.load(control, COUNT);
+try {
+  if (Atomics.load(control, CLOSED) !== 1) serve((await import('secp256k1')).default);
+} finally {
+  Atomics.store(alive, helper, 0);
+  Atomics.notify(alive, helper);
+}
+
+/** Signs what it claims, round after round, until the owner closes. */
+function serve(secp) {
+  let seen = Atomics.load(control, WAKE);
   for (;;) {
-    const word = Atomics.load(control, CLAIM);
-    if (word >>> INDEX_BITS !== round) break;
-    const i = word & INDEX_MASK;
-    if (i >= count) break;
-    if (Atomics.compareExchange(control, CLAIM, word, word + 1) !== word) continue;
-    // a private copy: the caller may start the next round (and rewrite the slot) if we are slow
-    digest.set(digests.subarray(i * 32, i * 32 + 32));
-    const { signature, recid } = secp.ecdsaSign(digest, privateKey);
-    if (Atomics.load(control, CLAIM) >>> INDEX_BITS !== round) continue; // the caller took it back and moved on
-    sigs.set(signature, i * 65);
-    sigs[i * 65 + 64] = 27 + recid;
-    Atomics.store(done, i, (round << HELPER_BITS) | helper);
-    Atomics.notify(done, i);
+    // CLOSED is set before WAKE is bumped, so a close after this check ends the wait below at once
+    if (Atomics.load(control, CLOSED) === 1) return;
+    if (spinMs > 0) {
+      // hot: poll for the next round on this core (no futex wake-up, see digest-signer.ts)
+      const until = performance.now() + spinMs;
+      while (Atomics.load(control, WAKE) === seen && performance.now() < until);
+    }
+    Atomics.wait(control, WAKE, seen);
+    seen = Atomics.load(control, WAKE);
+    if (Atomics.load(control, CLOSED) === 1) return;
+    const round = Atomics.load(control, CLAIM) >>> INDEX_BITS;
+    const count = Atomics.load(control, COUNT);
+    for (;;) {
+      const word = Atomics.load(control, CLAIM);
+      if (word >>> INDEX_BITS !== round) break;
+      const i = word & INDEX_MASK;
+      if (i >= count) break;
+      if (Atomics.compareExchange(control, CLAIM, word, word + 1) !== word) continue;
+      // a private copy: the caller may start the next round (and rewrite the slot) if we are slow
+      digest.set(digests.subarray(i * 32, i * 32 + 32));
+      const { signature, recid } = secp.ecdsaSign(digest, privateKey);
+      if (Atomics.load(control, CLAIM) >>> INDEX_BITS !== round) continue; // the caller took it back and moved on
+      sigs.set(signature, i * 65);
+      sigs[i * 65 + 64] = 27 + recid;
+      Atomics.store(done, i, (round << HELPER_BITS) | helper);
+      Atomics.notify(done, i);
+    }
   }
 }

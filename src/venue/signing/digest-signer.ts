@@ -40,8 +40,14 @@ export interface DigestSigner {
   /** Signs each digest (32 bytes) into r ‖ s ‖ v (65 bytes, v = 27 + recovery id), same index. */
   signAll(digests: readonly Uint8Array[]): Uint8Array[];
   readonly counters: DigestSignerCounters;
-  /** Stops the helpers (the in-thread path keeps working). */
-  close(): void;
+  /**
+   * Stops the helpers and waits (blocking, at most `waitMs`, default 5 s; in practice one
+   * signature or a helper's start-up) until none of them is inside the native addon any more.
+   * The in-thread path keeps working. Helpers are never terminated from outside: a thread
+   * terminated inside the secp256k1 addon aborts the whole process. A signer still open when the
+   * process exits is closed the same way on the way out.
+   */
+  close(waitMs?: number): void;
 }
 
 export interface DigestSignerCounters {
@@ -86,6 +92,18 @@ const sharedBytes = (helpers: number): number => SIGS_OFFSET + helpers * DIGEST_
 
 const WORKER_URL = new URL('./digest-signer-worker.mjs', import.meta.url);
 
+/** Signers with helpers that are not closed yet: closed on process exit (see DigestSigner.close). */
+const openSigners = new Set<DigestSigner>();
+let exitHookInstalled = false;
+function closeOnExit(signer: DigestSigner): void {
+  openSigners.add(signer);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const s of openSigners) s.close(1_000);
+  });
+}
+
 /** Signs in the calling thread only. */
 function inThreadDigestSigner(privateKey: Uint8Array): DigestSigner {
   const counters: DigestSignerCounters = { rounds: 0, byCaller: 0, byHelpers: 0, stolen: 0 };
@@ -117,15 +135,18 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
   const done = new Int32Array(shared, DONE_OFFSET, DIGEST_SLOTS);
   const digestArea = new Uint8Array(shared, DIGESTS_OFFSET, DIGEST_SLOTS * 32);
   const sigArea = new Uint8Array(shared, SIGS_OFFSET, helpers * DIGEST_SLOTS * 65);
+  /** One flag per helper: 1 until it will make no more native call (set here, cleared by the helper or its exit). */
+  const alive = new Int32Array(new SharedArrayBuffer(helpers * 4));
   const counters: DigestSignerCounters = { rounds: 0, byCaller: 0, byHelpers: 0, stolen: 0 };
   let live = 0;
   let round = 0;
-  const workers: Worker[] = [];
   for (let i = 0; i < helpers; i++) {
-    const worker = new Worker(WORKER_URL, { workerData: { shared, helper: i, spinMs, privateKey: Uint8Array.from(privateKey) } });
+    Atomics.store(alive, i, 1);
+    const worker = new Worker(WORKER_URL, { workerData: { shared, alive, helper: i, spinMs, privateKey: Uint8Array.from(privateKey) } });
     live++;
     let gone = false;
     const leave = (): void => {
+      Atomics.store(alive, i, 0);
       if (!gone) {
         gone = true;
         live--;
@@ -134,7 +155,6 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
     worker.on('error', leave);
     worker.on('exit', leave);
     worker.unref();
-    workers.push(worker);
   }
 
   /** Claims the next index of `r`, or -1 when the round is over (or another round began). */
@@ -185,7 +205,7 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
   };
 
   let closed = false;
-  return {
+  const signer: DigestSigner = {
     helpers,
     counters,
     signAll(digests) {
@@ -200,13 +220,19 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
       for (let from = 0; from < n; from += DIGEST_SLOTS) signRound(digests, from, Math.min(DIGEST_SLOTS, n - from), out);
       return out;
     },
-    close() {
+    close(waitMs = 5_000) {
       if (closed) return;
       closed = true;
+      openSigners.delete(signer);
       Atomics.store(control, CLOSED, 1);
       Atomics.add(control, WAKE, 1);
       Atomics.notify(control, WAKE);
-      for (const w of workers) void w.terminate();
+      const until = performance.now() + waitMs;
+      for (let i = 0; i < helpers; i++) {
+        for (let left = waitMs; Atomics.load(alive, i) === 1 && left > 0; left = until - performance.now()) Atomics.wait(alive, i, 1, left);
+      }
     },
   };
+  closeOnExit(signer);
+  return signer;
 }

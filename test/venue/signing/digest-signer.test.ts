@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDigestSigner, DIGEST_SLOTS, type DigestSigner } from '../../../src/venue/signing/digest-signer.ts';
 import { signDigest } from '../../../src/venue/signing/ecdsa.ts';
@@ -57,5 +59,26 @@ describe('digest signer', () => {
     expect(() => signer!.signAll([new Uint8Array(31)])).toThrow(/32 bytes/);
     expect(() => createDigestSigner(KEY, { helpers: -1 })).toThrow(ConfigError);
     expect(() => createDigestSigner(KEY, { helpers: 1, spinMs: Number.NaN })).toThrow(ConfigError);
+  });
+
+  // A helper terminated from outside while it is inside the secp256k1 addon aborts the whole
+  // process ("terminate called after throwing an instance of 'Napi::Error'"). Before the helpers
+  // left on their own, each of these children died that way more often than not.
+  describe('shutdown while a helper is signing', () => {
+    const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+    const child = (...args: string[]) =>
+      spawnSync(process.execPath, ['bin/run-ts.mjs', 'test/venue/signing/digest-signer-child.ts', ...args], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+
+    it('close waits for the helper to leave the addon: 40 closes, the process lives', () => {
+      const r = child('close', '40');
+      expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'ok 40\n' });
+    });
+
+    it('a process that exits with an open signer exits cleanly, three times in a row', () => {
+      for (let i = 0; i < 3; i++) {
+        const r = child('exit');
+        expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'ok 1\n' });
+      }
+    });
   });
 });
