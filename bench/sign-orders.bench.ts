@@ -5,6 +5,7 @@ import type { OrderParams } from '../src/venue/signing/order-builder.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES } from '../src/venue/signing/eip712.ts';
 import { createOrderSigner, type SigningAccount } from '../src/venue/signing/order-signer.ts';
 import { recoverOrderSigner } from '../src/venue/signing/recover.ts';
+import { packageSignDigest, signDigest, signingBackend } from '../src/venue/signing/ecdsa.ts';
 import { printTable, type BenchTable } from './table.ts';
 
 /**
@@ -154,9 +155,29 @@ export async function run(): Promise<BenchTable> {
       }
     },
   };
+  // the bare signature (32-byte digest -> 65 bytes) through each libsecp256k1 build
+  const digests = Array.from({ length: 500 }, (_, i) => Uint8Array.from(Buffer.from(i.toString(16).padStart(64, '7'), 'hex')));
+  const keyBytes = Uint8Array.from(Buffer.from(KEY.slice(2), 'hex'));
+  const rawInUse: Contender = {
+    name: `bare signature, ${signingBackend.name}${signingBackend.name === 'system libsecp256k1' ? ' (clobot addon, in use)' : ' (in use)'}`,
+    perRound: digests.length,
+    best: 0,
+    round: () => {
+      for (const d of digests) signDigest(d, keyBytes);
+    },
+  };
+  const rawPackage: Contender = {
+    name: 'bare signature, secp256k1 npm package (2019 libsecp256k1)',
+    perRound: digests.length,
+    best: 0,
+    round: () => {
+      for (const d of digests) packageSignDigest(d, keyBytes);
+    },
+  };
+  const raw = signingBackend.name === 'system libsecp256k1' ? [rawInUse, rawPackage] : [rawInUse];
   const sdk = await sdkContender(params);
   try {
-    await race([single, pooledLarge, pooled15, recovery, ...(typeof sdk === 'string' ? [] : [sdk])]);
+    await race([single, pooledLarge, pooled15, recovery, ...raw, ...(typeof sdk === 'string' ? [] : [sdk])]);
   } finally {
     helped.close();
   }
@@ -164,9 +185,10 @@ export async function run(): Promise<BenchTable> {
   const sdkRate = typeof sdk === 'string' ? undefined : sdk.best;
   const rows: (string | number)[][] = [single, pooledLarge, pooled15].map((c) => [c.name, Math.round(c.best), ratio(c.best, sdkRate)]);
   rows.push([recovery.name, Math.round(recovery.best), '-']);
+  for (const c of raw) rows.push([c.name, Math.round(c.best), '-']);
   const notes = [
     'each order: amounts from exact micros, EIP-712 struct hash and digest (the order id), secp256k1 RFC 6979 signature, order JSON',
-    'signing is libsecp256k1 (native binding, secp256k1); order hashing is keccak (native binding)',
+    `signing: ${signingBackend.name} (${signingBackend.detail}); order hashing is keccak (native binding)`,
     'signMany: the calling thread and the helper claim digests from shared memory; the helper polls its core for 50 ms after a batch',
     `best of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per row (the machine is shared)`,
   ];

@@ -1,11 +1,13 @@
 // Helper thread of the digest signer (digest-signer.ts, which explains the protocol). Plain
-// JavaScript with one dependency, so it starts in a few milliseconds without a TypeScript loader.
-// The shared layout below mirrors digest-signer.ts.
+// JavaScript, so it starts in a few milliseconds without a TypeScript loader. The shared layout
+// below mirrors digest-signer.ts.
 //
-// This thread must never be terminated from outside while it is inside the secp256k1 addon: the
-// addon's C++ wrapper then throws during the forced unwind and aborts the whole process. So it
-// leaves on its own: it checks the CLOSED word before it loads the addon and after every wake-up,
-// and clears its `alive` flag (which the owner waits on) once it will make no more native call.
+// This thread must never be terminated from outside while it is inside the secp256k1 package's
+// addon: its C++ wrapper then throws during the forced unwind and aborts the whole process. So
+// it leaves on its own: it checks the CLOSED word before it loads a signer and after every
+// wake-up, and clears its `alive` flag (which the owner waits on) once it makes no more native call.
+import { getRandomValues } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { workerData } from 'node:worker_threads';
 
 const SLOTS = 256;
@@ -20,23 +22,42 @@ const DONE_OFFSET = 4 * 4;
 const DIGESTS_OFFSET = DONE_OFFSET + SLOTS * 4;
 const SIGS_OFFSET = DIGESTS_OFFSET + SLOTS * 32;
 
-const { shared, alive, helper, privateKey, spinMs } = workerData;
+const { shared, alive, helper, privateKey, spinMs, nativeSignerPath } = workerData;
 const control = new Int32Array(shared, 0, 4);
 const done = new Int32Array(shared, DONE_OFFSET, SLOTS);
 const digests = new Uint8Array(shared, DIGESTS_OFFSET, SLOTS * 32);
 // this helper's own signature area (see digest-signer.ts)
 const sigs = new Uint8Array(shared, SIGS_OFFSET + helper * SLOTS * 65, SLOTS * 65);
 const digest = new Uint8Array(32);
+const signature = new Uint8Array(65);
 
 try {
-  if (Atomics.load(control, CLOSED) !== 1) serve((await import('secp256k1')).default);
+  if (Atomics.load(control, CLOSED) !== 1) serve(await loadSigner());
 } finally {
   Atomics.store(alive, helper, 0);
   Atomics.notify(alive, helper);
 }
 
+/**
+ * The same libsecp256k1 as the owner's thread (ecdsa.ts chose it): clobot's addon when the owner
+ * passed its path, else the npm package. Returns sign(digest) -> r ‖ s ‖ v in `signature`.
+ */
+async function loadSigner() {
+  if (nativeSignerPath !== undefined) {
+    const addon = createRequire(import.meta.url)(nativeSignerPath);
+    addon.init(getRandomValues(new Uint8Array(32)));
+    return (d) => addon.sign(d, privateKey, signature, 0);
+  }
+  const secp = (await import('secp256k1')).default;
+  return (d) => {
+    const { signature: rs, recid } = secp.ecdsaSign(d, privateKey);
+    signature.set(rs, 0);
+    signature[64] = 27 + recid;
+  };
+}
+
 /** Signs what it claims, round after round, until the owner closes. */
-function serve(secp) {
+function serve(sign) {
   let seen = Atomics.load(control, WAKE);
   for (;;) {
     // CLOSED is set before WAKE is bumped, so a close after this check ends the wait below at once
@@ -59,10 +80,9 @@ function serve(secp) {
       if (Atomics.compareExchange(control, CLAIM, word, word + 1) !== word) continue;
       // a private copy: the caller may start the next round (and rewrite the slot) if we are slow
       digest.set(digests.subarray(i * 32, i * 32 + 32));
-      const { signature, recid } = secp.ecdsaSign(digest, privateKey);
+      sign(digest);
       if (Atomics.load(control, CLAIM) >>> INDEX_BITS !== round) continue; // the caller took it back and moved on
       sigs.set(signature, i * 65);
-      sigs[i * 65 + 64] = 27 + recid;
       Atomics.store(done, i, (round << HELPER_BITS) | helper);
       Atomics.notify(done, i);
     }

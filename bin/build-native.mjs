@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Builds clobot's optional signing addon (src/venue/signing/native) on `npm install` / `npm ci`.
+//
+// The addon signs through the system's libsecp256k1 (Debian/Ubuntu: libsecp256k1-dev), about
+// 1.5x the rate of the library bundled in the `secp256k1` npm package. It is optional: when the
+// library or a compiler is missing, the build is skipped with one line saying so, and clobot
+// signs through the npm package (the same bytes, a little slower). Nothing here fails an install
+// unless CLOBOT_NATIVE_SIGNER=1 asks for the addon; CLOBOT_NATIVE_SIGNER=0 skips the build.
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ADDON_DIR = join(ROOT, 'src/venue/signing/native');
+const wanted = process.env.CLOBOT_NATIVE_SIGNER;
+
+function skip(reason) {
+  const line = `clobot: native signer not built (${reason}); signing uses the secp256k1 npm package`;
+  if (wanted === '1') {
+    console.error(`${line}, and CLOBOT_NATIVE_SIGNER=1 requires the addon`);
+    process.exit(1);
+  }
+  console.log(line);
+  process.exit(0);
+}
+
+if (wanted === '0') skip('CLOBOT_NATIVE_SIGNER=0');
+const includeDirs = ['/usr/include', '/usr/local/include', '/opt/homebrew/include', ...(process.env.CPATH ?? '').split(':').filter(Boolean)];
+if (!includeDirs.some((d) => existsSync(join(d, 'secp256k1_recovery.h')))) {
+  skip('no libsecp256k1 headers; on Debian or Ubuntu: apt-get install libsecp256k1-dev, then npm rebuild');
+}
+
+// npm hands its bundled node-gyp to lifecycle scripts; outside npm, look for one on PATH
+const gyp = process.env.npm_config_node_gyp;
+const [command, args] = gyp ? [process.execPath, [gyp]] : ['node-gyp', []];
+const build = spawnSync(command, [...args, 'rebuild', `--directory=${ADDON_DIR}`], { cwd: ROOT, encoding: 'utf8' });
+if (build.status !== 0) {
+  rmSync(join(ADDON_DIR, 'build'), { recursive: true, force: true });
+  const detail = `${build.stderr ?? ''}${build.error ? String(build.error) : ''}`.trim().split('\n').slice(-3).join(' | ');
+  skip(`node-gyp failed: ${detail || `exit ${build.status}`}`);
+}
+console.log('clobot: native signer built against the system libsecp256k1');

@@ -1,0 +1,96 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NATIVE_SIGNER_PATH, packageSignDigest, signDigest, signingBackend } from '../../../src/venue/signing/ecdsa.ts';
+
+// Two libsecp256k1 builds can sign (see src/venue/signing/ecdsa.ts): clobot's addon over the
+// system library when `npm install` built it, else the npm package. CI builds the addon and runs
+// with CLOBOT_NATIVE_SIGNER=1, so there both are exercised: the addon through signDigest (and
+// every signing test), the package here directly.
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const keyArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k));
+const digestArb = fc.uint8Array({ minLength: 32, maxLength: 32 });
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const be32 = (v: bigint): Uint8Array => Uint8Array.from(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'));
+
+/** Runs an ES module snippet in a fresh node with tsx, from the repository root. */
+function node(code: string, env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+}
+
+describe('ECDSA backends', () => {
+  it('the npm package and signDigest agree with each other and with @noble/curves', () => {
+    fc.assert(
+      fc.property(keyArb, digestArb, (key, digest) => {
+        const noble = secp256k1.sign(digest, key, { prehash: false, format: 'recovered' }); // recovery ‖ r ‖ s
+        const expected = hex(noble.subarray(1)) + (27 + (noble[0] as number)).toString(16);
+        expect(hex(packageSignDigest(digest, key))).toBe(expected);
+        expect(hex(signDigest(digest, key))).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('CLOBOT_NATIVE_SIGNER=0 signs through the npm package, with the same bytes', () => {
+    const code = `import { signDigest, signingBackend } from './src/venue/signing/ecdsa.ts';
+      const s = signDigest(new Uint8Array(32).fill(7), new Uint8Array(32).fill(0x42));
+      console.log(JSON.stringify({ name: signingBackend.name, sig: Buffer.from(s).toString('hex') }));`;
+    const r = node(code, { CLOBOT_NATIVE_SIGNER: '0' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ name: 'secp256k1 npm package', sig: hex(signDigest(new Uint8Array(32).fill(7), new Uint8Array(32).fill(0x42))) });
+  });
+
+  describe.runIf(existsSync(NATIVE_SIGNER_PATH))('the addon (built here)', () => {
+    const addon = createRequire(import.meta.url)(NATIVE_SIGNER_PATH) as {
+      init(seed: Uint8Array): void;
+      sign(digest: Uint8Array, key: Uint8Array, out: Uint8Array, offset: number): void;
+    };
+    addon.init(new Uint8Array(32).fill(1));
+
+    it('is the backend in use', () => {
+      expect(signingBackend.name).toBe('system libsecp256k1');
+    });
+
+    it('writes at an offset and refuses bad input with one clear error each', () => {
+      const key = new Uint8Array(32).fill(0x42);
+      const digest = new Uint8Array(32).fill(9);
+      const out = new Uint8Array(200);
+      addon.sign(digest, key, out, 100);
+      expect(hex(out.subarray(100, 165))).toBe(hex(packageSignDigest(digest, key)));
+      expect(out.subarray(0, 100).every((b) => b === 0) && out.subarray(165).every((b) => b === 0)).toBe(true);
+      expect(() => addon.sign(new Uint8Array(31), key, out, 0)).toThrow(/digest must be 32 bytes/);
+      expect(() => addon.sign(digest, new Uint8Array(33), out, 0)).toThrow(/privateKey must be 32 bytes/);
+      expect(() => addon.sign(digest, be32(0n), out, 0)).toThrow(/private key is out of range/);
+      expect(() => addon.sign(digest, be32(N), out, 0)).toThrow(/private key is out of range/);
+      expect(() => addon.sign(digest, key, out, 136)).toThrow(/no room for 65 bytes/);
+      expect(() => addon.sign(digest, key, new Uint8Array(64), 0)).toThrow(/no room for 65 bytes/);
+      expect(() => addon.sign([1, 2] as unknown as Uint8Array, key, out, 0)).toThrow(TypeError);
+      expect(() => addon.sign(digest, key, new Uint16Array(65) as unknown as Uint8Array, 0)).toThrow(TypeError);
+      expect(() => addon.init(new Uint8Array(3))).toThrow(/seed must be 32 bytes/);
+      // a key one below the order is valid
+      addon.sign(digest, be32(N - 1n), out, 0);
+      expect(hex(out.subarray(0, 65))).toBe(hex(packageSignDigest(digest, be32(N - 1n))));
+    });
+
+    it('a worker terminated while it signs does not take the process down', () => {
+      // the npm package's C++ addon aborts the process in this case (digest-signer.ts); ours is plain C
+      const code = `import { Worker } from 'node:worker_threads';
+        const src = "const a = require(process.argv[2]); a.init(new Uint8Array(32).fill(3)); const o = new Uint8Array(65), d = new Uint8Array(32), k = new Uint8Array(32).fill(0x42); require('worker_threads').parentPort.postMessage('go'); for (;;) a.sign(d, k, o, 0);";
+        for (let i = 0; i < 60; i++) {
+          const w = new Worker(src, { eval: true, execArgv: [], argv: [${JSON.stringify(NATIVE_SIGNER_PATH)}] });
+          await new Promise((r) => w.once('message', r));
+          await new Promise((r) => setTimeout(r, i % 5));
+          await w.terminate();
+        }
+        console.log('survived');`;
+      const r = node(code);
+      expect({ status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, signal: null, stdout: 'survived\n', stderr: '' });
+    });
+  });
+});
