@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
+import { keepEventLoopPolling } from '../src/core/busy-poll.ts';
 import { LiveClock } from '../src/core/clock.ts';
 import { Secret } from '../src/core/secret.ts';
 import type { MarketEvent } from '../src/data/market-events.ts';
@@ -26,6 +27,7 @@ import { withL1Auth } from '../src/venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueClient } from '../src/venue/client.ts';
 import { decodeOrderBooksText } from '../src/venue/decode.ts';
 import { createOrderSigner } from '../src/venue/signing/order-signer.ts';
+import { signingBackend } from '../src/venue/signing/ecdsa.ts';
 import { privateKeyToAddress } from '../src/venue/signing/address.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { storePersistence } from '../src/store/store-persistence.ts';
@@ -79,10 +81,13 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
   const rows: (string | number)[][] = [];
   let floorMs = 0;
   const storeDir = mkdtempSync(join(tmpdir(), 'clobot-bench-store-'));
-  for (const [label, helpers, withStore] of [
-    ['in-thread signing', 0, false],
-    ['in-thread signing + SQLite store', 0, true],
-    ['1 helper thread, spinning 200 ms', 1, false],
+  for (const [label, helpers, withStore, busyPoll] of [
+    ['in-thread signing', 0, false, false],
+    ['in-thread signing + SQLite store', 0, true, false],
+    ['in-thread signing, busy-poll loop', 0, false, true],
+    ['in-thread signing + SQLite store, busy-poll loop', 0, true, true],
+    ['1 helper thread, spinning 200 ms', 1, false, false],
+    ['1 helper thread, spinning 200 ms, busy-poll loop', 1, false, true],
   ] as const) {
     const sandbox = await startSandboxProcess(sandboxArgs);
     const url = sandbox.url;
@@ -147,6 +152,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         log: silent,
       });
       engine.start();
+      const stopPolling = busyPoll ? keepEventLoopPolling() : undefined;
       // warm-up: the same path until the JIT has settled (TurboFan compiling on the second core
       // stretches rounds for the first few thousand), its posts answered in-process (30,000 posts
       // would pass the venue's order limits); not measured
@@ -174,6 +180,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         await new Promise((r) => setTimeout(r, n === 1 ? 8 : 70));
       }
       globalThis.fetch = realFetch;
+      stopPolling?.();
       await engine.stop({ keepOrders: true });
       execution.close();
       store?.close();
@@ -202,13 +209,15 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
     }
     await stop(sandbox.child);
   }
-  rows.push(await cpuWindowFloor(floorMs, 500, 70));
+  rows.push(await cpuWindowFloor(floorMs, 500, 70, false));
+  rows.push(await cpuWindowFloor(floorMs, 500, 70, true));
   return {
     title: 'Tick to trade inside the process: book text decoded -> POST /orders bytes handed to fetch (ms)',
     columns: ['signing', 'orders', 'samples', 'late', 'p50 ms', 'p99 ms', 'max ms', 'rounds with a GC', 'p99 without them'],
     rows,
     notes: [
       'strategy returns N FAK orders per book; risk runs tickGrid, priceBounds, minSize; maxBatchWaitMs 0',
+      `signatures: ${signingBackend.name} (src/venue/signing/ecdsa.ts)`,
       `each row first runs ${WARMUP_ROUNDS.toLocaleString('en-US')} books through the same path (posts answered in-process), so the JIT has settled: the figures are the steady state of a running engine`,
       'with maxBatchWaitMs 0 the orders of one strategy call are posted at once (no timer hop)',
       'the helper thread signs part of each batch beside the engine (src/venue/signing/digest-signer.ts); it polls its core for 200 ms after a batch (execution.signing.spinMs), so it needs no wake-up',
@@ -216,6 +225,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       'late: rounds whose post had not left when the next book came (counted with their wait so far)',
       'rounds with a GC: rounds during which V8 collected garbage (PerformanceObserver gc entries); the last column is p99 of the others',
       'machine floor: a bare CPU loop as long as the in-thread 15-order p50, run at the same spacing: its p99 is what this machine (its scheduler, other processes) adds to any window that long',
+      'busy-poll loop (execution.busyPoll): the event loop polls between books instead of sleeping, so the thread keeps its CPU and caches (one core at 100%; src/core/busy-poll.ts)',
     ],
   };
 }
@@ -224,7 +234,8 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
  * The same spacing and length of work with nothing of ours in it: a calibrated arithmetic loop.
  * Its tail is the machine's (preemption, a descheduled vCPU, caches gone cold in the gap).
  */
-async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number): Promise<(string | number)[]> {
+async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number, busyPoll: boolean): Promise<(string | number)[]> {
+  const stopPolling = busyPoll ? keepEventLoopPolling() : undefined;
   let sink = 0;
   let iterations = 10_000;
   for (;;) {
@@ -244,9 +255,10 @@ async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number): 
     samples.push(performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
+  stopPolling?.();
   const sorted = samples.slice(50).sort((a, b) => a - b);
   if (sink < 0) throw new Error('unreachable');
-  return ['machine floor: bare CPU loop', '-', sorted.length, 0, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3)), '-', '-'];
+  return [busyPoll ? 'machine floor: bare CPU loop, busy-poll loop' : 'machine floor: bare CPU loop', '-', sorted.length, 0, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3)), '-', '-'];
 }
 
 // ------------------------------------------------------------------------------------- 2. and 3.

@@ -256,6 +256,7 @@ const executionSchema = z.strictObject({
       spinMs: ms(0, 60_000).default(0),
     })
     .prefault({}),
+  busyPoll: z.boolean().default(false),
 });
 
 const loggingSchema = z.strictObject({

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { interval, tap, type Observable, type Subscription } from 'rxjs';
 import type { Logger } from 'pino';
+import { keepEventLoopPolling } from '../core/busy-poll.ts';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError, StrategyError } from '../core/errors.ts';
 
@@ -158,6 +159,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     engineRef = engine;
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     engine.start();
+    if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
 
     let stopped: Promise<EngineSummary> | undefined;

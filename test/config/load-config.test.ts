@@ -128,6 +128,7 @@ describe('loadConfig: a valid config', () => {
       cancelOnStop: true,
       orphans: 'adopt',
       signing: { helpers: 0, spinMs: 0 },
+      busyPoll: false,
     });
     if (config.mode !== 'live') throw new Error('live');
     expect(config.venue.contracts).toEqual({ exchange: DEFAULT_EXCHANGE, negRiskExchange: DEFAULT_NEG_RISK_EXCHANGE });

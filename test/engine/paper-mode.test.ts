@@ -1,4 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +65,19 @@ describe('paper mode', () => {
     const stats = (await (await fetch(`${sandbox.url}/admin/stats`)).json()) as { routes: Record<string, number> };
     expect(stats.routes.getOrderBooks ?? 0).toBeGreaterThan(0);
     expect(stats.routes.postOrders ?? 0).toBe(0);
+  }, 40_000);
+
+  it('with execution.busyPoll, `clobot run --duration` trades and then exits on its own (the polling loop is stopped)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clobot-paper-'));
+    const path = join(dir, 'busy.yaml');
+    writeFileSync(path, readFileSync(configPath, 'utf8').replace('  maxBatchWaitMs: 10\n', '  maxBatchWaitMs: 10\n  busyPoll: true\n'));
+    expect(readFileSync(path, 'utf8')).toContain('busyPoll: true');
+    const summaryPath = join(dir, 'summary.json');
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', path, '--duration', '4s', '--summary', summaryPath, '--no-status'], { stdio: 'ignore' });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as { ordersAccepted: number };
+    expect(summary.ordersAccepted).toBeGreaterThan(0);
   }, 40_000);
 
   it('refuses a backtest config with one line naming the right command', async () => {
