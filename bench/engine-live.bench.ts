@@ -163,7 +163,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       }
       await new Promise((r) => setTimeout(r, 200));
       warming = false;
-      const rounds = n === 1 ? 600 : 500;
+      const rounds = n === 1 ? 600 : 1_000;
       let late = 0;
       for (let i = 0; i < rounds; i++) {
         // a post that has not left by the next round counts with what it has waited so far (a
