@@ -84,7 +84,6 @@ function serve(sign) {
       if (Atomics.load(control, CLAIM) >>> INDEX_BITS !== round) continue; // the caller took it back and moved on
       sigs.set(signature, i * 65);
       Atomics.store(done, i, (round << HELPER_BITS) | helper);
-      Atomics.notify(done, i);
     }
   }
 }
