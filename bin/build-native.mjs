@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds clobot's optional signing addon (src/venue/signing/native) on `npm install` / `npm ci`.
+// Builds clobot's optional signing addon (src/venue/signing/native: secp256k1 signatures through
+// the system's libsecp256k1, and keccak256) on `npm install` / `npm ci`.
 //
 // The addon signs through the system's libsecp256k1 (Debian/Ubuntu: libsecp256k1-dev), about
 // 1.5x the rate of the library bundled in the `secp256k1` npm package. It is optional: when the
@@ -16,7 +17,7 @@ const ADDON_DIR = join(ROOT, 'src/venue/signing/native');
 const wanted = process.env.CLOBOT_NATIVE_SIGNER;
 
 function skip(reason) {
-  const line = `clobot: native signer not built (${reason}); signing uses the secp256k1 npm package`;
+  const line = `clobot: native signing addon not built (${reason}); signing uses the secp256k1 and keccak npm packages`;
   if (wanted === '1') {
     console.error(`${line}, and CLOBOT_NATIVE_SIGNER=1 requires the addon`);
     process.exit(1);
@@ -28,16 +29,21 @@ function skip(reason) {
 if (wanted === '0') skip('CLOBOT_NATIVE_SIGNER=0');
 const includeDirs = ['/usr/include', '/usr/local/include', '/opt/homebrew/include', ...(process.env.CPATH ?? '').split(':').filter(Boolean)];
 if (!includeDirs.some((d) => existsSync(join(d, 'secp256k1_recovery.h')))) {
-  skip('no libsecp256k1 headers; on Debian or Ubuntu: apt-get install libsecp256k1-dev, then npm rebuild');
+  skip('no libsecp256k1 headers; on Debian or Ubuntu: apt-get install libsecp256k1-dev, then node bin/build-native.mjs');
 }
 
-// npm hands its bundled node-gyp to lifecycle scripts; outside npm, look for one on PATH
-const gyp = process.env.npm_config_node_gyp;
-const [command, args] = gyp ? [process.execPath, [gyp]] : ['node-gyp', []];
-const build = spawnSync(command, [...args, 'rebuild', `--directory=${ADDON_DIR}`], { cwd: ROOT, encoding: 'utf8' });
+// npm hands its bundled node-gyp to lifecycle scripts; run by hand, use npm's own copy
+const bundled = join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+const gyp = [process.env.npm_config_node_gyp, bundled].find((p) => p !== undefined && existsSync(p));
+if (gyp === undefined) skip('node-gyp not found');
+// Node's own headers when they are installed beside it (as npm's `nodedir` setting does), so
+// node-gyp needs no download
+const prefix = join(dirname(process.execPath), '..');
+const nodedir = process.env.npm_config_nodedir === undefined && existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? [`--nodedir=${prefix}`] : [];
+const build = spawnSync(process.execPath, [gyp, 'rebuild', `--directory=${ADDON_DIR}`, ...nodedir], { cwd: ROOT, encoding: 'utf8' });
 if (build.status !== 0) {
   rmSync(join(ADDON_DIR, 'build'), { recursive: true, force: true });
   const detail = `${build.stderr ?? ''}${build.error ? String(build.error) : ''}`.trim().split('\n').slice(-3).join(' | ');
   skip(`node-gyp failed: ${detail || `exit ${build.status}`}`);
 }
-console.log('clobot: native signer built against the system libsecp256k1');
+console.log("clobot: native signing addon built against the system libsecp256k1");

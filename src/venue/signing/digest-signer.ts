@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../../core/errors.ts';
-import { NATIVE_SIGNER_PATH, signDigest, signingBackend } from './ecdsa.ts';
+import { signDigest } from './ecdsa.ts';
+import { NATIVE_ADDON_PATH, nativeAddon } from './native-addon.ts';
 
 /**
  * Signs many 32-byte digests at once, on the calling thread and on helper threads together.
@@ -142,7 +143,7 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
   /** One flag per helper: 1 until it will make no more native call (set here, cleared by the helper or its exit). */
   const alive = new Int32Array(new SharedArrayBuffer(helpers * 4));
   // helpers sign with the same libsecp256k1 as this thread
-  const nativeSignerPath = signingBackend.name === 'system libsecp256k1' ? NATIVE_SIGNER_PATH : undefined;
+  const nativeSignerPath = nativeAddon ? NATIVE_ADDON_PATH : undefined;
   const counters: DigestSignerCounters = { rounds: 0, byCaller: 0, byHelpers: 0, stolen: 0 };
   let live = 0;
   let round = 0;

@@ -1,32 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import secp from 'secp256k1';
+import { nativeAddon, nativeAddonStatus, type NativeAddon } from './native-addon.ts';
 
 /**
  * secp256k1 ECDSA over a 32-byte digest, Ethereum style: RFC 6979 deterministic nonces, low-s,
  * 65 bytes r ‖ s ‖ v with v = 27 + recovery id.
  *
  * The arithmetic is libsecp256k1, native, from one of two places:
- * - clobot's own addon (native/secp256k1-sign.c) over the system's libsecp256k1, when
+ * - clobot's own addon (native-addon.ts) over the system's libsecp256k1, when
  *   `npm install` could build it (bin/build-native.mjs; Debian: libsecp256k1-dev). A current
  *   libsecp256k1 signs in about 28 µs here against about 43 µs for the 2019 copy below;
  * - otherwise the `secp256k1` npm package (prebuilt N-API binaries of a 2019 libsecp256k1):
  *   about 3 times the rate of libsecp256k1's WebAssembly build and 10 times @noble/curves.
- * Both give the same bytes (RFC 6979 + low-s are deterministic); the addon is checked against the
- * package on a known digest when it loads and is not used if they differ. The tests pin both
- * against the SDK's vectors and noble. CLOBOT_NATIVE_SIGNER=0 turns the addon off; =1 makes its
- * absence an error. Key checks, public keys and recovery always use the npm package (off the hot path).
+ * Both give the same bytes (RFC 6979 + low-s are deterministic); the tests pin both against the
+ * SDK's vectors and noble. Key checks, public keys and recovery always use the npm package (off
+ * the hot path).
  */
-
-/** Where bin/build-native.mjs leaves the addon. */
-export const NATIVE_SIGNER_PATH = fileURLToPath(new URL('./native/build/Release/clobot_secp256k1.node', import.meta.url));
-
-interface NativeSigner {
-  init(seed: Uint8Array): void;
-  sign(digest: Uint8Array, privateKey: Uint8Array, out: Uint8Array, offset: number): void;
-}
 
 /** The npm package's signature, r ‖ s ‖ v. */
 export function packageSignDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Array {
@@ -37,32 +25,10 @@ export function packageSignDigest(digest: Uint8Array, privateKey: Uint8Array): U
   return out;
 }
 
-function loadNativeSigner(): { addon: NativeSigner | undefined; reason: string } {
-  if (process.env.CLOBOT_NATIVE_SIGNER === '0') return { addon: undefined, reason: 'turned off by CLOBOT_NATIVE_SIGNER=0' };
-  if (!existsSync(NATIVE_SIGNER_PATH)) return { addon: undefined, reason: 'not built (see bin/build-native.mjs)' };
-  try {
-    const addon = createRequire(import.meta.url)(NATIVE_SIGNER_PATH) as NativeSigner;
-    addon.init(randomBytes(32));
-    const digest = new Uint8Array(32).fill(0xa5);
-    const key = new Uint8Array(32).fill(0x42);
-    const got = new Uint8Array(65);
-    addon.sign(digest, key, got, 0);
-    if (Buffer.compare(got, packageSignDigest(digest, key)) !== 0) return { addon: undefined, reason: 'its signature differs from the npm package' };
-    return { addon, reason: 'loaded' };
-  } catch (err) {
-    return { addon: undefined, reason: `failed to load: ${(err as Error).message}` };
-  }
-}
-
-const native = loadNativeSigner();
-if (native.addon === undefined && process.env.CLOBOT_NATIVE_SIGNER === '1') {
-  throw new Error(`CLOBOT_NATIVE_SIGNER=1 but the native signer is ${native.reason} (${NATIVE_SIGNER_PATH})`);
-}
-
 /** Which libsecp256k1 signs: the addon over the system library, or the npm package's copy. */
 export const signingBackend: { readonly name: 'system libsecp256k1' | 'secp256k1 npm package'; readonly detail: string } = {
-  name: native.addon ? 'system libsecp256k1' : 'secp256k1 npm package',
-  detail: native.addon ? `clobot addon at ${NATIVE_SIGNER_PATH}` : `native addon ${native.reason}`,
+  name: nativeAddon ? 'system libsecp256k1' : 'secp256k1 npm package',
+  detail: nativeAddon ? 'clobot addon (src/venue/signing/native)' : `native addon ${nativeAddonStatus}`,
 };
 
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -73,9 +39,9 @@ export function isValidPrivateKey(key: Uint8Array): boolean {
 }
 
 /** Signs `digest` (32 bytes) and returns r ‖ s ‖ v (65 bytes). */
-export const signDigest: (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array = native.addon ? nativeSignDigest(native.addon) : packageSignDigest;
+export const signDigest: (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array = nativeAddon ? nativeSignDigest(nativeAddon) : packageSignDigest;
 
-function nativeSignDigest(addon: NativeSigner): (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array {
+function nativeSignDigest(addon: NativeAddon): (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array {
   return (digest, privateKey) => {
     const out = new Uint8Array(65);
     addon.sign(digest, privateKey, out, 0);

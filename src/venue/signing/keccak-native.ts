@@ -1,15 +1,19 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import createKeccak from 'keccak';
+import { nativeAddon } from './native-addon.ts';
 
 /**
- * keccak256 on the order hot path through the native sponge of the `keccak` package (prebuilt
- * libkeccak binding). The package's public `createKeccak()` wraps each hash in a stream object
- * whose construction costs more than hashing an order; here one native sponge state is reused
- * (initialize, absorb, pad, squeeze), about twice the rate of `createKeccak()` and six times
- * @noble/hashes for the 384-byte order struct. The addon is loaded with the package's own
- * loader (`node-gyp-build`, resolved from the package's folder); when it cannot be loaded, the
- * public API is used. Output is identical either way (pinned in the tests against noble).
+ * keccak256 on the order hot path, natively, from the first of:
+ * 1. clobot's signing addon (native-addon.ts), when it is built: one call per hash;
+ * 2. the native sponge of the `keccak` package (prebuilt binding): the package's public
+ *    `createKeccak()` wraps each hash in a stream object whose construction costs more than
+ *    hashing an order, so one sponge state is reused here (initialize, absorb, pad, squeeze:
+ *    four calls), about twice the rate of `createKeccak()` and six times @noble/hashes for the
+ *    384-byte order struct. It is loaded with the package's own loader (`node-gyp-build`,
+ *    resolved from the package's folder);
+ * 3. the package's public API.
+ * Output is identical in every case (pinned in the tests against noble).
  */
 
 /** The native sponge's methods (keccak's binding; rate and capacity in bits). */
@@ -40,15 +44,30 @@ function loadSponge(): KeccakSponge | undefined {
 
 const sponge = loadSponge();
 
-/** True when the native sponge is in use (else the package's stream API). */
-export const nativeKeccakLoaded = sponge !== undefined;
+/** Which of the three computes keccak256Native. */
+export const keccakBackend: 'clobot addon' | 'keccak package sponge' | 'keccak package stream' = nativeAddon
+  ? 'clobot addon'
+  : sponge
+    ? 'keccak package sponge'
+    : 'keccak package stream';
 
-/** keccak256 of `data`, 32 bytes. Synchronous; the sponge is reset by each call. */
-export function keccak256Native(data: Uint8Array): Buffer {
+/** keccak256 through the `keccak` package (its sponge when it loads), whatever keccak256Native uses. */
+export function packageKeccak256(data: Uint8Array): Buffer {
   const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (sponge === undefined) return createKeccak('keccak256').update(buf).digest();
   sponge.initialize(KECCAK256_RATE, KECCAK256_CAPACITY);
   sponge.absorb(buf);
   sponge.absorbLastFewBits(KECCAK_SUFFIX);
   return sponge.squeeze(32);
+}
+
+/** keccak256 of `data`, 32 bytes. Synchronous. */
+export const keccak256Native: (data: Uint8Array) => Buffer = nativeAddon ? addonKeccak256(nativeAddon.keccak256) : packageKeccak256;
+
+function addonKeccak256(hash: (data: Uint8Array, out: Uint8Array, offset: number) => void): (data: Uint8Array) => Buffer {
+  return (data) => {
+    const out = Buffer.allocUnsafe(32);
+    hash(data, out, 0);
+    return out;
+  };
 }

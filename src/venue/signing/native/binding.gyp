@@ -1,12 +1,12 @@
-# The signing addon (secp256k1-sign.c) against the system's libsecp256k1. Built by
+# The signing addon (addon.c, keccak256.c) against the system's libsecp256k1. Built by
 # bin/build-native.mjs on `npm install` / `npm ci` when the library's headers are there.
 {
   'targets': [
     {
-      'target_name': 'clobot_secp256k1',
-      'sources': ['secp256k1-sign.c'],
+      'target_name': 'clobot_signing',
+      'sources': ['addon.c', 'keccak256.c'],
       'libraries': ['-lsecp256k1'],
-      'cflags': ['-O2', '-Wall', '-Wextra'],
+      'cflags': ['-Wall', '-Wextra'],
       'defines': ['NAPI_VERSION=8'],
     },
   ],

@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NATIVE_SIGNER_PATH, packageSignDigest, signDigest, signingBackend } from '../../../src/venue/signing/ecdsa.ts';
+import { packageSignDigest, signDigest, signingBackend } from '../../../src/venue/signing/ecdsa.ts';
+import { NATIVE_ADDON_PATH, type NativeAddon } from '../../../src/venue/signing/native-addon.ts';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 
 // Two libsecp256k1 builds can sign (see src/venue/signing/ecdsa.ts): clobot's addon over the
 // system library when `npm install` built it, else the npm package. CI builds the addon and runs
@@ -24,7 +26,7 @@ function node(code: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
 }
 
-describe('ECDSA backends', () => {
+describe('signing backends: clobot\'s addon and the npm packages', () => {
   it('the npm package and signDigest agree with each other and with @noble/curves', () => {
     fc.assert(
       fc.property(keyArb, digestArb, (key, digest) => {
@@ -46,11 +48,8 @@ describe('ECDSA backends', () => {
     expect(JSON.parse(r.stdout)).toEqual({ name: 'secp256k1 npm package', sig: hex(signDigest(new Uint8Array(32).fill(7), new Uint8Array(32).fill(0x42))) });
   });
 
-  describe.runIf(existsSync(NATIVE_SIGNER_PATH))('the addon (built here)', () => {
-    const addon = createRequire(import.meta.url)(NATIVE_SIGNER_PATH) as {
-      init(seed: Uint8Array): void;
-      sign(digest: Uint8Array, key: Uint8Array, out: Uint8Array, offset: number): void;
-    };
+  describe.runIf(existsSync(NATIVE_ADDON_PATH))('the addon (built here)', () => {
+    const addon = createRequire(import.meta.url)(NATIVE_ADDON_PATH) as NativeAddon;
     addon.init(new Uint8Array(32).fill(1));
 
     it('is the backend in use', () => {
@@ -65,6 +64,7 @@ describe('ECDSA backends', () => {
       expect(hex(out.subarray(100, 165))).toBe(hex(packageSignDigest(digest, key)));
       expect(out.subarray(0, 100).every((b) => b === 0) && out.subarray(165).every((b) => b === 0)).toBe(true);
       expect(() => addon.sign(new Uint8Array(31), key, out, 0)).toThrow(/digest must be 32 bytes/);
+      expect(() => addon.sign(new Uint8Array(0), key, out, 0)).toThrow(/digest must be 32 bytes/);
       expect(() => addon.sign(digest, new Uint8Array(33), out, 0)).toThrow(/privateKey must be 32 bytes/);
       expect(() => addon.sign(digest, be32(0n), out, 0)).toThrow(/private key is out of range/);
       expect(() => addon.sign(digest, be32(N), out, 0)).toThrow(/private key is out of range/);
@@ -78,12 +78,25 @@ describe('ECDSA backends', () => {
       expect(hex(out.subarray(0, 65))).toBe(hex(packageSignDigest(digest, be32(N - 1n))));
     });
 
+    it('keccak256: hashes a view by its own bytes, writes at an offset, refuses bad arguments', () => {
+      const big = new Uint8Array(400).map((_, i) => i * 7);
+      const view = big.subarray(13, 13 + 300);
+      const out = new Uint8Array(40);
+      addon.keccak256(view, out, 8);
+      expect(hex(out.subarray(8))).toBe(hex(keccak_256(big.slice(13, 313))));
+      expect(out.subarray(0, 8).every((b) => b === 0)).toBe(true);
+      expect(() => addon.keccak256(view, out, 9)).toThrow(/no room for 32 bytes/);
+      expect(() => addon.keccak256(view, new Uint8Array(31), 0)).toThrow(/no room for 32 bytes/);
+      expect(() => addon.keccak256('abc' as unknown as Uint8Array, out, 0)).toThrow(TypeError);
+      expect(() => addon.keccak256(view, out, -1)).toThrow(/no room|offset/);
+    });
+
     it('a worker terminated while it signs does not take the process down', () => {
       // the npm package's C++ addon aborts the process in this case (digest-signer.ts); ours is plain C
       const code = `import { Worker } from 'node:worker_threads';
         const src = "const a = require(process.argv[2]); a.init(new Uint8Array(32).fill(3)); const o = new Uint8Array(65), d = new Uint8Array(32), k = new Uint8Array(32).fill(0x42); require('worker_threads').parentPort.postMessage('go'); for (;;) a.sign(d, k, o, 0);";
         for (let i = 0; i < 60; i++) {
-          const w = new Worker(src, { eval: true, execArgv: [], argv: [${JSON.stringify(NATIVE_SIGNER_PATH)}] });
+          const w = new Worker(src, { eval: true, execArgv: [], argv: [${JSON.stringify(NATIVE_ADDON_PATH)}] });
           await new Promise((r) => w.once('message', r));
           await new Promise((r) => setTimeout(r, i % 5));
           await w.terminate();
