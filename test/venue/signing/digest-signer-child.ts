@@ -1,12 +1,14 @@
 /**
  * A process for the digest signer's shutdown tests (run through bin/run-ts.mjs):
- *   close <n>  n times: start a signer with a busy helper, sign, close while the helper signs
+ *   close <n>  n times: start a signer with a busy helper, sign (checking every signature against
+ *              this thread's), close while the helper signs
  *   exit       start a signer with a busy helper and exit the process without closing it
  * Prints "ok <rounds>" and exits 0 when it gets to the end; a helper torn down inside the native
  * addon aborts the process instead.
  */
 import { randomBytes } from 'node:crypto';
 import { createDigestSigner } from '../../../src/venue/signing/digest-signer.ts';
+import { signDigest } from '../../../src/venue/signing/ecdsa.ts';
 
 const KEY = new Uint8Array(32).fill(0x5a);
 const [mode, count] = process.argv.slice(2);
@@ -29,8 +31,11 @@ if (mode === 'close') {
   for (let i = 0; i < n; i++) {
     const signer = busySigner();
     // stealAfterMs 0: the caller leaves the helper mid-signature, then closes at once
-    signer.signAll(batch);
+    const got = signer.signAll(batch);
     signer.close();
+    batch.forEach((d, k) => {
+      if (Buffer.compare(got[k]!, signDigest(d, KEY)) !== 0) throw new Error(`digest ${k}: the helpers' signature differs from this thread's`);
+    });
   }
   process.stdout.write(`ok ${n}\n`);
 } else if (mode === 'exit') {
