@@ -338,3 +338,54 @@ describe('checkpoints', () => {
     expect(existsSync(file + '-wal')).toBe(false);
   });
 });
+
+describe('client order ids, reserved ahead', () => {
+  it('reserves the next block on a later turn once half the block is used, so next() does not reserve in a tick', () => {
+    const store = RunStore.open(tmp.path('ids-ahead.db'), { create: true, now });
+    const inNext: boolean[] = [];
+    let inside = false;
+    const counting = {
+      reserveIds: (n: number) => {
+        inNext.push(inside);
+        return store.reserveIds(n);
+      },
+    };
+    const deferred: (() => void)[] = [];
+    const ids = new IdAllocator(counting, 10, (task) => deferred.push(task));
+    const take = (): number => {
+      inside = true;
+      try {
+        return ids.next();
+      } finally {
+        inside = false;
+      }
+    };
+    const used: number[] = [];
+    for (let i = 0; i < 35; i++) {
+      used.push(take());
+      // the event loop turns between ticks
+      while (deferred.length > 0) deferred.shift()!();
+    }
+    expect(used).toEqual(Array.from({ length: 35 }, (_, i) => i + 1));
+    // only the very first block was reserved inside next(); every later one on a turn of its own
+    expect(inNext).toEqual([true, false, false, false, false]); // 1-10 in next(); 11-20 ... 41-50 ahead
+    store.close();
+  });
+
+  it('when ids run out before the deferred reservation ran, next() reserves itself; a late or failed one is harmless', () => {
+    const file = tmp.path('ids-burst.db');
+    const store = RunStore.open(file, { create: true, now });
+    const deferred: (() => void)[] = [];
+    const ids = new IdAllocator(store, 10, (task) => deferred.push(task));
+    const used = Array.from({ length: 25 }, () => ids.next()); // a burst: no turn in between
+    expect(used).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(deferred.length).toBe(1); // one pending, never more
+    deferred.shift()!(); // runs late: reserves 31-40 as the spare
+    expect(ids.next()).toBe(26);
+    store.close();
+    for (const task of deferred.splice(0)) task(); // a reservation after close is dropped, not thrown
+    const reopened = RunStore.open(file, { now });
+    expect(reopened.load().nextId).toBe(41);
+    reopened.close();
+  });
+});
