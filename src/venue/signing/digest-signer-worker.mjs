@@ -22,7 +22,7 @@ const DONE_OFFSET = 4 * 4;
 const DIGESTS_OFFSET = DONE_OFFSET + SLOTS * 4;
 const SIGS_OFFSET = DIGESTS_OFFSET + SLOTS * 32;
 
-const { shared, alive, helper, privateKey, spinMs, nativeSignerPath } = workerData;
+const { shared, alive, helper, privateKey, spinMs, nativeAddonPath } = workerData;
 const control = new Int32Array(shared, 0, 4);
 const done = new Int32Array(shared, DONE_OFFSET, SLOTS);
 const digests = new Uint8Array(shared, DIGESTS_OFFSET, SLOTS * 32);
@@ -39,12 +39,12 @@ try {
 }
 
 /**
- * The same libsecp256k1 as the owner's thread (ecdsa.ts chose it): clobot's addon when the owner
+ * The same libsecp256k1 as the owner's thread (native-addon.ts decided): clobot's addon when the owner
  * passed its path, else the npm package. Returns sign(digest) -> r ‖ s ‖ v in `signature`.
  */
 async function loadSigner() {
-  if (nativeSignerPath !== undefined) {
-    const addon = createRequire(import.meta.url)(nativeSignerPath);
+  if (nativeAddonPath !== undefined) {
+    const addon = createRequire(import.meta.url)(nativeAddonPath);
     addon.init(getRandomValues(new Uint8Array(32)));
     return (d) => addon.sign(d, privateKey, signature, 0);
   }

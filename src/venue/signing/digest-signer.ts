@@ -143,13 +143,13 @@ export function createDigestSigner(privateKey: Uint8Array, options: DigestSigner
   /** One flag per helper: 1 until it will make no more native call (set here, cleared by the helper or its exit). */
   const alive = new Int32Array(new SharedArrayBuffer(helpers * 4));
   // helpers sign with the same libsecp256k1 as this thread
-  const nativeSignerPath = nativeAddon ? NATIVE_ADDON_PATH : undefined;
+  const nativeAddonPath = nativeAddon ? NATIVE_ADDON_PATH : undefined;
   const counters: DigestSignerCounters = { rounds: 0, byCaller: 0, byHelpers: 0, stolen: 0 };
   let live = 0;
   let round = 0;
   for (let i = 0; i < helpers; i++) {
     Atomics.store(alive, i, 1);
-    const worker = new Worker(WORKER_URL, { workerData: { shared, alive, helper: i, spinMs, privateKey: Uint8Array.from(privateKey), nativeSignerPath } });
+    const worker = new Worker(WORKER_URL, { workerData: { shared, alive, helper: i, spinMs, privateKey: Uint8Array.from(privateKey), nativeAddonPath } });
     live++;
     let gone = false;
     const leave = (): void => {
