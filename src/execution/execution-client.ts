@@ -37,13 +37,13 @@ export interface ExecutionClient {
   heartbeat?(previousId: string): Observable<string>;
   /** Collateral balance when the edge knows it. */
   balance?(): Observable<Micros>;
-  /** Releases timers, sockets and pollers. */
   /**
    * Asks the venue for our fills once more, now, and emits the new ones on `fills$` before it
    * completes. The engine calls it when it stops, after its cancel-all, so a fill in the last
    * moments is booked. Edges whose fills cannot lag (simulated ones) leave it out.
    */
   flushFills?(): Observable<unknown>;
+  /** Releases timers, sockets and pollers. */
   close(): void;
 }
 
