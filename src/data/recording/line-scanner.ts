@@ -43,10 +43,55 @@ export interface ScanToken {
 }
 
 /**
- * Scans `bytes[start, stop)` as a book event line. `tokens` maps a token id to the header's
- * strings for it (an unknown token, or another condition id, bails).
+ * The header's tokens, found from the bytes of a line without making a string of the id (a
+ * hash of the bytes picks the candidates, which are then compared byte for byte).
  */
-export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens: ReadonlyMap<string, ScanToken>): MarketEvent | undefined {
+export class ScanTokenTable {
+  readonly #byHash = new Map<number, ScanToken[]>();
+
+  constructor(tokens: Iterable<ScanToken>) {
+    for (const token of tokens) {
+      const key = hashText(token.tokenId);
+      const list = this.#byHash.get(key);
+      if (list === undefined) this.#byHash.set(key, [token]);
+      else if (!list.some((t) => t.tokenId === token.tokenId)) list.push(token);
+    }
+  }
+
+  /** The token whose id is spelled by `bytes[start, stop)` (ASCII), if the header has it. */
+  find(bytes: Buffer, start: number, stop: number): ScanToken | undefined {
+    const list = this.#byHash.get(hashBytes(bytes, start, stop));
+    if (list === undefined) return undefined;
+    for (let k = 0; k < list.length; k++) {
+      const token = list[k]!;
+      const id = token.tokenId;
+      if (id.length !== stop - start) continue;
+      let i = 0;
+      while (i < id.length && bytes[start + i] === id.charCodeAt(i)) i++;
+      if (i === id.length) return token;
+    }
+    return undefined;
+  }
+}
+
+/** FNV-1a over bytes (the same value as `hashText` for an ASCII string). */
+function hashBytes(bytes: Buffer, start: number, stop: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < stop; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h;
+}
+
+function hashText(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/**
+ * Scans `bytes[start, stop)` as a book event line. `tokens` holds the header's strings for each
+ * token (an unknown token, or another condition id, bails).
+ */
+export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens: ScanTokenTable): MarketEvent | undefined {
   src = bytes;
   pos = start;
   end = stop;
@@ -60,7 +105,7 @@ export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens:
   }
 }
 
-function readEvent(tokens: ReadonlyMap<string, ScanToken>): MarketEvent {
+function readEvent(tokens: ScanTokenTable): MarketEvent {
   skipWs();
   expect(LBRACE);
   let isBook = false;
@@ -101,7 +146,7 @@ function readEvent(tokens: ReadonlyMap<string, ScanToken>): MarketEvent {
           pos = k + 8;
           colon();
           readString();
-          token = tokens.get(src.toString('latin1', strStart, strEnd));
+          token = tokens.find(src, strStart, strEnd);
           if (token === undefined) throw BAIL;
         } else if (has('tickSize"', k)) {
           pos = k + 9;
@@ -180,34 +225,91 @@ function readEvent(tokens: ReadonlyMap<string, ScanToken>): MarketEvent {
   return { type: 'book', book, tsEvent, tsInit };
 }
 
+/**
+ * `[["price","size"], …]` at `pos`. The hot loop of the reader: it works on locals (the buffer,
+ * the position) and only writes `pos` back at the end, so V8 keeps them in registers instead of
+ * reloading the module's state at every byte.
+ */
 function readLevels(): BookLevel[] {
+  const s = src;
+  const e = end;
   const levels: BookLevel[] = [];
-  expect(LBRACKET);
-  skipWs();
-  if (src[pos] === RBRACKET) {
-    pos++;
+  let i = skipWsAt(s, pos);
+  if (s[i] !== LBRACKET) throw BAIL;
+  i = skipWsAt(s, i + 1);
+  if (s[i] === RBRACKET) {
+    pos = i + 1;
     return levels;
   }
+  let price = 0;
   for (;;) {
-    expect(LBRACKET);
-    skipWs();
-    const price = readMicros();
-    skipWs();
-    expect(COMMA);
-    skipWs();
-    const size = readMicros();
-    skipWs();
-    expect(RBRACKET);
-    levels.push({ price, size });
-    skipWs();
-    const c = src[pos++];
+    if (s[i] !== LBRACKET) throw BAIL;
+    i++;
+    // the price, then the size: one copy of the number reader, inline (the rules of `micros`)
+    for (let k = 0; k < 2; k++) {
+      i = skipWsAt(s, i);
+      const open = i;
+      if (s[i] !== QUOTE) throw BAIL;
+      let c = s[++i]!;
+      if (c === 43) c = s[++i]!; // '+'
+      let whole = 0;
+      let digits = 0;
+      while (c >= 48 && c <= 57) {
+        whole = whole * 10 + (c - 48);
+        digits++;
+        c = s[++i]!;
+      }
+      let frac = 0;
+      let fracDigits = 0;
+      if (c === DOT) {
+        c = s[++i]!;
+        while (c >= 48 && c <= 57) {
+          if (fracDigits < 6) {
+            frac = frac * 10 + (c - 48);
+            fracDigits++;
+          } else if (c !== 48) {
+            throw BAIL;
+          }
+          digits++;
+          c = s[++i]!;
+        }
+      }
+      if (c !== QUOTE || i >= e || digits === 0 || i - open - 1 > 24) throw BAIL;
+      while (fracDigits < 6) {
+        frac *= 10;
+        fracDigits++;
+      }
+      const value = whole * 1_000_000 + frac;
+      if (!Number.isSafeInteger(value)) throw BAIL;
+      i = skipWsAt(s, i + 1);
+      if (k === 0) {
+        if (s[i] !== COMMA) throw BAIL;
+        price = value;
+      } else {
+        if (s[i] !== RBRACKET) throw BAIL;
+        levels.push({ price, size: value });
+      }
+      i++;
+    }
+    i = skipWsAt(s, i);
+    const c = s[i++];
     if (c === COMMA) {
-      skipWs();
+      i = skipWsAt(s, i);
       continue;
     }
-    if (c === RBRACKET) return levels;
+    if (c === RBRACKET && i <= e) {
+      pos = i;
+      return levels;
+    }
     throw BAIL;
   }
+}
+
+/** The first position at or after `i` that is not JSON whitespace. */
+function skipWsAt(s: Buffer, i: number): number {
+  let c = s[i];
+  while (c === 32 || c === 9 || c === 13) c = s[++i];
+  return i;
 }
 
 function skipWs(): void {
@@ -277,23 +379,31 @@ function readInt(): number {
   return n;
 }
 
-/** A quoted non-negative decimal with at most 6 significant decimals (the rules of parseMicros). */
+/** A quoted non-negative decimal at `pos` (see `micros`). */
 function readMicros(): Micros {
-  if (src[pos] !== QUOTE) throw BAIL;
-  let i = pos + 1;
-  let c = src[i]!;
-  if (c === 43) c = src[++i]!; // '+'
+  return micros(src, pos, end);
+}
+
+/**
+ * A quoted non-negative decimal at `s[i]` with at most 6 significant decimals (the rules of
+ * parseMicros), before `e`; sets `pos` after its closing quote.
+ */
+function micros(s: Buffer, i: number, e: number): Micros {
+  const open = i;
+  if (s[i] !== QUOTE) throw BAIL;
+  let c = s[++i]!;
+  if (c === 43) c = s[++i]!; // '+'
   let whole = 0;
   let digits = 0;
   while (c >= 48 && c <= 57) {
     whole = whole * 10 + (c - 48);
     digits++;
-    c = src[++i]!;
+    c = s[++i]!;
   }
   let frac = 0;
   let fracDigits = 0;
   if (c === DOT) {
-    c = src[++i]!;
+    c = s[++i]!;
     while (c >= 48 && c <= 57) {
       if (fracDigits < 6) {
         frac = frac * 10 + (c - 48);
@@ -302,10 +412,10 @@ function readMicros(): Micros {
         throw BAIL;
       }
       digits++;
-      c = src[++i]!;
+      c = s[++i]!;
     }
   }
-  if (c !== QUOTE || i >= end || digits === 0 || i - pos - 1 > 24) throw BAIL;
+  if (c !== QUOTE || i >= e || digits === 0 || i - open - 1 > 24) throw BAIL;
   pos = i + 1;
   while (fracDigits < 6) {
     frac *= 10;

@@ -2,7 +2,7 @@ import { DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../market-events.ts';
 import { decodeRecordedEvent, decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';
-import { scanBookLine, type ScanToken } from './line-scanner.ts';
+import { scanBookLine, ScanTokenTable, type ScanToken } from './line-scanner.ts';
 
 /** A line longer than this is refused rather than buffered without end. */
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -23,7 +23,7 @@ export class RecordingTextDecoder {
   #carry: Buffer = Buffer.alloc(0);
   #header: RecordingHeader | undefined;
   #tokens: Map<string, string> = new Map();
-  #scanTokens: Map<string, ScanToken> = new Map();
+  #scanTokens = new ScanTokenTable([]);
   #lastTsInit = 0;
 
   /** `where` names the file in errors. */
@@ -72,9 +72,11 @@ export class RecordingTextDecoder {
     if (this.#header === undefined) {
       this.#header = this.#decodeHeader(src.toString('utf8', start, end), line);
       this.#tokens = headerTokens(this.#header);
+      const scanTokens: ScanToken[] = [];
       for (const m of this.#header.markets) {
-        for (const t of m.tokens) this.#scanTokens.set(t.tokenId, { tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
+        for (const t of m.tokens) scanTokens.push({ tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
       }
+      this.#scanTokens = new ScanTokenTable(scanTokens);
       return;
     }
     let event: MarketEvent | undefined;

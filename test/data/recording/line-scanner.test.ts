@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordedEvent, headerTokens } from '../../../src/data/recording/decode-recorded.ts';
 import { encodeEventLine } from '../../../src/data/recording/encode-line.ts';
-import { scanBookLine, type ScanToken } from '../../../src/data/recording/line-scanner.ts';
+import { scanBookLine, ScanTokenTable, type ScanToken } from '../../../src/data/recording/line-scanner.ts';
 import { fixtureEvents } from './helpers.ts';
 
 /** The scanner must take every book line the writer makes, and agree with the generic path. */
 
 const { header, events } = fixtureEvents();
 
-function scanTokens(): Map<string, ScanToken> {
-  const out = new Map<string, ScanToken>();
-  for (const m of header.markets) for (const t of m.tokens) out.set(t.tokenId, { tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
-  return out;
+function scanTokens(): ScanTokenTable {
+  const out: ScanToken[] = [];
+  for (const m of header.markets) for (const t of m.tokens) out.push({ tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
+  return new ScanTokenTable(out);
 }
 
 function scan(line: string, tokens = scanTokens()) {
@@ -37,6 +37,36 @@ describe('book line scanner', () => {
       scanned++;
     }
     expect(scanned).toBeGreaterThan(5);
+  });
+
+  it('reads levels with whitespace anywhere and decimals at the edges of the rules, as the generic path does', () => {
+    const line =
+      '{ "t" : "book" , "tsEvent" : 1 , "tsInit" : 2 , "tokenId" : "1001" , "conditionId" : "0xedge" , "hash" : "h" ,' +
+      ' "bids" : [ [ "0.5" , "1" ] ,\t[ "0.4000000" , "12.000001" ] ] , "asks" : [\r[ "0.51" , "+3" ] , [ "1" , "0.0" ] ] }';
+    const generic = decodeRecordedEvent(JSON.parse(line), headerTokens(header));
+    const fast = scan(line);
+    expect(fast).toEqual(generic);
+    if (fast?.type !== 'book') throw new Error('expected a book');
+    expect(fast.book.bids).toEqual([
+      { price: 500_000, size: 1_000_000 },
+      { price: 400_000, size: 12_000_001 },
+    ]);
+    expect(fast.book.asks).toEqual([
+      { price: 510_000, size: 3_000_000 },
+      { price: 1_000_000, size: 0 },
+    ]);
+  });
+
+  it.each([
+    ['a level with three values', '[["0.5","1","2"]]'],
+    ['a level with one value', '[["0.5"]]'],
+    ['a missing comma between levels', '[["0.5","1"]["0.4","1"]]'],
+    ['an empty decimal', '[["","1"]]'],
+    ['a lone dot', '[[".","1"]]'],
+    ['an unclosed list', '[["0.5","1"]'],
+  ])('gives up on levels with %s', (_, levels) => {
+    const line = `{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xedge","hash":"h","bids":${levels},"asks":[]}`;
+    expect(scan(line)).toBeUndefined();
   });
 
   it('shares one hash string per token while the hash does not change', () => {
@@ -70,5 +100,20 @@ describe('book line scanner', () => {
     const line = '{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xother","hash":"h","bids":[],"asks":[]}';
     const e = decodeRecordedEvent(JSON.parse(line), headerTokens(header));
     expect(e.type === 'book' && e.book.conditionId).toBe('0xother');
+  });
+
+  it('finds tokens by their bytes: each id, never a prefix or an extension of one', () => {
+    const table = new ScanTokenTable(['1001', '10011', '0xab'].map((tokenId) => ({ tokenId, conditionId: 'c', lastHash: undefined })));
+    const find = (text: string) => {
+      const bytes = Buffer.from(`"${text}"`, 'latin1');
+      return table.find(bytes, 1, bytes.length - 1)?.tokenId;
+    };
+    expect(find('1001')).toBe('1001');
+    expect(find('10011')).toBe('10011');
+    expect(find('0xab')).toBe('0xab');
+    expect(find('100')).toBeUndefined();
+    expect(find('100111')).toBeUndefined();
+    expect(find('0xAB')).toBeUndefined();
+    expect(find('')).toBeUndefined();
   });
 });
