@@ -9,6 +9,7 @@ const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 const BOOK_PREFIX = Buffer.from('{"t":"book"', 'latin1');
 const NEWLINE = 10;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Decodes the text form fed in byte chunks of any size (lines split on the newline byte, which
@@ -20,7 +21,7 @@ const NEWLINE = 10;
 export class RecordingTextDecoder {
   readonly #where: string;
   #line = 0;
-  #carry: Buffer = Buffer.alloc(0);
+  #carry: Buffer = EMPTY;
   #header: RecordingHeader | undefined;
   #tokens: Map<string, string> = new Map();
   #scanTokens = new ScanTokenTable([]);
@@ -42,17 +43,33 @@ export class RecordingTextDecoder {
 
   /** Decodes every complete line of what was carried over plus `chunk`, appending events to `out`. */
   push(chunk: Buffer, out: MarketEvent[]): void {
-    const src = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk]) : chunk;
     let start = 0;
+    if (this.#carry.length > 0) {
+      // finish the line cut by the previous chunk on its own (the chunk itself is not copied)
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl < 0) {
+        this.#keep(Buffer.concat([this.#carry, chunk]));
+        return;
+      }
+      const line = Buffer.concat([this.#carry, chunk.subarray(0, nl)]);
+      this.#carry = EMPTY;
+      this.#decodeLine(line, 0, line.length, out);
+      start = nl + 1;
+    }
     for (;;) {
-      const nl = src.indexOf(NEWLINE, start);
+      const nl = chunk.indexOf(NEWLINE, start);
       if (nl < 0) break;
-      this.#decodeLine(src, start, nl, out);
+      this.#decodeLine(chunk, start, nl, out);
       start = nl + 1;
     }
     // a copy, so the chunk itself is not kept
-    this.#carry = start === src.length ? Buffer.alloc(0) : Buffer.from(src.subarray(start));
-    if (this.#carry.length > MAX_LINE_BYTES) {
+    this.#keep(start === chunk.length ? EMPTY : Buffer.from(chunk.subarray(start)));
+  }
+
+  /** Holds the start of a line that goes on in the next chunk. */
+  #keep(carry: Buffer): void {
+    this.#carry = carry;
+    if (carry.length > MAX_LINE_BYTES) {
       throw new DecodeError(`${this.#where}:${this.#line + 1}`, `a line shorter than ${MAX_LINE_BYTES} bytes`, 'a longer one');
     }
   }
@@ -61,7 +78,7 @@ export class RecordingTextDecoder {
   end(out: MarketEvent[]): void {
     if (this.#carry.length > 0) {
       const last = this.#carry;
-      this.#carry = Buffer.alloc(0);
+      this.#carry = EMPTY;
       this.#decodeLine(last, 0, last.length, out);
     }
     if (this.#header === undefined) throw new DecodeError(`${this.#where}:1`, 'a recording header line', this.#line === 0 ? 'an empty file' : undefined);
