@@ -386,13 +386,14 @@ export class BinaryEventDecoder {
     return new DecodeError(`${this.#where}@byte ${this.#base + pos}: ${field}`, expected, actual);
   }
 
-  #time(): [number, number] {
+  /** Reads a record's times: `tsInit` is left in #prevTsInit, `tsEvent` is returned. */
+  #time(): number {
     const tsInit = this.#prevTsInit + sv();
     const tsEvent = tsInit + sv();
     if (tsInit < this.#prevTsInit) throw this.#error(p, 'tsInit', `>= the previous event's tsInit (${this.#prevTsInit})`, tsInit);
     if (tsEvent < 0) throw CORRUPT;
     this.#prevTsInit = tsInit;
-    return [tsEvent, tsInit];
+    return tsEvent;
   }
 
   /** A string ref that names one of the header's tokens. */
@@ -421,7 +422,8 @@ export class BinaryEventDecoder {
   }
 
   #book(stop: number): MarketEvent {
-    const [tsEvent, tsInit] = this.#time();
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
     const tokenRef = this.#tokenRef();
     const tokenId = this.#tokenOf[tokenRef]!;
     const conditionId = this.#strings[uv()];
@@ -447,23 +449,48 @@ export class BinaryEventDecoder {
     const nAsks = uv();
     if ((nBids + nAsks) * 2 > stop - p) throw CORRUPT;
     const bids = new Array<BookLevel>(nBids);
-    let price = 0;
-    for (let i = 0; i < nBids; i++) {
-      price = i === 0 ? uv() : price - uv();
-      bids[i] = { price, size: uv() };
-    }
     const asks = new Array<BookLevel>(nAsks);
-    for (let i = 0; i < nAsks; i++) {
-      price = i === 0 ? uv() : price + uv();
-      asks[i] = { price, size: uv() };
+    // the hot loop: locals only (the module's buffer and position are read once and written
+    // back once), each varint read inline: a price (or its step from the previous one), a size
+    const b = bytes;
+    let q = p;
+    let price = 0;
+    const n = nBids + nAsks;
+    for (let i = 0; i < n; i++) {
+      let step = 0;
+      let size = 0;
+      for (let k = 0; k < 2; k++) {
+        let c = b[q++]!;
+        let v = c & 0x7f;
+        let mul = 0x80;
+        while (c >= 0x80) {
+          c = b[q++]!;
+          v += (c & 0x7f) * mul;
+          mul *= 0x80;
+          if (mul > 2 ** 56) throw CORRUPT;
+        }
+        if (k === 0) step = v;
+        else size = v;
+      }
+      if (i < nBids) {
+        price = i === 0 ? step : price - step;
+        bids[i] = { price, size };
+      } else {
+        price = i === nBids ? step : price + step;
+        asks[i - nBids] = { price, size };
+      }
+      if (i + 1 === nBids && price < 0) throw CORRUPT;
     }
+    if (q > stop) throw CORRUPT;
+    p = q;
     if (price < 0 || tickSize === 0) throw CORRUPT;
     const book: OrderBook = { tokenId, conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice };
     return { type: 'book', book, tsEvent, tsInit };
   }
 
   #prices(stop: number): MarketEvent {
-    const [tsEvent, tsInit] = this.#time();
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
     const n = uv();
     if (n * 2 > stop - p) throw CORRUPT;
     const prices = new Array<TokenPrices>(n);
@@ -478,7 +505,8 @@ export class BinaryEventDecoder {
   }
 
   #trade(): MarketEvent {
-    const [tsEvent, tsInit] = this.#time();
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
     const tokenId = this.#token();
     const side = bytes[p++];
     if (side !== 0 && side !== 1) throw CORRUPT;
@@ -488,7 +516,8 @@ export class BinaryEventDecoder {
   }
 
   #tick(): MarketEvent {
-    const [tsEvent, tsInit] = this.#time();
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
     const tokenId = this.#token();
     const tickSize = uv();
     if (tickSize === 0) throw CORRUPT;
