@@ -128,6 +128,32 @@ describe('recording errors', () => {
     expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte ${firstRecord}: kind: expected a record kind 1..5, got number 127$`));
   });
 
+  it('a binary file with any one byte damaged decodes or is refused with a DecodeError, never anything else', async () => {
+    const path = tmp.path('flip.clbr');
+    const w = createRecordingWriter(path, SMALL_HEADER, { form: 'binary' });
+    for (let i = 1; i <= 50; i++) w.write(bookEvent(i));
+    await w.close();
+    const whole = readFileSync(path);
+    const firstRecord = 14 + whole.readUInt32LE(10) + 4;
+    let refused = 0;
+    // every byte of the records, set to values that break varints, counts and kinds
+    for (let at = firstRecord; at < whole.length - 4; at += 3) {
+      for (const value of [0x00, 0x7f, 0x80, 0xff]) {
+        if (whole[at] === value) continue;
+        const damaged = Buffer.from(whole);
+        damaged[at] = value;
+        writeFileSync(path, damaged);
+        try {
+          readRecordingSync(path);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DecodeError);
+          refused++;
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(100);
+  });
+
   it('a missing file is bad input (ConfigError), not a decode error', async () => {
     await expect(openRecording(tmp.path('nope.jsonl'))).rejects.toThrow(ConfigError);
     await expect(openRecording(tmp.path('nope.jsonl'))).rejects.toThrow(/nope\.jsonl: cannot read recording \(ENOENT\)/);
