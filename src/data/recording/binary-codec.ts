@@ -342,6 +342,9 @@ export class BinaryEventDecoder {
   /** For each string id: the header's token string, or undefined when it is not a token. */
   readonly #tokenOf: (string | undefined)[] = [];
   readonly #lastHash: (string | undefined)[] = [];
+  /** Each token's last book sides: a level that did not change is shared, not made anew. */
+  readonly #lastBids: BookLevel[][] = [];
+  readonly #lastAsks: BookLevel[][] = [];
   #prevTsInit = 0;
   /** File offset of buffer position 0 in the current block (for messages). */
   #base = 0;
@@ -451,7 +454,12 @@ export class BinaryEventDecoder {
     const bids = new Array<BookLevel>(nBids);
     const asks = new Array<BookLevel>(nAsks);
     // the hot loop: locals only (the module's buffer and position are read once and written
-    // back once), each varint read inline: a price (or its step from the previous one), a size
+    // back once), each varint read inline: a price (or its step from the previous one), a size.
+    // A level equal to one of the token's last book is that same (immutable) object: between
+    // two snapshots most levels do not change, so most levels cost no allocation
+    const lastBids = this.#lastBids[tokenRef] ?? NO_LEVELS;
+    const lastAsks = this.#lastAsks[tokenRef] ?? NO_LEVELS;
+    let j = 0; // the first level of the last book's side not better than `price`
     const b = bytes;
     let q = p;
     let price = 0;
@@ -474,15 +482,24 @@ export class BinaryEventDecoder {
       }
       if (i < nBids) {
         price = i === 0 ? step : price - step;
-        bids[i] = { price, size };
+        while (j < lastBids.length && lastBids[j]!.price > price) j++;
+        const last = lastBids[j];
+        bids[i] = last !== undefined && last.price === price && last.size === size ? last : { price, size };
+        if (i + 1 === nBids) {
+          if (price < 0) throw CORRUPT;
+          j = 0;
+        }
       } else {
         price = i === nBids ? step : price + step;
-        asks[i - nBids] = { price, size };
+        while (j < lastAsks.length && lastAsks[j]!.price < price) j++;
+        const last = lastAsks[j];
+        asks[i - nBids] = last !== undefined && last.price === price && last.size === size ? last : { price, size };
       }
-      if (i + 1 === nBids && price < 0) throw CORRUPT;
     }
     if (q > stop) throw CORRUPT;
     p = q;
+    this.#lastBids[tokenRef] = bids;
+    this.#lastAsks[tokenRef] = asks;
     if (price < 0 || tickSize === 0) throw CORRUPT;
     const book: OrderBook = { tokenId, conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice };
     return { type: 'book', book, tsEvent, tsInit };
@@ -526,3 +543,4 @@ export class BinaryEventDecoder {
 }
 
 const EMPTY = Buffer.alloc(0);
+const NO_LEVELS: BookLevel[] = [];
