@@ -35,12 +35,24 @@ let end = 0;
 let strStart = 0;
 let strEnd = 0;
 
-/** What the scanner knows of a token: the header's strings and the last hash seen. */
-export interface ScanToken {
+/** A token of the header: its id and its market's condition id. */
+export interface ScanTokenEntry {
   readonly tokenId: string;
   readonly conditionId: string;
-  lastHash: string | undefined;
 }
+
+/**
+ * What the scanner knows of a token: the header's strings, and the last book's hash and sides
+ * (a level equal to one of the last book is that same immutable object: between two snapshots
+ * most levels do not change, so most levels cost no allocation).
+ */
+interface ScanToken extends ScanTokenEntry {
+  lastHash: string | undefined;
+  lastBids: BookLevel[];
+  lastAsks: BookLevel[];
+}
+
+const NO_LEVELS: BookLevel[] = [];
 
 /**
  * The header's tokens, found from the bytes of a line without making a string of the id (a
@@ -49,8 +61,9 @@ export interface ScanToken {
 export class ScanTokenTable {
   readonly #byHash = new Map<number, ScanToken[]>();
 
-  constructor(tokens: Iterable<ScanToken>) {
-    for (const token of tokens) {
+  constructor(entries: Iterable<ScanTokenEntry>) {
+    for (const entry of entries) {
+      const token: ScanToken = { tokenId: entry.tokenId, conditionId: entry.conditionId, lastHash: undefined, lastBids: NO_LEVELS, lastAsks: NO_LEVELS };
       const key = hashText(token.tokenId);
       const list = this.#byHash.get(key);
       if (list === undefined) this.#byHash.set(key, [token]);
@@ -175,13 +188,13 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
         if (!has('bids"', k)) throw BAIL;
         pos = k + 5;
         colon();
-        bids = readLevels();
+        bids = readLevels(true, token?.lastBids ?? NO_LEVELS);
         break;
       case 97: // a
         if (!has('asks"', k)) throw BAIL;
         pos = k + 5;
         colon();
-        asks = readLevels();
+        asks = readLevels(false, token?.lastAsks ?? NO_LEVELS);
         break;
       case 109: // m
         if (!has('minOrderSize"', k)) throw BAIL;
@@ -221,6 +234,8 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
     hash = src.toString('latin1', hashStart, hashEnd);
     token.lastHash = hash;
   }
+  token.lastBids = bids;
+  token.lastAsks = asks;
   const book = makeOrderBook(token.tokenId, token.conditionId, tsEvent, tsInit, hash, bids, asks, tickSize, minOrderSize, negRisk, lastTradePrice);
   return { type: 'book', book, tsEvent, tsInit };
 }
@@ -228,9 +243,10 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
 /**
  * `[["price","size"], …]` at `pos`. The hot loop of the reader: it works on locals (the buffer,
  * the position) and only writes `pos` back at the end, so V8 keeps them in registers instead of
- * reloading the module's state at every byte.
+ * reloading the module's state at every byte. A level equal to one of `last` (the token's last
+ * book side) is that object.
  */
-function readLevels(): BookLevel[] {
+function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
   const s = src;
   const e = end;
   const levels: BookLevel[] = [];
@@ -242,6 +258,7 @@ function readLevels(): BookLevel[] {
     return levels;
   }
   let price = 0;
+  let j = 0; // the first level of `last` not better than `price` (when in book order)
   for (;;) {
     if (s[i] !== LBRACKET) throw BAIL;
     i++;
@@ -287,7 +304,10 @@ function readLevels(): BookLevel[] {
         price = value;
       } else {
         if (s[i] !== RBRACKET) throw BAIL;
-        levels.push({ price, size: value });
+        if (isBids) while (j < last.length && last[j]!.price > price) j++;
+        else while (j < last.length && last[j]!.price < price) j++;
+        const same = last[j];
+        levels.push(same !== undefined && same.price === price && same.size === value ? same : { price, size: value });
       }
       i++;
     }

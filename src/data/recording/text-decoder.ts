@@ -2,7 +2,7 @@ import { DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../market-events.ts';
 import { decodeRecordedEvent, decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';
-import { scanBookLine, ScanTokenTable, type ScanToken } from './line-scanner.ts';
+import { scanBookLine, ScanTokenTable, type ScanTokenEntry } from './line-scanner.ts';
 
 /** A line longer than this is refused rather than buffered without end. */
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -89,9 +89,9 @@ export class RecordingTextDecoder {
     if (this.#header === undefined) {
       this.#header = this.#decodeHeader(src.toString('utf8', start, end), line);
       this.#tokens = headerTokens(this.#header);
-      const scanTokens: ScanToken[] = [];
+      const scanTokens: ScanTokenEntry[] = [];
       for (const m of this.#header.markets) {
-        for (const t of m.tokens) scanTokens.push({ tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
+        for (const t of m.tokens) scanTokens.push({ tokenId: t.tokenId, conditionId: m.conditionId });
       }
       this.#scanTokens = new ScanTokenTable(scanTokens);
       return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordedEvent, headerTokens } from '../../../src/data/recording/decode-recorded.ts';
 import { encodeEventLine } from '../../../src/data/recording/encode-line.ts';
-import { scanBookLine, ScanTokenTable, type ScanToken } from '../../../src/data/recording/line-scanner.ts';
+import { scanBookLine, ScanTokenTable, type ScanTokenEntry } from '../../../src/data/recording/line-scanner.ts';
 import { fixtureEvents } from './helpers.ts';
 
 /** The scanner must take every book line the writer makes, and agree with the generic path. */
@@ -9,8 +9,8 @@ import { fixtureEvents } from './helpers.ts';
 const { header, events } = fixtureEvents();
 
 function scanTokens(): ScanTokenTable {
-  const out: ScanToken[] = [];
-  for (const m of header.markets) for (const t of m.tokens) out.push({ tokenId: t.tokenId, conditionId: m.conditionId, lastHash: undefined });
+  const out: ScanTokenEntry[] = [];
+  for (const m of header.markets) for (const t of m.tokens) out.push({ tokenId: t.tokenId, conditionId: m.conditionId });
   return new ScanTokenTable(out);
 }
 
@@ -103,7 +103,7 @@ describe('book line scanner', () => {
   });
 
   it('finds tokens by their bytes: each id, never a prefix or an extension of one', () => {
-    const table = new ScanTokenTable(['1001', '10011', '0xab'].map((tokenId) => ({ tokenId, conditionId: 'c', lastHash: undefined })));
+    const table = new ScanTokenTable(['1001', '10011', '0xab'].map((tokenId) => ({ tokenId, conditionId: 'c' })));
     const find = (text: string) => {
       const bytes = Buffer.from(`"${text}"`, 'latin1');
       return table.find(bytes, 1, bytes.length - 1)?.tokenId;
