@@ -4,11 +4,11 @@ import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ClobotError, ConfigError, DecodeError } from '../core/errors.ts';
 import type { MarketEvent } from '../data/market-events.ts';
-import { isBinaryRecording } from '../data/recording/binary-codec.ts';
+import { BinaryEventDecoder, isBinaryRecording } from '../data/recording/binary-codec.ts';
+import { headerTokens } from '../data/recording/decode-recorded.ts';
 import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
 import { openRecording, readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
-import { unpackEvents } from './packed-events.ts';
 import type { BacktestData } from './run-backtest.ts';
 import { openStoreData, type StoreData } from './store-data.ts';
 
@@ -103,18 +103,20 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
 /** The recording's events in arrays with a running count of file bytes (the reader's own stream). */
 export const readBatches = readRecordingBatches;
 
-/** Batches kept decoded ahead of the replay by the decode worker. */
+/** Messages of blocks kept decoded ahead of the replay by the decode worker. */
 const WORKER_AHEAD = 4;
 const DECODE_WORKER_URL = new URL('./decode-worker.mjs', import.meta.url);
 
 /**
- * The same batches as `readBatches`, decoded on a worker thread: the file is read, gunzipped
- * and decoded there while the main thread replays, and the events come over as packed typed
- * arrays (see packed-events.ts). Memory stays bounded: the worker runs at most a few batches ahead.
+ * The same events as `readBatches`, decoded on a worker thread: the file is read, gunzipped and
+ * decoded there (with every check and error of the reader) while the main thread replays, and
+ * the events come over as blocks of the binary recording form, which the main thread decodes
+ * (the cheapest decoding there is; see binary-codec.ts). Memory stays bounded: the worker runs
+ * at most a few messages ahead.
  */
 export async function* workerBatches(path: string, gzip: boolean, header: RecordingHeader, onBytes?: (bytesRead: number) => void): AsyncGenerator<MarketEvent[]> {
-  const tables = { tokens: header.markets.flatMap((m) => m.tokens.map((t) => t.tokenId)), conditions: header.markets.map((m) => m.conditionId) };
   const worker = new Worker(DECODE_WORKER_URL);
+  const blocks = new BinaryEventDecoder(`${path} (from the decode worker)`, headerTokens(header));
   const inbox: FromDecodeWorker[] = [];
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -136,9 +138,10 @@ export async function* workerBatches(path: string, gzip: boolean, header: Record
     notify();
   });
   try {
-    const open: ToDecodeWorker = { kind: 'open', path, gzip, tables };
+    const open: ToDecodeWorker = { kind: 'open', path, gzip };
     worker.postMessage(open);
     worker.postMessage({ kind: 'credit', n: WORKER_AHEAD } satisfies ToDecodeWorker);
+    let offset = 0;
     for (;;) {
       const msg = inbox.shift();
       if (msg === undefined) {
@@ -146,10 +149,16 @@ export async function* workerBatches(path: string, gzip: boolean, header: Record
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      if (msg.kind === 'batch') {
+      if (msg.kind === 'blocks') {
         worker.postMessage({ kind: 'credit', n: 1 } satisfies ToDecodeWorker);
         onBytes?.(msg.bytes);
-        yield unpackEvents(msg.batch, tables);
+        for (const bytes of msg.blocks) {
+          const block = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          const events: MarketEvent[] = [];
+          blocks.decodeBlock(block, 4, block.length, offset + 4, events);
+          offset += block.length;
+          yield events;
+        }
       } else if (msg.kind === 'end') {
         onBytes?.(msg.bytes);
         return;

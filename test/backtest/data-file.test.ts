@@ -1,12 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dataFileKind, openBacktestData, readBatches, workerBatches } from '../../src/backtest/data-file.ts';
-import { packEvents, unpackEvents } from '../../src/backtest/packed-events.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { DecodeError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/data/market-events.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
-import { bookEvent, COND, m, T0, TempDir, tradeEvent, YES } from './helpers.ts';
+import { TempDir } from './helpers.ts';
 
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
@@ -57,32 +56,20 @@ describe('backtest data files', async () => {
     const bytes = readFileSync(binary);
     const damaged = tmp.path('damaged.bin');
     writeFileSync(damaged, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
-    const thread = await collect(readBatches(damaged, false)).catch((err: unknown) => err);
-    const worker = await collect(workerBatches(damaged, false, header)).catch((err: unknown) => err);
-    expect(thread).toBeInstanceOf(DecodeError);
-    expect(worker).toBeInstanceOf(DecodeError);
-    expect((worker as Error).message).toBe((thread as Error).message);
-  });
-});
-
-describe('packed event batches', () => {
-  it('unpack(pack(events)) gives the events back, field for field', () => {
-    const book = bookEvent(T0, [['0.50', '10'], ['0.49', '20']], [['0.51', '5']], { tickSize: '0.001', minOrderSize: '5' });
-    const bare = bookEvent(T0 + 1, [], [['0.99', '1']]);
-    const withLast: MarketEvent = book.type === 'book' ? { ...book, book: { ...book.book, negRisk: true, lastTradePrice: m('0.5'), hash: 'abc' } } : book;
-    const events: MarketEvent[] = [
-      book,
-      bare,
-      withLast,
-      { type: 'prices', prices: [{ tokenId: YES, buy: m('0.5'), sell: undefined, tsInit: T0 + 2 }, { tokenId: 'stranger', buy: undefined, sell: m('0.6'), tsInit: T0 + 2 }], tsEvent: T0 + 1, tsInit: T0 + 2 },
-      tradeEvent(T0 + 3, 'SELL', '0.5', '12.5'),
-      tradeEvent(T0 + 4, 'BUY', '0.51', '1', 'other-token'),
-      { type: 'tickSize', tokenId: YES, tickSize: m('0.01'), tsEvent: T0 + 5, tsInit: T0 + 5 },
-      bookEvent(T0 + 6, [['0.5', '1']], [], { conditionId: '0xunknown', tokenId: 'also-unknown' }),
-    ];
-    const tables = { tokens: [YES, 'no'], conditions: [COND] };
-    const packed = packEvents(events, tables);
-    expect(unpackEvents(packed, tables)).toEqual(events);
-    expect(packed.strings).toEqual([expect.any(String), expect.any(String), 'abc', 'stranger', 'other-token', 'also-unknown', '0xunknown', expect.any(String)]);
+    // a text file with a bad line in the middle: the error names the line either way
+    const lines = (await collect(readBatches(text, true))).length;
+    expect(lines).toBeGreaterThan(100);
+    const badText = tmp.path('damaged.jsonl');
+    const textLines = (await import('node:zlib')).gunzipSync(readFileSync(text)).toString('utf8').split('\n');
+    textLines[1000] = textLines[1000]!.replace('"bids":[[', '"bids":[["x",');
+    writeFileSync(badText, textLines.join('\n'));
+    for (const path of [damaged, badText]) {
+      const thread = await collect(readBatches(path, false)).catch((err: unknown) => err);
+      const worker = await collect(workerBatches(path, false, header)).catch((err: unknown) => err);
+      expect(thread).toBeInstanceOf(DecodeError);
+      expect(worker).toBeInstanceOf(DecodeError);
+      expect((worker as Error).message).toBe((thread as Error).message);
+    }
+    expect(String(await collect(workerBatches(badText, false, header)).catch((err: unknown) => err))).toContain(`${badText}:1001`);
   });
 });
