@@ -54,6 +54,8 @@ export interface RecordingData extends FileData {
   readonly kind: 'recording';
   readonly form: RecordingForm;
   readonly gzip: boolean;
+  /** Where `batches()` decodes the recording (see `OpenDataOptions.decode`). */
+  readonly decodeOn: 'worker' | 'thread';
 }
 
 /**
@@ -64,10 +66,13 @@ export interface RecordingData extends FileData {
  */
 export interface OpenDataOptions {
   /**
-   * Where the recording is decoded: `worker` on a worker thread while the main thread replays,
-   * `thread` on the main thread, `auto` (default) a worker for files of WORKER_MIN_BYTES or more
-   * on a machine with WORKER_MIN_CORES or more (smaller files do not repay the worker's start,
-   * and with fewer cores the two threads mostly take turns). The events are the same.
+   * Where the recording is decoded: `worker` on a worker thread while the main thread replays
+   * (the main thread then decodes only the binary blocks the worker sends), `thread` on the main
+   * thread, `auto` (default) a worker for a text or gzipped recording of WORKER_MIN_BYTES or
+   * more on a machine with WORKER_MIN_CORES or more. Never for a plain binary file: the main
+   * thread would decode the same binary form anyway. Smaller files do not repay the worker's
+   * start (about 0.25 s), and with fewer cores the two threads mostly take turns (measured in
+   * `npm run bench -- backtest.bench`). The events are the same.
    */
   readonly decode?: 'auto' | 'worker' | 'thread';
 }
@@ -86,7 +91,8 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
   const recording = await openRecording(path);
   const bytes = statSync(path).size;
   const decode = options.decode ?? 'auto';
-  const inWorker = decode === 'worker' || (decode === 'auto' && bytes >= WORKER_MIN_BYTES && availableParallelism() >= WORKER_MIN_CORES);
+  const plainBinary = recording.form === 'binary' && !recording.gzip;
+  const inWorker = decode === 'worker' || (decode === 'auto' && !plainBinary && bytes >= WORKER_MIN_BYTES && availableParallelism() >= WORKER_MIN_CORES);
   return {
     kind: 'recording',
     name: basename(path),
@@ -94,6 +100,7 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
     header: recording.header,
     form: recording.form,
     gzip: recording.gzip,
+    decodeOn: inWorker ? 'worker' : 'thread',
     bytes,
     events: () => recording.events(),
     batches: (onBytes) => (inWorker ? workerBatches(path, recording.gzip, recording.header, onBytes) : readBatches(path, recording.gzip, onBytes)),

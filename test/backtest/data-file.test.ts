@@ -50,6 +50,12 @@ describe('backtest data files', async () => {
     }
     const opened = await openBacktestData(binary, { decode: 'worker' });
     expect(opened.header).toEqual(header);
+    expect(opened.kind === 'recording' && opened.decodeOn).toBe('worker');
+    // by default: never for a plain binary file, nor for a small one
+    for (const path of [text, binary]) {
+      const auto = await openBacktestData(path);
+      expect(auto.kind === 'recording' && auto.decodeOn).toBe('thread');
+    }
   });
 
   it('reports a damaged file from the worker as the same DecodeError', async () => {
