@@ -59,27 +59,29 @@ export class StrategyRunner<P = unknown> {
     this.call('onStart', { ctx: this.ctx });
   }
 
+  // the streams are fed only when a stream strategy subscribed to them (most strategies are
+  // callbacks only, and an unobserved Subject still costs a closure and a call per event)
   book(market: MarketSnapshot, book: OrderBook): void {
     if (!this.running) return;
-    this.#books.next({ market, book });
+    if (this.#books.observed) this.#books.next({ market, book });
     this.call('onBook', { ctx: this.ctx, market, book });
   }
 
   prices(market: MarketSnapshot, prices: TokenPrices): void {
     if (!this.running) return;
-    this.#prices.next({ market, prices });
+    if (this.#prices.observed) this.#prices.next({ market, prices });
     this.call('onPrice', { ctx: this.ctx, market, prices });
   }
 
   fill(fill: FillEvent): void {
     if (!this.running) return;
-    this.#fills.next(fill);
+    if (this.#fills.observed) this.#fills.next(fill);
     this.call('onFill', { ctx: this.ctx, fill });
   }
 
   orderEvent(event: OrderEvent): void {
     if (!this.running) return;
-    this.#events.next(event);
+    if (this.#events.observed) this.#events.next(event);
     this.call('onOrderEvent', { ctx: this.ctx, event });
   }
 
