@@ -241,10 +241,10 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
 }
 
 /**
- * `[["price","size"], …]` at `pos`. The hot loop of the reader: it works on locals (the buffer,
- * the position) and only writes `pos` back at the end, so V8 keeps them in registers instead of
- * reloading the module's state at every byte. A level equal to one of `last` (the token's last
- * book side) is that object.
+ * `[["price","size"], …]` at `pos`. The hot loop of the reader: the buffer and the position are
+ * locals (and arguments of `micros`), so V8 keeps them in registers instead of reloading the
+ * module's state at every byte. A level equal to one of `last` (the token's last book side) is
+ * that object.
  */
 function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
   const s = src;
@@ -262,43 +262,10 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
   for (;;) {
     if (s[i] !== LBRACKET) throw BAIL;
     i++;
-    // the price, then the size: one copy of the number reader, inline (the rules of `micros`)
+    // the price, then the size
     for (let k = 0; k < 2; k++) {
-      i = skipWsAt(s, i);
-      const open = i;
-      if (s[i] !== QUOTE) throw BAIL;
-      let c = s[++i]!;
-      if (c === 43) c = s[++i]!; // '+'
-      let whole = 0;
-      let digits = 0;
-      while (c >= 48 && c <= 57) {
-        whole = whole * 10 + (c - 48);
-        digits++;
-        c = s[++i]!;
-      }
-      let frac = 0;
-      let fracDigits = 0;
-      if (c === DOT) {
-        c = s[++i]!;
-        while (c >= 48 && c <= 57) {
-          if (fracDigits < 6) {
-            frac = frac * 10 + (c - 48);
-            fracDigits++;
-          } else if (c !== 48) {
-            throw BAIL;
-          }
-          digits++;
-          c = s[++i]!;
-        }
-      }
-      if (c !== QUOTE || i >= e || digits === 0 || i - open - 1 > 24) throw BAIL;
-      while (fracDigits < 6) {
-        frac *= 10;
-        fracDigits++;
-      }
-      const value = whole * 1_000_000 + frac;
-      if (!Number.isSafeInteger(value)) throw BAIL;
-      i = skipWsAt(s, i + 1);
+      const value = micros(s, skipWsAt(s, i), e);
+      i = skipWsAt(s, pos);
       if (k === 0) {
         if (s[i] !== COMMA) throw BAIL;
         price = value;
