@@ -112,16 +112,21 @@ describe('recording errors', () => {
     expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => bookEvent(i + 1)));
   });
 
-  it('refuses a truncated or damaged binary file, naming the byte offset', async () => {
-    const path = tmp.path('cut.clbr');
+  /** A binary recording of `n` books, its bytes, and where its first record starts. */
+  async function binaryBooks(name: string, n: number): Promise<{ path: string; whole: Buffer; firstRecord: number }> {
+    const path = tmp.path(name);
     const w = createRecordingWriter(path, SMALL_HEADER, { form: 'binary' });
-    for (let i = 1; i <= 200; i++) w.write(bookEvent(i));
+    for (let i = 1; i <= n; i++) w.write(bookEvent(i));
     await w.close();
     const whole = readFileSync(path);
+    return { path, whole, firstRecord: 14 + whole.readUInt32LE(10) + 4 }; // preamble, header, block length
+  }
+
+  it('refuses a truncated or damaged binary file, naming the byte offset', async () => {
+    const { path, whole, firstRecord } = await binaryBooks('cut.clbr', 200);
     writeFileSync(path, whole.subarray(0, whole.length - 4)); // the end marker is gone
     expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte \\d+: end: expected the end marker \\(the file is truncated\\), got string "end of file"$`));
     const damaged = Buffer.from(whole);
-    const firstRecord = 14 + damaged.readUInt32LE(10) + 4; // preamble, header, block length: the first record
     expect(damaged[firstRecord]).toBe(1); // a string definition
     damaged[firstRecord] = 0x7f;
     writeFileSync(path, damaged);
@@ -129,12 +134,7 @@ describe('recording errors', () => {
   });
 
   it('a binary file with any one byte damaged decodes or is refused with a DecodeError, never anything else', async () => {
-    const path = tmp.path('flip.clbr');
-    const w = createRecordingWriter(path, SMALL_HEADER, { form: 'binary' });
-    for (let i = 1; i <= 50; i++) w.write(bookEvent(i));
-    await w.close();
-    const whole = readFileSync(path);
-    const firstRecord = 14 + whole.readUInt32LE(10) + 4;
+    const { path, whole, firstRecord } = await binaryBooks('flip.clbr', 50);
     let refused = 0;
     // every byte of the records, set to values that break varints, counts and kinds
     for (let at = firstRecord; at < whole.length - 4; at += 3) {
