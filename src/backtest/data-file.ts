@@ -103,19 +103,16 @@ export async function openBacktestData(path: string, options: OpenDataOptions = 
     decodeOn: inWorker ? 'worker' : 'thread',
     bytes,
     events: () => recording.events(),
-    batches: (onBytes) => (inWorker ? workerBatches(path, recording.gzip, recording.header, onBytes) : readBatches(path, recording.gzip, onBytes)),
+    batches: (onBytes) => (inWorker ? workerBatches(path, recording.gzip, recording.header, onBytes) : readRecordingBatches(path, recording.gzip, onBytes)),
   };
 }
-
-/** The recording's events in arrays with a running count of file bytes (the reader's own stream). */
-export const readBatches = readRecordingBatches;
 
 /** Messages of blocks kept decoded ahead of the replay by the decode worker. */
 const WORKER_AHEAD = 4;
 const DECODE_WORKER_URL = new URL('./decode-worker.mjs', import.meta.url);
 
 /**
- * The same events as `readBatches`, decoded on a worker thread: the file is read, gunzipped and
+ * The same events as `readRecordingBatches`, decoded on a worker thread: the file is read, gunzipped and
  * decoded there (with every check and error of the reader) while the main thread replays, and
  * the events come over as blocks of the binary recording form, which the main thread decodes
  * (the cheapest decoding there is; see binary-codec.ts). Memory stays bounded: the worker runs

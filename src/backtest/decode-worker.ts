@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { DecodeError } from '../core/errors.ts';
 import { BinaryEventEncoder } from '../data/recording/binary-codec.ts';
-import { readBatches } from './data-file.ts';
+import { readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
 
 /**
@@ -40,7 +40,7 @@ async function decode(msg: Extract<ToDecodeWorker, { kind: 'open' }>): Promise<v
     port!.postMessage({ kind: 'blocks', blocks, bytes } satisfies FromDecodeWorker);
   };
   try {
-    for await (const events of readBatches(msg.path, msg.gzip, (b) => (bytes = b))) {
+    for await (const events of readRecordingBatches(msg.path, msg.gzip, (b) => (bytes = b))) {
       for (let i = 0; i < events.length; i++) encoder.add(events[i]!);
       await post(encoder.takeBlocks());
     }

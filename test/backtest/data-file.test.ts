@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataFileKind, openBacktestData, readBatches, workerBatches } from '../../src/backtest/data-file.ts';
+import { dataFileKind, openBacktestData, workerBatches } from '../../src/backtest/data-file.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { DecodeError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/data/market-events.ts';
+import { readRecordingBatches as readBatches } from '../../src/data/recording/reader.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 import { TempDir } from './helpers.ts';
 
