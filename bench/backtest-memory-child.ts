@@ -3,7 +3,7 @@
  * the command line, then its peak resident memory as one JSON line on stdout.
  */
 import { openBacktestData } from '../src/backtest/data-file.ts';
-import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { runBacktest } from '../src/app/run-backtest.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 
 const [configPath, dataPath] = process.argv.slice(2);

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBacktestData } from '../src/backtest/data-file.ts';
-import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { runBacktest } from '../src/app/run-backtest.ts';
 import { syntheticEvents, syntheticHeader, type SyntheticOptions } from '../src/backtest/synthetic-recording.ts';
 import { parseConfig } from '../src/config/load-config.ts';
 import { createRecordingWriter } from '../src/data/recording/writer.ts';

@@ -5,7 +5,7 @@ import { LiveClock } from '../src/core/clock.ts';
 import { Secret } from '../src/core/secret.ts';
 import { LiveExecutionClient } from '../src/execution/live-execution-client.ts';
 import { fillsOfTrade } from '../src/execution/live/trade-fills.ts';
-import type { OrderRequest } from '../src/strategy/intents.ts';
+import type { OrderRequest } from '../src/core/intents.ts';
 import { apiCredentials } from '../src/venue/auth/api-credentials.ts';
 import { createVenueClient } from '../src/venue/client.ts';
 import type { AccountTrade } from '../src/venue/domain/account.ts';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import type { MarketEvent } from '../src/data/market-events.ts';
+import type { MarketEvent } from '../src/core/events.ts';
 import type { RecordingHeader } from '../src/data/recording/format.ts';
 import { openRecording } from '../src/data/recording/reader.ts';
 import { createRecordingWriter } from '../src/data/recording/writer.ts';

@@ -1,7 +1,7 @@
 import { CHECKS } from '../src/risk/checks/index.ts';
 import { RiskEngine } from '../src/risk/risk-engine.ts';
 import { DEFAULT_CHECK_ORDER, type RiskLimits, type RiskMarketView, type RiskOpenOrder, type RiskState } from '../src/risk/types.ts';
-import type { OrderRequest } from '../src/strategy/intents.ts';
+import type { OrderRequest } from '../src/core/intents.ts';
 import type { BenchTable } from './table.ts';
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunStore } from '../src/store/run-store.ts';
 import type { EngineEvent } from '../src/engine/trading-engine.ts';
-import type { OrderRequest } from '../src/strategy/intents.ts';
+import type { OrderRequest } from '../src/core/intents.ts';
 import type { StoreDurability } from '../src/store/store-types.ts';
 import type { BenchTable } from './table.ts';
 

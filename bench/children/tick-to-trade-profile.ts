@@ -9,7 +9,7 @@
 import { Subject } from 'rxjs';
 import { LiveClock } from '../../src/core/clock.ts';
 import { Secret } from '../../src/core/secret.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { TradingEngine, type EngineLogger } from '../../src/engine/trading-engine.ts';
 import { LiveExecutionClient } from '../../src/execution/live-execution-client.ts';
 import { defineStrategy } from '../../src/strategy/api.ts';

@@ -3,13 +3,13 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ClobotError, ConfigError, DecodeError } from '../core/errors.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import { BinaryEventDecoder, isBinaryRecording } from '../data/recording/binary-codec.ts';
 import { headerTokens } from '../data/recording/decode-recorded.ts';
 import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
 import { openRecording, readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
-import type { BacktestData } from './run-backtest.ts';
+import type { BacktestData } from '../app/run-backtest.ts';
 import { openStoreData, type StoreData } from './store-data.ts';
 
 /** What a `--data` file is, told by its first bytes (never by its name). */

@@ -3,7 +3,7 @@ import type { TokenId } from '../core/types.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { notional } from '../sim/amounts.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
-import type { FillEvent } from '../strategy/api.ts';
+import type { FillEvent } from '../core/events.ts';
 
 /** Milliseconds in the year Sharpe ratios are annualised over: 365 days (the venue never closes). */
 export const YEAR_MS = 365 * 86_400_000;

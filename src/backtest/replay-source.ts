@@ -1,5 +1,5 @@
 import type { SimulatedClock } from '../core/clock.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 
 export interface ReplayProgress {
   /** Events handed out so far. */

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from '../data/recording/format.ts';
 import { StoreReader } from '../store/store-reader.ts';
 import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalRow } from '../store/store-types.ts';

@@ -4,9 +4,9 @@ import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
-import type { BacktestExecutionStats } from './backtest-execution.ts';
+import type { BacktestExecutionStats } from '../sim/simulated-execution.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
-import type { BacktestData } from './run-backtest.ts';
+import type { BacktestData } from '../app/run-backtest.ts';
 
 export const SUMMARY_FORMAT = 'clobot-backtest-summary';
 export const SUMMARY_VERSION = 1;

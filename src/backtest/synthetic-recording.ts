@@ -1,7 +1,7 @@
 import { seededRandom } from '../core/seeded-random.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { BookLevel } from '../core/types.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { formatMicros } from '../core/fixed.ts';
-import type { RunSession } from '../engine/run-session.ts';
+import type { RunSession } from '../app/run-session.ts';
 import { renderTable } from './table.ts';
 
 /**

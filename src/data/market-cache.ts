@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { MarketRules, OrderBook, TokenId, TokenPrices } from '../core/types.ts';
-import type { MarketEvent } from './market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 
 /** Static description of a tracked token (from the market list). */
 export interface TrackedToken {

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { OrderBook, TokenId, TokenPrices } from '../core/types.ts';
-import type { MarketEvent } from './market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 
 /** What the poller needs from the venue edge: one request per call, paced by the rate budget. */
 export interface BookFeed {

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts';
 import { ConfigError, TransportError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { BookLevel, ConditionId, OrderBook, Side, TokenId } from '../core/types.ts';
-import type { MarketEvent } from './market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import { decodeWsMarketText, type WsMarketMessage } from './ws-messages.ts';
 
 /** The venue closes market-channel connections that send no `PING` for a while (PROTOCOL: every 10 s). */

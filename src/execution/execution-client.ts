@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, Side, TokenId } from '../core/types.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 
 /**
  * The execution edge. Live sends signed orders to the venue; paper and backtest hand them to the

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import { ConfigError, ParameterError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { cancelAll } from '../venue/actions/cancel-all.ts';
 import { cancelMarketOrders } from '../venue/actions/cancel-market-orders.ts';
 import { cancelOrder } from '../venue/actions/cancel-order.ts';

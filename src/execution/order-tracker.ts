@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
-import type { OrderSnapshot, OrderStatus } from '../strategy/api.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderSnapshot, OrderStatus } from '../core/events.ts';
+import type { OrderRequest } from '../core/intents.ts';
 
 /** Statuses in which an order may still trade. */
 export const OPEN_STATUSES: ReadonlySet<OrderStatus> = new Set(['PENDING_SUBMIT', 'SUBMIT_UNKNOWN', 'LIVE', 'PARTIALLY_FILLED', 'CANCEL_PENDING']);

@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { Side } from '../core/types.ts';
-import type { QuoteLevel } from '../strategy/intents.ts';
+import type { QuoteLevel } from '../core/intents.ts';
 
 /** A resting order the diff may keep. */
 export interface RestingQuote {

@@ -4,7 +4,7 @@ import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
 import type { MatchingEngine } from '../sim/matching-engine.ts';
 import type { OrderState, SimEvent } from '../sim/types.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
 
 export interface SimExecutionOptions {

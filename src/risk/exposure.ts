@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { big, notionalPicos, ONE, whole, type PicoSum } from './money.ts';
 import type { RiskMarketView, RiskOpenOrder, RiskState } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { CHECKS } from './checks/index.ts';
 import { deny } from './deny.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, Side, TokenId } from '../core/types.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderRequest } from '../core/intents.ts';
 
 /**
  * The risk module's vocabulary. Risk says no with a closed set of codes: every denial names a

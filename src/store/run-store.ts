@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
-import type { FillEvent } from '../strategy/api.ts';
+import type { FillEvent } from '../core/events.ts';
 import { journalColumns } from './journal-entry.ts';
 import { migrateStore } from './migrate.ts';
 import { replayPortfolio } from './replay-portfolio.ts';

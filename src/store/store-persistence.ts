@@ -1,7 +1,7 @@
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/trading-engine.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
-import type { FillEvent } from '../strategy/api.ts';
+import type { FillEvent } from '../core/events.ts';
 import { IdAllocator } from './id-allocator.ts';
 import type { RunStore } from './run-store.ts';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Side } from '../core/types.ts';
-import type { OrderStatus } from '../strategy/api.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { OrderStatus } from '../core/events.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { OPEN_STATUSES } from '../execution/order-tracker.ts';
 import { JOURNAL_MARKET, type BalanceAnchor, type JournalInput, type JournalRow, type OrderHistoryEntry, type RunInfo, type StoredFill, type StoredOrder } from './store-types.ts';
 

@@ -1,10 +1,10 @@
 import type { Micros } from '../core/fixed.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineEvent } from '../engine/trading-engine.ts';
 import type { PositionView } from '../portfolio/portfolio.ts';
-import type { FillEvent, OrderStatus } from '../strategy/api.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+import type { FillEvent, OrderStatus } from '../core/events.ts';
+import type { OrderRequest } from '../core/intents.ts';
 
 /**
  * `normal`: WAL + synchronous=NORMAL; a commit survives a crash of the process (SIGKILL, OOM,

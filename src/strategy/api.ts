@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { OrderBook, TokenId, TokenPrices, MarketRules, Side, ConditionId } from '../core/types.ts';
-import type { OrderIntent } from './intents.ts';
+import type { OrderIntent } from '../core/intents.ts';
+import type { FillEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
+
+export type { FillEvent, OrderEvent, OrderSnapshot, OrderStatus } from '../core/events.ts';
 
 /**
  * The strategy interface. A strategy module default-exports `defineStrategy({...})`.
@@ -37,34 +40,7 @@ export interface MarketSnapshot {
   readonly ageMs: number;
 }
 
-export type OrderStatus =
-  | 'PENDING_SUBMIT'
-  | 'SUBMIT_UNKNOWN'
-  | 'LIVE'
-  | 'PARTIALLY_FILLED'
-  | 'FILLED'
-  | 'CANCEL_PENDING'
-  | 'CANCELED'
-  | 'REJECTED'
-  | 'EXPIRED';
 
-/** An order of this strategy, as the engine tracks it. Frozen. */
-export interface OrderSnapshot {
-  readonly clientOrderId: string;
-  readonly orderId: string | undefined;
-  readonly strategyId: string;
-  readonly tokenId: TokenId;
-  readonly conditionId: ConditionId;
-  readonly side: Side;
-  readonly price: Micros;
-  readonly size: Micros;
-  readonly filled: Micros;
-  readonly status: OrderStatus;
-  readonly orderType: string;
-  readonly postOnly: boolean;
-  readonly tag: string | undefined;
-  readonly createdAt: number;
-}
 
 export interface PositionSnapshot {
   readonly tokenId: TokenId;
@@ -91,30 +67,7 @@ export interface StrategyContext<P = unknown> {
   balance(): Micros;
 }
 
-export interface FillEvent {
-  readonly type: 'OrderFilled';
-  readonly clientOrderId: string;
-  readonly orderId: string;
-  readonly tradeId: string;
-  readonly tokenId: TokenId;
-  readonly side: Side;
-  readonly price: Micros;
-  readonly size: Micros;
-  readonly fee: Micros;
-  readonly liquidity: 'MAKER' | 'TAKER';
-  /** Provisional until the venue reports the trade CONFIRMED. */
-  readonly confirmed: boolean;
-  readonly tsEvent: number;
-  readonly tsInit: number;
-}
 
-export type OrderEvent =
-  | { readonly type: 'OrderAccepted'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
-  | { readonly type: 'OrderRejected'; readonly clientOrderId: string; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderDenied'; readonly clientOrderId: string; readonly code: string; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderCanceled'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderSubmitUnknown'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
-  | { readonly type: 'OrderExpired'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly tsInit: number };
 
 type Out = OrderIntent[] | OrderIntent | void | undefined;
 

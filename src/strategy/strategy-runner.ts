@@ -2,7 +2,7 @@ import { Subject, Subscription, type Observable } from 'rxjs';
 import { StrategyError } from '../core/errors.ts';
 import type { OrderBook, TokenPrices } from '../core/types.ts';
 import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
-import type { OrderIntent } from './intents.ts';
+import type { OrderIntent } from '../core/intents.ts';
 
 export type StrategyState = 'CREATED' | 'RUNNING' | 'FAULTED' | 'STOPPED';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openBacktestData } from '../../src/backtest/data-file.ts';
 import { parseSweepAxis, sweepGrid } from '../../src/backtest/param-overrides.ts';
-import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
 import { serializeSummary } from '../../src/backtest/summary.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { loadConfig } from '../../src/config/load-config.ts';

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dataFileKind, openBacktestData, workerBatches } from '../../src/backtest/data-file.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { DecodeError } from '../../src/core/errors.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { readRecordingBatches as readBatches } from '../../src/data/recording/reader.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 import { TempDir } from './helpers.ts';

@@ -5,7 +5,7 @@ import { parseMicros } from '../../src/core/fixed.ts';
 import type { BookLevel, OrderBook } from '../../src/core/types.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import type { RunConfig } from '../../src/config/run-config.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import type { RecordingHeader } from '../../src/data/recording/format.ts';
 
 export const COND = '0x' + 'ab'.repeat(32);

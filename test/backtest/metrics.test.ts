@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FeeRate } from '../../src/backtest/fee-model.ts';
+import { FeeRate } from '../../src/sim/fee-model.ts';
 import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
 import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
-import { selectedTokenIds, selectRecordedMarkets } from '../../src/backtest/recorded-markets.ts';
-import { sortRows } from '../../src/backtest/sweep.ts';
+import { selectedTokenIds, selectRecordedMarkets } from '../../src/app/recorded-markets.ts';
+import { sortRows } from '../../src/app/sweep.ts';
 import type { BacktestSummary } from '../../src/backtest/summary.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { COND, COND2, header, m, NO, NO2, YES, YES2 } from './helpers.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { writeResults } from '../../src/backtest/write-results.ts';
 import { backtestConfig, TempDir } from './helpers.ts';

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBacktest, type BacktestData } from '../../src/backtest/run-backtest.ts';
+import { runBacktest, type BacktestData } from '../../src/app/run-backtest.ts';
 import { serializeSummary } from '../../src/backtest/summary.ts';
 import { ERR_FOK_UNFILLED } from '../../src/sim/venue-messages.ts';
 import { defineStrategy, type StrategyDefinition } from '../../src/strategy/api.ts';
-import type { OrderIntent } from '../../src/strategy/intents.ts';
+import type { OrderIntent } from '../../src/core/intents.ts';
 import { backtestConfig, bookEvent, COND, header, m, T0, TempDir, tradeEvent, YES } from './helpers.ts';
 
 const tmp = new TempDir();

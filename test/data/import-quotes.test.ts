@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importQuotes, SYNTHETIC_SIZE, syntheticIds } from '../../src/data/import-quotes.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { convertRecording } from '../../src/data/recording/convert-recording.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
 import { tempDir } from './recording/helpers.ts';

@@ -6,7 +6,7 @@ import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { LiveClock, SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError, DecodeError, TransportError } from '../../src/core/errors.ts';
 import type { OrderBook, TokenId } from '../../src/core/types.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { marketChannelUrl, wsMarketSource, type WsSourceOptions } from '../../src/data/ws-source.ts';
 import type { SandboxMarket } from '../../src/sandbox/world/model.ts';
 import { T0 } from '../sandbox/flow/helpers.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Subject, throwError, take, map, merge, defer, of, type Observable } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { OutcomeUnknownError, RateLimitError } from '../../src/core/errors.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { TradingEngine, type EngineLogger, type EngineStrategy } from '../../src/engine/trading-engine.ts';
 import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill } from '../../src/execution/execution-client.ts';
@@ -13,7 +13,7 @@ import { RunStore } from '../../src/store/run-store.ts';
 import { storePersistence } from '../../src/store/store-persistence.ts';
 import Database from 'better-sqlite3';
 import { tempDir } from '../store/helpers.ts';
-import type { OrderIntent } from '../../src/strategy/intents.ts';
+import type { OrderIntent } from '../../src/core/intents.ts';
 
 const COND = '0x' + 'ab'.repeat(32);
 const YES = '111';

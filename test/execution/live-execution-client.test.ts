@@ -4,7 +4,7 @@ import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError, OutcomeUnknownError } from '../../src/core/errors.ts';
 import type { PreparedOrder, VenueFill } from '../../src/execution/execution-client.ts';
 import { LiveExecutionClient, type OrderMarketRules } from '../../src/execution/live-execution-client.ts';
-import type { OrderRequest } from '../../src/strategy/intents.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
 import { decodeClientOrderId } from '../../src/venue/signing/client-order-id.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES } from '../../src/venue/signing/eip712.ts';
 import { createOrderSigner, type OrderSigner, type SignedOrder } from '../../src/venue/signing/order-signer.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OrderTracker } from '../../src/execution/order-tracker.ts';
-import type { OrderRequest } from '../../src/strategy/intents.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
 
 const request = (n: number): OrderRequest => ({
   kind: 'place',

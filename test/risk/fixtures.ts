@@ -1,5 +1,5 @@
 import { parseMicros, type Micros } from '../../src/core/fixed.ts';
-import type { OrderRequest } from '../../src/strategy/intents.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
 import { expect, it } from 'vitest';
 import type {
   CheckName,

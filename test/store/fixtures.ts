@@ -1,5 +1,5 @@
 import type { FillEvent, OrderStatus } from '../../src/strategy/api.ts';
-import type { OrderRequest } from '../../src/strategy/intents.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
 
 /** Orders and fills for store tests (no vitest import: the child process uses these too). */
 

@@ -65,7 +65,7 @@ export function registerBacktest(program: Command): void {
         return;
       }
 
-      const { runBacktest } = await import('../../backtest/run-backtest.ts');
+      const { runBacktest } = await import('../../app/run-backtest.ts');
       const { writeResults } = await import('../../backtest/write-results.ts');
       const { SingleBar, Presets } = (await import('cli-progress')).default;
       const logger = config.logging.file ? createLogger({ level: config.logging.level, file: config.logging.file, stdout: false }) : undefined;
@@ -95,7 +95,7 @@ export function registerBacktest(program: Command): void {
 
 async function sweep(configPath: string, config: ReturnType<typeof loadConfig>, dataPath: string, opts: BacktestOptions, outDir: string, showProgress: boolean): Promise<void> {
   const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
-  const { checkSweepPoints, runSweep, sortRows, sweepPoints } = await import('../../backtest/sweep.ts');
+  const { checkSweepPoints, runSweep, sortRows, sweepPoints } = await import('../../app/sweep.ts');
   const ids = config.strategies.filter((s) => s.enabled).map((s) => s.id);
   let points;
   try {

@@ -34,7 +34,7 @@ export function registerRecord(program: Command): void {
       const config = loadConfig(configPath);
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: false });
-      const { startRecorder } = await import('../../data/recorder.ts');
+      const { startRecorder } = await import('../../app/recorder.ts');
       const recorder = await startRecorder({ config, logger, out: opts.out, venueUrl: opts.venue, form: opts.toBinary ? 'binary' : 'text' });
       const stats0 = recorder.stats();
       process.stderr.write(

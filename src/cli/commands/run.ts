@@ -38,7 +38,7 @@ export function registerRun(program: Command): void {
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
       // loaded on use, so other commands start without the engine's modules
-      const { startRunSession } = await import('../../engine/run-session.ts');
+      const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
       const session = await startRunSession({ config, logger, venueUrl: opts.venue, storePath: opts.store ? resolve(opts.store) : undefined });
       const view = tty ? new StatusView(session) : undefined;

@@ -1,7 +1,7 @@
 import { DecodeError, ParameterError } from '../../core/errors.ts';
 import type { Micros } from '../../core/fixed.ts';
 import type { BookLevel, OrderBook, TokenPrices } from '../../core/types.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { encodeHeaderLine } from './encode-line.ts';
 import type { RecordingHeader } from './format.ts';
 

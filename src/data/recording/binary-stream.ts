@@ -1,5 +1,5 @@
 import { DecodeError } from '../../core/errors.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { BINARY_FORM_VERSION, BINARY_MAGIC, BinaryEventDecoder, isBinaryRecording } from './binary-codec.ts';
 import { decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';

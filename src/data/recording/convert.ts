@@ -1,7 +1,7 @@
 import { formatMicros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
 import type { TradingMarket } from '../../venue/domain/trading.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { decodeRecordedEvent } from './decode-recorded.ts';
 import type { RecordedEvent, RecordedLevel, RecordedMarket } from './format.ts';
 

@@ -2,7 +2,7 @@ import { DecodeError } from '../../core/errors.ts';
 import { parseMicros, type Micros } from '../../core/fixed.ts';
 import type { BookLevel, Side, TokenPrices } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from './format.ts';
 
 /**

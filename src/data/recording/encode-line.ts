@@ -1,7 +1,7 @@
 import { ParameterError } from '../../core/errors.ts';
 import { formatMicros, type Micros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import type { RecordingHeader } from './format.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Micros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 
 /**
  * The hot path of the text reader: one `book` line, read in a single pass straight from the

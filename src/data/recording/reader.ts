@@ -1,7 +1,7 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { ConfigError, DecodeError } from '../../core/errors.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { BINARY_MAGIC, isBinaryRecording } from './binary-codec.ts';
 import { RecordingBinaryDecoder } from './binary-stream.ts';
 import type { RecordingForm, RecordingHeader } from './format.ts';

@@ -1,5 +1,5 @@
 import { DecodeError } from '../../core/errors.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { decodeRecordedEvent, decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';
 import { scanBookLine, ScanTokenTable, type ScanTokenEntry } from './line-scanner.ts';

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ParameterError } from '../../core/errors.ts';
-import type { MarketEvent } from '../market-events.ts';
+import type { MarketEvent } from '../../core/events.ts';
 import { BinaryEventEncoder, binaryEnd, encodeBinaryPreamble } from './binary-codec.ts';
 import { encodeEventLine, encodeHeaderLine } from './encode-line.ts';
 import type { RecordingForm, RecordingHeader } from './format.ts';

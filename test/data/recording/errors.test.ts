@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, DecodeError, ParameterError } from '../../../src/core/errors.ts';
-import type { MarketEvent } from '../../../src/data/market-events.ts';
+import type { MarketEvent } from '../../../src/core/events.ts';
 import { encodeHeaderLine } from '../../../src/data/recording/encode-line.ts';
 import { openRecording, readRecordingSync } from '../../../src/data/recording/reader.ts';
 import { createRecordingWriter } from '../../../src/data/recording/writer.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MarketEvent } from '../../../src/data/market-events.ts';
+import type { MarketEvent } from '../../../src/core/events.ts';
 import type { RecordedMarket, RecordingHeader } from '../../../src/data/recording/format.ts';
 import { decodeWsMarketMessage } from '../../../src/data/ws-messages.ts';
 import { decodeOrderBook, decodeOrderBooks, decodeTokenPrices } from '../../../src/venue/decode.ts';

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MarketEvent } from '../../../src/data/market-events.ts';
+import type { MarketEvent } from '../../../src/core/events.ts';
 import { convertRecording } from '../../../src/data/recording/convert-recording.ts';
 import { marketEventToRecorded, recordedToMarketEvent } from '../../../src/data/recording/convert.ts';
 import { encodeEventLine, encodeHeaderLine } from '../../../src/data/recording/encode-line.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../src/core/errors.ts';
-import type { MarketEvent } from '../../../src/data/market-events.ts';
+import type { MarketEvent } from '../../../src/core/events.ts';
 import { encodeEventLine, encodeHeaderLine } from '../../../src/data/recording/encode-line.ts';
 import { RecordingTextDecoder } from '../../../src/data/recording/text-decoder.ts';
 import { fixtureEvents } from './helpers.ts';

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { loadConfig } from '../../../src/config/load-config.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import type { EngineSummary } from '../../../src/engine/engine-summary.ts';
-import { startRunSession, type RunSession } from '../../../src/engine/run-session.ts';
+import { startRunSession, type RunSession } from '../../../src/app/run-session.ts';
 import type { EngineEvent } from '../../../src/engine/trading-engine.ts';
 import type { OrderRecord } from '../../../src/execution/order-tracker.ts';
 import type { FaultSettings } from '../../../src/sandbox/faults.ts';

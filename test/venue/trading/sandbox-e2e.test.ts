@@ -6,7 +6,7 @@ import type { VenueFill } from '../../../src/execution/execution-client.ts';
 import { LiveExecutionClient } from '../../../src/execution/live-execution-client.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.ts';
 import type { SandboxMarket } from '../../../src/sandbox/world/model.ts';
-import type { OrderRequest } from '../../../src/strategy/intents.ts';
+import type { OrderRequest } from '../../../src/core/intents.ts';
 import { cancelMarketOrders } from '../../../src/venue/actions/cancel-market-orders.ts';
 import { cancelOrder } from '../../../src/venue/actions/cancel-order.ts';
 import { cancelOrders } from '../../../src/venue/actions/cancel-orders.ts';

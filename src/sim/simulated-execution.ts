@@ -2,10 +2,10 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { isValidPrice, type Micros } from '../core/fixed.ts';
 import type { ConditionId, OrderType, Side, TokenId } from '../core/types.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../execution/execution-client.ts';
-import { notional, SIZE_LOT } from '../sim/amounts.ts';
-import { Account } from '../sim/ledger.ts';
+import { notional, SIZE_LOT } from './amounts.ts';
+import { Account } from './ledger.ts';
 import {
   CANCEL_ALREADY_MATCHED,
   CANCEL_NOT_FOUND,
@@ -18,8 +18,8 @@ import {
   ERR_POST_ONLY_CROSSES,
   ERR_PRICE_TICK,
   ERR_SIZE_MINIMUM,
-} from '../sim/venue-messages.ts';
-import type { OrderRequest } from '../strategy/intents.ts';
+} from './venue-messages.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { buyRequirement, restingBuyHold, type FeeRate, type MarketFees } from './fee-model.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { QueueModel } from './queue-model.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BacktestExecutionClient } from '../../src/backtest/backtest-execution.ts';
-import { FeeRate } from '../../src/backtest/fee-model.ts';
-import { constantLatency } from '../../src/backtest/latency-model.ts';
-import { queueModel, type QueueModel } from '../../src/backtest/queue-model.ts';
+import { BacktestExecutionClient } from '../../src/sim/simulated-execution.ts';
+import { FeeRate } from '../../src/sim/fee-model.ts';
+import { constantLatency } from '../../src/sim/latency-model.ts';
+import { queueModel, type QueueModel } from '../../src/sim/queue-model.ts';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { OrderType, Side } from '../../src/core/types.ts';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import type { SubmitResult, VenueFill, VenueOrderState } from '../../src/execution/execution-client.ts';
 import {
   ERR_BALANCE,
@@ -16,8 +16,8 @@ import {
   ERR_PRICE_TICK,
   ERR_SIZE_MINIMUM,
 } from '../../src/sim/venue-messages.ts';
-import type { OrderRequest } from '../../src/strategy/intents.ts';
-import { bookEvent, COND, m, T0, tradeEvent, YES } from './helpers.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
+import { bookEvent, COND, m, T0, tradeEvent, YES } from '../backtest/helpers.ts';
 
 interface Harness {
   clock: SimulatedClock;

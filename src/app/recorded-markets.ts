@@ -4,8 +4,8 @@ import type { TokenId } from '../core/types.ts';
 import type { BacktestConfig, MarketSelection } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
-import type { BacktestToken } from './backtest-execution.ts';
-import { FeeRate } from './fee-model.ts';
+import type { BacktestToken } from '../sim/simulated-execution.ts';
+import { FeeRate } from '../sim/fee-model.ts';
 
 /**
  * The markets of a recording, picked by a config's market selection. A recording holds no tags

@@ -5,9 +5,9 @@ import { ClobotError } from '../core/errors.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { loadStrategy } from '../strategy/loader.ts';
 import { parseStrategyParams } from '../strategy/strategy-params.ts';
-import { applyOverrides, pointLabel, sweepGrid, type ParamOverride, type SweepAxis } from './param-overrides.ts';
+import { applyOverrides, pointLabel, sweepGrid, type ParamOverride, type SweepAxis } from '../backtest/param-overrides.ts';
 import type { SweepJob, SweepReply } from './sweep-protocol.ts';
-import type { BacktestSummary } from './summary.ts';
+import type { BacktestSummary } from '../backtest/summary.ts';
 
 const WORKER_URL = new URL('./sweep-worker.mjs', import.meta.url);
 

@@ -1,5 +1,5 @@
-import type { Micros } from '../core/fixed.ts';
-import type { ConditionId, OrderType, Side, TokenId } from '../core/types.ts';
+import type { Micros } from './fixed.ts';
+import type { ConditionId, OrderType, Side, TokenId } from './types.ts';
 
 /**
  * What a strategy asks for. Strategies return intents; the engine turns them into orders after

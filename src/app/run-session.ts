@@ -10,7 +10,7 @@ import { ConfigError, StrategyError } from '../core/errors.ts';
 
 import { fieldLogger } from '../core/log.ts';
 import type { MarketSelection, RunConfig } from '../config/run-config.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { resolveMarkets, tokensOf } from '../data/market-selection.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
@@ -19,10 +19,10 @@ import { venueBookFeed } from '../data/venue-book-feed.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 import { LiveExecutionClient } from '../execution/live-execution-client.ts';
-import { BacktestExecutionClient } from '../backtest/backtest-execution.ts';
-import { constantLatency } from '../backtest/latency-model.ts';
-import { queueModel } from '../backtest/queue-model.ts';
-import { backtestTokens } from '../backtest/recorded-markets.ts';
+import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
+import { constantLatency } from '../sim/latency-model.ts';
+import { queueModel } from '../sim/queue-model.ts';
+import { backtestTokens } from './recorded-markets.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
 import { openVenue } from './open-venue.ts';
 import { loadStrategy } from '../strategy/loader.ts';
@@ -34,10 +34,10 @@ import { apiCredentials } from '../venue/auth/api-credentials.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import { createOrderSigner } from '../venue/signing/order-signer.ts';
-import type { EngineSummary } from './engine-summary.ts';
+import type { EngineSummary } from '../engine/engine-summary.ts';
 import { RunStore } from '../store/run-store.ts';
 import { restoreFromStore, storePersistence } from '../store/store-persistence.ts';
-import { TradingEngine, type EngineEvent, type EngineStrategy } from './trading-engine.ts';
+import { TradingEngine, type EngineEvent, type EngineStrategy } from '../engine/trading-engine.ts';
 
 export interface RunSessionOptions {
   readonly config: RunConfig;

@@ -1,26 +1,26 @@
 import { resolve } from 'node:path';
-import { engineSettings } from '../engine/engine-settings.ts';
+import { engineSettings } from './engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';
-import type { MarketEvent } from '../data/market-events.ts';
+import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import { DEFAULT_DRAIN_MS, TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { loadStrategy } from '../strategy/loader.ts';
 import { parseStrategyParams } from '../strategy/strategy-params.ts';
-import { BacktestExecutionClient } from './backtest-execution.ts';
-import { constantLatency } from './latency-model.ts';
-import { MetricsRecorder, type BacktestMetrics, type EquityCurve, type FillRecord } from './metrics.ts';
-import { applyOverrides, type ParamOverride } from './param-overrides.ts';
-import { queueModel } from './queue-model.ts';
+import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
+import { constantLatency } from '../sim/latency-model.ts';
+import { MetricsRecorder, type BacktestMetrics, type EquityCurve, type FillRecord } from '../backtest/metrics.ts';
+import { applyOverrides, type ParamOverride } from '../backtest/param-overrides.ts';
+import { queueModel } from '../sim/queue-model.ts';
 import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
-import { inBatches, replay, type ReplayProgress } from './replay-source.ts';
-import { buildSummary, type BacktestSummary } from './summary.ts';
+import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
+import { buildSummary, type BacktestSummary } from '../backtest/summary.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 
 /** Recorded market data for a backtest: the header and a fresh pass over the events each call. */

@@ -1,5 +1,5 @@
-import type { ParamOverride } from './param-overrides.ts';
-import type { BacktestSummary } from './summary.ts';
+import type { ParamOverride } from '../backtest/param-overrides.ts';
+import type { BacktestSummary } from '../backtest/summary.ts';
 
 /** Main thread to a sweep worker: run one grid point. */
 export interface SweepJob {

@@ -5,17 +5,17 @@ import { ConfigError } from '../core/errors.ts';
 import { fieldLogger } from '../core/log.ts';
 import type { MarketSelection, RunConfig } from '../config/run-config.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
-import { openVenue } from '../engine/open-venue.ts';
+import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
-import type { MarketEvent } from './market-events.ts';
-import { resolveMarkets, tokensOf } from './market-selection.ts';
-import { pollMarkets } from './poll-source.ts';
-import { recordedMarketOf } from './recording/convert.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from './recording/format.ts';
-import { createRecordingWriter, type RecordingWriter } from './recording/writer.ts';
-import { venueBookFeed } from './venue-book-feed.ts';
-import { wsMarketSource } from './ws-source.ts';
+import type { MarketEvent } from '../core/events.ts';
+import { resolveMarkets, tokensOf } from '../data/market-selection.ts';
+import { pollMarkets } from '../data/poll-source.ts';
+import { recordedMarketOf } from '../data/recording/convert.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from '../data/recording/format.ts';
+import { createRecordingWriter, type RecordingWriter } from '../data/recording/writer.ts';
+import { venueBookFeed } from '../data/venue-book-feed.ts';
+import { wsMarketSource } from '../data/ws-source.ts';
 
 export interface RecorderOptions {
   readonly config: RunConfig;

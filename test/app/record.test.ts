@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MarketEvent } from '../../src/data/market-events.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { tempDir } from '../data/recording/helpers.ts';

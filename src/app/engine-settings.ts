@@ -1,5 +1,5 @@
 import type { ExecutionConfig } from '../config/run-config.ts';
-import type { EngineExecutionSettings } from './trading-engine.ts';
+import type { EngineExecutionSettings } from '../engine/trading-engine.ts';
 
 /** The engine's execution settings from a config's `execution` section (every mode alike). */
 export function engineSettings(execution: ExecutionConfig): EngineExecutionSettings {

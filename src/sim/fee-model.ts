@@ -1,6 +1,6 @@
 import { Dec, MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import { ParameterError } from '../core/errors.ts';
-import { notional } from '../sim/amounts.ts';
+import { notional } from './amounts.ts';
 
 /**
  * The venue's fee formula with exact decimal rates: `rate / 10000 × min(p, 1 - p) × size`, in

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
-import { startRunSession } from '../../src/engine/run-session.ts';
+import { startRunSession } from '../../src/app/run-session.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 
 /**

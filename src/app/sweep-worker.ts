@@ -1,9 +1,9 @@
 import { parentPort } from 'node:worker_threads';
 import { loadConfig } from '../config/load-config.ts';
-import { openBacktestData } from './data-file.ts';
+import { openBacktestData } from '../backtest/data-file.ts';
 import { runBacktest } from './run-backtest.ts';
 import type { SweepJob, SweepReply } from './sweep-protocol.ts';
-import { writeResults } from './write-results.ts';
+import { writeResults } from '../backtest/write-results.ts';
 
 /**
  * A sweep worker: runs grid points one at a time, each exactly as an in-process run would (the
