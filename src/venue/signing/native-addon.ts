@@ -28,7 +28,7 @@ export const NATIVE_ADDON_PATH = fileURLToPath(new URL('./native/build/Release/c
 
 function load(): { addon: NativeAddon | undefined; reason: string } {
   if (process.env.CLOBOT_NATIVE_SIGNER === '0') return { addon: undefined, reason: 'turned off by CLOBOT_NATIVE_SIGNER=0' };
-  if (!existsSync(NATIVE_ADDON_PATH)) return { addon: undefined, reason: 'not built (see bin/build-native.mjs)' };
+  if (!existsSync(NATIVE_ADDON_PATH)) return { addon: undefined, reason: 'not built (Debian: apt-get install libsecp256k1-dev, then node bin/build-native.mjs)' };
   try {
     const addon = createRequire(import.meta.url)(NATIVE_ADDON_PATH) as NativeAddon;
     addon.init(randomBytes(32));
