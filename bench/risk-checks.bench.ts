@@ -66,6 +66,7 @@ function scenario(name: string, nMarkets: number, nOpen: number, nPositions: num
     dailyPnl: 0,
     heartbeat: 'healthy',
     manualHalt: false,
+    reconciling: new Set(),
   };
   const reqs: OrderRequest[] = Array.from({ length: 15 }, (_, i) => ({
     kind: 'place',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { Dec, decimalToMicros, formatMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
 import { DEFAULT_CHECK_ORDER, CHECK_NAMES } from '../risk/types.ts';
-import { MAX_ORDERS_PER_BATCH } from '../execution/batcher.ts';
+import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';

@@ -5,7 +5,8 @@ import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketEvent } from '../core/events.ts';
 import { MarketCache, type TokenState, type TrackedToken } from '../data/market-cache.ts';
-import { batchWithin, MAX_ORDERS_PER_BATCH } from '../execution/batcher.ts';
+import { batchWithin } from '../execution/batcher.ts';
+import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../execution/execution-client.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import { OrderTracker, OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
@@ -493,19 +494,8 @@ export class TradingEngine {
       const denial = verdicts[i];
       if (denial) {
         this.counters.denied++;
+        if (denial.code === 'RECONCILING') this.counters.deniedReconciling++;
         this.#emitOrderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
-        return;
-      }
-      if (this.#reconciling.has(request.conditionId)) {
-        this.counters.denied++;
-        this.counters.deniedReconciling++;
-        this.#emitOrderEvent(strategyId, {
-          type: 'OrderDenied',
-          clientOrderId: request.clientOrderId,
-          code: 'RECONCILING',
-          reason: 'market has orders of unknown outcome under reconciliation',
-          tsInit: now,
-        });
         return;
       }
       approved.push(this.tracker.add(request, now));
@@ -663,6 +653,7 @@ export class TradingEngine {
       heartbeat: this.heartbeat?.health ?? 'idle',
       manualHalt: this.#manualHalt !== undefined,
       haltReason: this.#manualHalt,
+      reconciling: this.#reconciling,
     };
   }
 
@@ -789,10 +780,9 @@ export class TradingEngine {
         this.counters.accepted++;
         this.#consecutiveRejects = 0;
         if (record.orderId !== result.orderId && result.orderId) this.tracker.setOrderId(record, result.orderId, now);
-        const status = result.status.toUpperCase();
         // a matched order may already be filled; fills arrive through fills$
         if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN') {
-          const next = status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';
+          const next = result.status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';
           this.tracker.transition(record, next, now);
         }
         if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && record.status !== 'FILLED') {
@@ -895,13 +885,18 @@ export class TradingEngine {
 
   #applyVenueState(record: OrderRecord, state: VenueOrderState): void {
     const now = this.#opts.clock.now();
-    const status = state.status.toUpperCase().replace(/^ORDER_STATUS_/, '');
-    if (status === 'LIVE' || status === 'DELAYED') {
-      this.tracker.transition(record, state.sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'venue state');
-    } else if (status === 'MATCHED') {
-      this.tracker.transition(record, 'FILLED', now, 'venue state');
-    } else if (status === 'CANCELED' || status === 'CANCELLED' || status === 'UNMATCHED') {
-      this.tracker.transition(record, 'CANCELED', now, 'venue state');
+    switch (state.status) {
+      case 'LIVE':
+      case 'DELAYED':
+        this.tracker.transition(record, state.sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'venue state');
+        break;
+      case 'MATCHED':
+        this.tracker.transition(record, 'FILLED', now, 'venue state');
+        break;
+      case 'CANCELED':
+      case 'UNMATCHED':
+        this.tracker.transition(record, 'CANCELED', now, 'venue state');
+        break;
     }
   }
 
@@ -993,8 +988,8 @@ export class TradingEngine {
     if (!record) return; // not ours (or from before this run: reconciliation adopts it)
     const trades = this.#tradesOf(fill.orderId);
     const seen = trades.get(fill.tradeId);
-    const confirmed = fill.status.toUpperCase().includes('CONFIRMED');
-    const failed = fill.status.toUpperCase().includes('FAILED');
+    const confirmed = fill.status === 'CONFIRMED';
+    const failed = fill.status === 'FAILED';
     if (seen) {
       if (confirmed && !seen.confirmed) seen.confirmed = true;
       return;

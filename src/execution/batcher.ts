@@ -1,8 +1,5 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 
-/** Venue limit (interface 4.2): a `POST /orders` body holds 1 to 15 items. */
-export const MAX_ORDERS_PER_BATCH = 15;
-
 /**
  * Groups items into batches of at most `maxSize`. The first item of a batch starts a timer of
  * `maxWaitMs` on the given scheduler; the batch is emitted when it is full or the timer fires,

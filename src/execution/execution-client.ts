@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, Side, TokenId } from '../core/types.ts';
 import type { OrderRequest } from '../core/intents.ts';
+import type { TradeStatus, VenueOrderStatus } from '../venue/domain/statuses.ts';
 
 /**
  * The execution edge. Live sends signed orders to the venue; paper and backtest hand them to the
@@ -56,7 +57,7 @@ export interface PreparedOrder {
 }
 
 export type SubmitResult =
-  | { readonly ok: true; readonly orderId: string; readonly status: string; readonly making: Micros; readonly taking: Micros }
+  | { readonly ok: true; readonly orderId: string; readonly status: VenueOrderStatus; readonly making: Micros; readonly taking: Micros }
   | { readonly ok: false; readonly orderId: string; readonly errorMsg: string };
 
 export interface CancelOutcome {
@@ -66,7 +67,7 @@ export interface CancelOutcome {
 
 export interface VenueOrderState {
   readonly orderId: string;
-  readonly status: string;
+  readonly status: VenueOrderStatus;
   readonly tokenId: TokenId;
   readonly conditionId: ConditionId;
   readonly side: Side;
@@ -86,8 +87,8 @@ export interface VenueFill {
   readonly size: Micros;
   readonly fee: Micros;
   readonly liquidity: 'MAKER' | 'TAKER';
-  /** Venue trade status (MATCHED, MINED, CONFIRMED, RETRYING, FAILED). */
-  readonly status: string;
+  /** Provisional until CONFIRMED; a FAILED trade is void. */
+  readonly status: TradeStatus;
   readonly tsEvent: number;
   readonly tsInit: number;
 }

@@ -11,7 +11,8 @@ import { cancelOrders, MAX_CANCEL_IDS } from '../venue/actions/cancel-orders.ts'
 import { getAccountOrder } from '../venue/actions/get-account-order.ts';
 import { iterateAccountOrders } from '../venue/actions/iterate-account-orders.ts';
 import { postHeartbeatV1 } from '../venue/actions/post-heartbeat-v1.ts';
-import { MAX_ORDERS_PER_POST, postOrders } from '../venue/actions/post-orders.ts';
+import { postOrders } from '../venue/actions/post-orders.ts';
+import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { withL2Auth } from '../venue/auth/with-l2-auth.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { AccountOrder, CancelResult } from '../venue/domain/account.ts';
@@ -221,8 +222,8 @@ export class LiveExecutionClient implements ExecutionClient {
   }
 
   async #submit(orders: readonly PreparedOrder[]): Promise<SubmitResult[]> {
-    if (orders.length > MAX_ORDERS_PER_POST) {
-      throw new ParameterError('submit', 'orders', `must hold at most ${MAX_ORDERS_PER_POST} orders, was ${orders.length}`);
+    if (orders.length > MAX_ORDERS_PER_BATCH) {
+      throw new ParameterError('submit', 'orders', `must hold at most ${MAX_ORDERS_PER_BATCH} orders, was ${orders.length}`);
     }
     const signed: SignedOrder[] = [];
     const payloads = orders.map((order, i): LivePayload => {

@@ -1,9 +1,9 @@
 import { formatMicros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
-import type { CheckName, Denial, DenyCode } from './types.ts';
+import type { CheckName, Denial, DenyCode, GateName } from './types.ts';
 
 /** Builds a frozen denial. */
-export function deny(code: DenyCode, check: CheckName, message: string): Denial {
+export function deny(code: DenyCode, check: CheckName | GateName, message: string): Denial {
   return Object.freeze({ code, check, message });
 }
 

@@ -2,6 +2,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import { CHECKS } from './checks/index.ts';
 import { deny } from './deny.ts';
+import { engineGates } from './engine-gates.ts';
 import {
   CHECK_DENY_CODE,
   CHECK_NAMES,
@@ -17,7 +18,10 @@ import {
 } from './types.ts';
 
 export interface RiskEngineOptions {
-  /** The checks to run, in order; default DEFAULT_CHECK_ORDER. A check not listed never runs. */
+  /**
+   * The optional checks to run, in order; default DEFAULT_CHECK_ORDER. A check not listed never
+   * runs; the engine gates run whatever this says.
+   */
   readonly checks?: readonly CheckName[];
   readonly limits: RiskLimits;
 }
@@ -37,8 +41,9 @@ const MS_LIMITS = ['staleBookMs'] as const satisfies readonly (keyof RiskLimits)
 const KNOWN_LIMITS: readonly (keyof RiskLimits)[] = [...MICROS_LIMITS, ...COUNT_LIMITS, ...MS_LIMITS];
 
 /**
- * Runs the configured checks over one order request against a state snapshot; the first denial
- * wins. Pure apart from the per-code denial counters. A check that throws (a malformed number in
+ * Runs the engine gates (engine-gates.ts: halt, heartbeat, reconciling; always, whatever the
+ * config), then the configured checks, over one order request against a state snapshot; the
+ * first denial wins. Pure apart from the per-code denial counters. A check that throws (a malformed number in
  * the state, a bug) denies with that check's own code: risk fails closed.
  */
 export class RiskEngine {
@@ -86,6 +91,7 @@ export class RiskEngine {
       heartbeat: state.heartbeat,
       manualHalt: state.manualHalt,
       haltReason: state.haltReason,
+      reconciling: state.reconciling,
     };
     const results: (Denial | undefined)[] = [];
     for (const req of reqs) {
@@ -118,6 +124,8 @@ export class RiskEngine {
   }
 
   #evaluate(req: OrderRequest, state: RiskState): Denial | undefined {
+    const gated = engineGates(req, state);
+    if (gated !== undefined) return gated;
     const checks = this.#checks;
     for (let i = 0; i < checks.length; i++) {
       const name = this.checkOrder[i] as CheckName;

@@ -27,6 +27,7 @@ export const DENY_CODES = [
   'SELF_CROSS',
   'MARKET_CLOSED',
   'TRADING_HALTED',
+  'RECONCILING',
 ] as const;
 export type DenyCode = (typeof DENY_CODES)[number];
 
@@ -47,6 +48,14 @@ export const CHECK_NAMES = [
   'negRiskExposure',
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
+
+/**
+ * The engine's own gates, run before every configured check and never removable by config:
+ * `halt` (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED) and
+ * `reconciling` (the order's market has orders of unknown outcome, RECONCILING).
+ */
+export const GATE_NAMES = ['halt', 'heartbeat', 'reconciling'] as const;
+export type GateName = (typeof GATE_NAMES)[number];
 
 /**
  * The default order: the kill switch first (nothing goes out while halted), then cheap
@@ -154,12 +163,15 @@ export interface RiskState {
   readonly heartbeat: HeartbeatHealth;
   readonly manualHalt: boolean;
   readonly haltReason?: string;
+  /** Markets (condition ids) with orders of unknown outcome under reconciliation: no new orders there. */
+  readonly reconciling: { has(conditionId: ConditionId): boolean };
 }
 
 /** A no from risk: the engine publishes it as an OrderDenied event the strategy hears. */
 export interface Denial {
   readonly code: DenyCode;
-  readonly check: CheckName;
+  /** The configured check, or the engine gate, that said no. */
+  readonly check: CheckName | GateName;
   /** Short and names the numbers, e.g. "notional 60.5 exceeds max 50". */
   readonly message: string;
 }

@@ -4,6 +4,7 @@ import type { BookLevel, OrderBook, Side, TokenId, TokenPrices } from '../core/t
 import { makeOrderBook, scanOrderBooks } from './books-scan.ts';
 import { Secret } from '../core/secret.ts';
 import type { AccountOrder, AccountTrade, CancelResult, MakerOrderFill, OrderPostResult } from './domain/account.ts';
+import { TRADE_STATUSES, VENUE_ORDER_STATUSES, type TradeStatus, type VenueOrderStatus } from './domain/statuses.ts';
 import type { ApiCredentials } from './signing/l2-auth.ts';
 import type { Activity, ClosedPosition, Holder, HolderGroup, TradeFill } from './domain/analytics.ts';
 import type { CommentPosition, CommentProfile, CommentReaction, VenueComment } from './domain/comments.ts';
@@ -906,9 +907,29 @@ export function decodeComments(value: unknown): VenueComment[] {
 // ---------------------------------------------------------------------------------------------
 // Account data (2.14, 2.15): camelCase (interface) and snake_case (venue docs) both read.
 
-function status(o: Obj, path: string, prefix: string): string {
-  const s = reqStr(o, path, 'status');
-  return s.startsWith(prefix) ? s.slice(prefix.length) : s;
+const ORDER_STATUS_SET: ReadonlySet<string> = new Set(VENUE_ORDER_STATUSES);
+const TRADE_STATUS_SET: ReadonlySet<string> = new Set(TRADE_STATUSES);
+const ORDER_STATUS_EXPECTED = `one of ${VENUE_ORDER_STATUSES.join(', ')} (optionally ORDER_STATUS_-prefixed)`;
+const TRADE_STATUS_EXPECTED = `one of ${TRADE_STATUSES.join(', ')} (optionally TRADE_STATUS_-prefixed)`;
+
+/** A wire status in either profile (`LIVE`, `ORDER_STATUS_LIVE`, any case) as its bare upper-case name. */
+function bareStatus(raw: string, prefix: string): string {
+  const upper = raw.toUpperCase();
+  return upper.startsWith(prefix) ? upper.slice(prefix.length) : upper;
+}
+
+/** An order status into the closed union; an unknown one is a DecodeError naming the field. */
+function orderStatus(raw: string, field: string): VenueOrderStatus {
+  const s = bareStatus(raw, 'ORDER_STATUS_');
+  if (!ORDER_STATUS_SET.has(s)) throw new DecodeError(field, ORDER_STATUS_EXPECTED, raw);
+  return s as VenueOrderStatus;
+}
+
+/** A trade status into the closed union; an unknown one is a DecodeError naming the field. */
+function tradeStatus(raw: string, field: string): TradeStatus {
+  const s = bareStatus(raw, 'TRADE_STATUS_');
+  if (!TRADE_STATUS_SET.has(s)) throw new DecodeError(field, TRADE_STATUS_EXPECTED, raw);
+  return s as TradeStatus;
 }
 
 function decodeMakerOrder(v: unknown, path: string): MakerOrderFill {
@@ -937,7 +958,7 @@ export function decodeAccountTrade(value: unknown, path = 'trade'): AccountTrade
     size: reqMicros(o, path, 'size'),
     feeRateBps: optNum(o, path, 'fee_rate_bps', 'feeRateBps'),
     price: reqMicros(o, path, 'price'),
-    status: status(o, path, 'TRADE_STATUS_'),
+    status: tradeStatus(reqStr(o, path, 'status'), at(path, 'status')),
     matchTime: optDate(o, path, 'match_time', 'matchTime'),
     lastUpdate: optDate(o, path, 'last_update', 'lastUpdate'),
     outcome: optStr(o, path, 'outcome'),
@@ -954,7 +975,7 @@ export function decodeAccountOrder(value: unknown, path = 'order'): AccountOrder
   const o = asObj(value, path);
   return {
     id: reqStr(o, path, 'id'),
-    status: status(o, path, 'ORDER_STATUS_'),
+    status: orderStatus(reqStr(o, path, 'status'), at(path, 'status')),
     market: reqStr(o, path, 'market'),
     assetId: reqStr(o, path, 'assetId', 'asset_id'),
     side: reqSide(o, path, 'side'),
@@ -997,7 +1018,7 @@ export function decodeOrderPostResult(value: unknown, path = 'result'): OrderPos
   const orderId = optStr(o, path, 'orderID', 'orderId', 'order_id');
   const errorMsg = optStr(o, path, 'errorMsg', 'error_msg', 'error') ?? '';
   const rawStatus = optStr(o, path, 'status');
-  const status = rawStatus === undefined || rawStatus === '' ? undefined : rawStatus.toUpperCase();
+  const status = rawStatus === undefined || rawStatus === '' ? undefined : orderStatus(rawStatus, at(path, 'status'));
   if (!success || orderId === undefined || orderId === '') {
     return {
       kind: 'failed',

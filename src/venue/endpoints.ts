@@ -4,6 +4,13 @@
  * budgets and the sandbox all key on `RouteId`.
  */
 
+/**
+ * Venue limit (interface 4.2): a `POST /orders` body holds 1 to 15 signed orders. The one copy of
+ * the number: the client's post action, the engine's batcher, the config schema and the sandbox
+ * all import it.
+ */
+export const MAX_ORDERS_PER_BATCH = 15;
+
 /** Route groups take their own base URL (PROTOCOL "Profiles"). */
 export type RouteGroup = 'metadata' | 'trading' | 'analytics';
 

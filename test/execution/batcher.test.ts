@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestScheduler } from 'rxjs/testing';
-import { batchWithin, MAX_ORDERS_PER_BATCH } from '../../src/execution/batcher.ts';
+import { batchWithin } from '../../src/execution/batcher.ts';
+import { MAX_ORDERS_PER_BATCH } from '../../src/venue/endpoints.ts';
 
 function scheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

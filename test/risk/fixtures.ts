@@ -64,6 +64,7 @@ export function state(over: Partial<RiskState> = {}): RiskState {
     dailyPnl: 0,
     heartbeat: 'healthy',
     manualHalt: false,
+    reconciling: new Set(),
     ...over,
   };
 }

@@ -40,7 +40,7 @@ describe('RiskEngine configuration', () => {
 
   it('accepts explicit undefined limits as "no limit" and an empty check list', () => {
     const engine = new RiskEngine({ checks: [], limits: { maxOpenOrders: undefined } });
-    expect(engine.check(order({ price: NaN }), state({ manualHalt: true }))).toBeUndefined();
+    expect(engine.check(order({ price: NaN }), state())).toBeUndefined();
   });
 });
 
@@ -48,18 +48,26 @@ describe('RiskEngine.check', () => {
   const halted = state({ manualHalt: true, haltReason: 'drill' });
   const offTick = order({ price: m('0.505') });
 
+  const lossy = state({ dailyPnl: -m('60') });
+  const lossLimit = { dailyLossLimit: m('50') };
+
   it('first denial wins in the default order', () => {
-    expect(new RiskEngine({ limits: {} }).check(offTick, halted)).toEqual({ code: 'TRADING_HALTED', check: 'killSwitch', message: 'manual halt: drill' });
+    expect(new RiskEngine({ limits: lossLimit }).check(offTick, lossy)).toEqual({ code: 'TRADING_HALTED', check: 'killSwitch', message: 'daily loss: pnl -60 at or below -50' });
   });
 
   it('first denial wins in a configured order', () => {
+    const engine = new RiskEngine({ checks: ['tickGrid', 'killSwitch'], limits: lossLimit });
+    expect(engine.check(offTick, lossy)?.code).toBe('PRICE_OFF_TICK');
+  });
+
+  it('the engine gates come before every configured check', () => {
     const engine = new RiskEngine({ checks: ['tickGrid', 'killSwitch'], limits: {} });
-    expect(engine.check(offTick, halted)?.code).toBe('PRICE_OFF_TICK');
+    expect(engine.check(offTick, halted)).toEqual({ code: 'TRADING_HALTED', check: 'halt', message: 'manual halt: drill' });
   });
 
   it('a check not in the list never runs', () => {
     const engine = new RiskEngine({ checks: ['tickGrid', 'minSize'], limits: { maxOrderNotional: 0 } });
-    expect(engine.check(order(), halted)).toBeUndefined();
+    expect(engine.check(order(), lossy)).toBeUndefined();
     // maxNotional would throw on a NaN size (fail-closed denial); it is not listed, so minSize answers.
     expect(engine.check(order({ size: NaN }), state())?.check).toBe('minSize');
   });
@@ -138,6 +146,7 @@ describe('RiskEngine.counts', () => {
     const engine = new RiskEngine({ limits });
     const cases: [DenyCode, ReturnType<typeof order>, ReturnType<typeof state>][] = [
       ['TRADING_HALTED', order(), state({ heartbeat: 'lost' })],
+      ['RECONCILING', order(), state({ reconciling: new Set([order().conditionId]) })],
       ['UNKNOWN_MARKET', order({ tokenId: 'nope' }), state()],
       ['MARKET_CLOSED', order(), state({ markets: new Map([['Y1', view({ acceptingOrders: false })]]) })],
       ['PRICE_OFF_TICK', order({ price: m('0.505') }), state()],

@@ -24,7 +24,11 @@ import {
   decodePricesHistory,
   decodeBatchPricesHistory,
   decodeComments,
+  decodeAccountOrder,
+  decodeAccountTrade,
+  decodeOrderPostResult,
 } from '../../src/venue/decode.ts';
+import { TRADE_STATUSES, VENUE_ORDER_STATUSES } from '../../src/venue/domain/statuses.ts';
 
 const VENUE = new URL('../../../shared/fixtures/venue/', import.meta.url);
 const NAUTILUS = new URL('../../../shared/fixtures/nautilus-polymarket/', import.meta.url);
@@ -295,5 +299,43 @@ describe('other trading answers', () => {
     expect(comments[0]).toMatchObject({ parentEntityId: '12', createdAt: Date.UTC(2026, 0, 1) });
     expect(comments[0]?.profile?.positions).toEqual([{ tokenId: '7', positionSize: '12.5' }]);
     expect(comments[0]?.replies[0]?.replies).toEqual([]);
+  });
+});
+
+describe('statuses decode once into closed unions', () => {
+  const order = (status: unknown) => ({ id: '0x01', status, market: '0xm', asset_id: '1', side: 'BUY', original_size: '10', price: '0.5' });
+  const trade = (status: unknown) => ({ id: 't1', market: '0xm', asset_id: '1', side: 'BUY', size: '5', price: '0.5', status });
+
+  it('reads every order status in both profiles (bare and ORDER_STATUS_-prefixed, any case)', () => {
+    for (const status of VENUE_ORDER_STATUSES) {
+      expect(decodeAccountOrder(order(status)).status).toBe(status);
+      expect(decodeAccountOrder(order(`ORDER_STATUS_${status}`)).status).toBe(status);
+      expect(decodeAccountOrder(order(status.toLowerCase())).status).toBe(status);
+    }
+  });
+
+  it('reads every trade status in both profiles (bare and TRADE_STATUS_-prefixed)', () => {
+    for (const status of TRADE_STATUSES) {
+      expect(decodeAccountTrade(trade(status)).status).toBe(status);
+      expect(decodeAccountTrade(trade(`TRADE_STATUS_${status}`)).status).toBe(status);
+    }
+  });
+
+  it('an unknown status is a DecodeError naming the field', () => {
+    const o = decodeError(() => decodeAccountOrder(order('ORDER_STATUS_SLEEPING'), 'data[2]'));
+    expect(o.path).toBe('data[2].status');
+    expect(o.message).toContain('ORDER_STATUS_SLEEPING');
+    // a trade prefix on an order (and the other way round) is not a status of it
+    expect(decodeError(() => decodeAccountOrder(order('TRADE_STATUS_MATCHED'))).path).toBe('order.status');
+    expect(decodeError(() => decodeAccountTrade(trade('ORDER_STATUS_CONFIRMED'))).path).toBe('trade.status');
+    expect(decodeError(() => decodeAccountTrade(trade('SETTLED'))).path).toBe('trade.status');
+    expect(decodeError(() => decodeAccountTrade(trade(7))).path).toBe('trade.status');
+  });
+
+  it('a POST /orders result status: upper-cased into the union, LIVE when absent, refused when unknown', () => {
+    expect(decodeOrderPostResult({ success: true, orderID: '0x1', status: 'matched' })).toMatchObject({ kind: 'accepted', status: 'MATCHED' });
+    expect(decodeOrderPostResult({ success: true, orderID: '0x1' })).toMatchObject({ kind: 'accepted', status: 'LIVE' });
+    expect(decodeOrderPostResult({ success: false, errorMsg: 'no', status: '' })).toMatchObject({ kind: 'failed', status: undefined });
+    expect(decodeError(() => decodeOrderPostResult({ success: true, orderID: '0x1', status: 'QUEUED' }, 'results[4]')).path).toBe('results[4].status');
   });
 });

@@ -2,20 +2,13 @@ import { deny, fmt } from '../deny.ts';
 import type { RiskCheck } from '../types.ts';
 
 /**
- * killSwitch -> TRADING_HALTED when trading must stop, checked in this order:
- * - `manualHalt` (the message carries `haltReason`);
- * - heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass);
+ * killSwitch -> TRADING_HALTED when a configured limit says trading must stop, in this order:
  * - `dailyPnl <= -dailyLossLimit` (a loss exactly at the limit halts);
  * - `consecutiveRejects >= maxConsecutiveRejects`.
- * Needs no market. Runs first by default so nothing goes out while halted.
+ * Needs no market. Runs first by default. A manual halt and an unhealthy heartbeat are not
+ * this check's: they are engine gates (engine-gates.ts) that no config removes.
  */
 export const killSwitch: RiskCheck = (_req, state, limits) => {
-  if (state.manualHalt) {
-    return deny('TRADING_HALTED', 'killSwitch', `manual halt: ${state.haltReason ?? 'no reason given'}`);
-  }
-  if (state.heartbeat === 'late' || state.heartbeat === 'lost') {
-    return deny('TRADING_HALTED', 'killSwitch', `heartbeat ${state.heartbeat}`);
-  }
   const lossLimit = limits.dailyLossLimit;
   if (lossLimit !== undefined && !(state.dailyPnl > -lossLimit)) {
     return deny('TRADING_HALTED', 'killSwitch', `daily loss: pnl ${fmt(state.dailyPnl)} at or below -${fmt(lossLimit)}`);

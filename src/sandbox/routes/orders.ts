@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CancelResult } from '../../sim/types.ts';
+import { MAX_ORDERS_PER_BATCH } from '../../venue/endpoints.ts';
 import { requestCost } from '../../venue/rate-limits.ts';
 import type { WireCancelResult, WireOrderResult } from '../../venue/wire/account.ts';
 import type { SandboxContext } from '../context.ts';
@@ -9,7 +10,6 @@ import { authenticateL2 } from '../trading/auth.ts';
 import {
   CANCEL_ONLY_MODE_MESSAGE,
   MAX_CANCELS_PER_REQUEST,
-  MAX_ORDERS_PER_POST,
   POST_ONLY_MODE_MESSAGE,
   tooManyOrdersMessage,
 } from '../trading/messages.ts';
@@ -32,7 +32,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const body = request.body;
     if (!Array.isArray(body)) throw badRequest('Invalid order payload: the body must be a JSON array of orders');
     if (body.length === 0) throw badRequest('Invalid order payload: the batch holds no orders');
-    if (body.length > MAX_ORDERS_PER_POST) throw badRequest(tooManyOrdersMessage(body.length));
+    if (body.length > MAX_ORDERS_PER_BATCH) throw badRequest(tooManyOrdersMessage(body.length));
     const extra = requestCost('postOrders', body.length) - 1;
     if (extra > 0) enforceLimits(ctx, request, 'postOrders', extra);
     checkMode(ctx, body);

@@ -1,3 +1,5 @@
+import { MAX_ORDERS_PER_BATCH } from '../../venue/endpoints.ts';
+
 /**
  * The sandbox's own `errorMsg` / `error` strings beyond the engine's (src/sim/venue-messages.ts).
  * The owner and signer strings are the venue's own wording (seen in its 400 answers); the rest
@@ -18,11 +20,9 @@ export const CANCEL_ONLY_MODE_MESSAGE = 'cancel-only mode: only cancels are allo
 /** The 400 of a heartbeat with the wrong id. */
 export const ERR_HEARTBEAT_ID = 'Invalid Heartbeat ID';
 
-/** Most items in one `POST /orders` (interface 4.2). */
-export const MAX_ORDERS_PER_POST = 15;
 /** Most ids in one `DELETE /orders`. */
 export const MAX_CANCELS_PER_REQUEST = 1000;
 
 export function tooManyOrdersMessage(n: number): string {
-  return `Too many orders in payload: ${n}, max allowed: ${MAX_ORDERS_PER_POST}`;
+  return `Too many orders in payload: ${n}, max allowed: ${MAX_ORDERS_PER_BATCH}`;
 }

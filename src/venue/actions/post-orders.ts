@@ -1,14 +1,12 @@
 import { ParameterError } from '../../core/errors.ts';
 import type { CallOptions, VenueClient } from '../client.ts';
+import { MAX_ORDERS_PER_BATCH } from '../endpoints.ts';
 import { decodeOrderPostResults, parseJsonText } from '../decode.ts';
 import type { OrderPostResult } from '../domain/account.ts';
 import { requestCost } from '../rate-limits.ts';
 import { toOrderSubmission, type SignedOrder } from '../signing/order-signer.ts';
 import type { WireOrderSubmission } from '../wire/account.ts';
 import { postFailure } from './post-outcome.ts';
-
-/** Most items one `POST /orders` may carry (interface 4.2). */
-export const MAX_ORDERS_PER_POST = 15;
 
 export interface PostOrdersParams {
   /** The caller's API key: every item's `owner`. */
@@ -28,8 +26,8 @@ export interface PostOrdersParams {
  */
 export async function postOrders(client: VenueClient, params: PostOrdersParams, options: CallOptions = {}): Promise<OrderPostResult[]> {
   const n = params.orders.length;
-  if (n === 0 || n > MAX_ORDERS_PER_POST) {
-    throw new ParameterError('postOrders', 'orders', `must hold 1 to ${MAX_ORDERS_PER_POST} orders, was ${n}`);
+  if (n === 0 || n > MAX_ORDERS_PER_BATCH) {
+    throw new ParameterError('postOrders', 'orders', `must hold 1 to ${MAX_ORDERS_PER_BATCH} orders, was ${n}`);
   }
   if (params.owner === '') throw new ParameterError('postOrders', 'owner', 'is required (the API key)');
   const body: WireOrderSubmission[] = params.orders.map((signed) => {

@@ -1,10 +1,12 @@
 import type { Micros } from '../../core/fixed.ts';
 import type { ConditionId, Side, TokenId } from '../../core/types.ts';
+import type { TradeStatus, VenueOrderStatus } from './statuses.ts';
 
 /**
  * Domain types of the account-data routes (2.14, 2.15). Decoded here so reconciliation has one
  * shape whichever spelling the venue used (camelCase in the interface, snake_case in the
- * venue's docs). Statuses drop the venue's `ORDER_STATUS_` / `TRADE_STATUS_` prefixes.
+ * venue's docs). Statuses are the closed unions of statuses.ts (the decoder drops the venue's
+ * `ORDER_STATUS_` / `TRADE_STATUS_` prefixes and rejects a status it does not know).
  */
 
 export interface MakerOrderFill {
@@ -28,8 +30,7 @@ export interface AccountTrade {
   readonly size: Micros;
   readonly feeRateBps: number | undefined;
   readonly price: Micros;
-  /** `MATCHED`, `MINED`, `CONFIRMED`, `RETRYING`, `FAILED`. */
-  readonly status: string;
+  readonly status: TradeStatus;
   readonly matchTime: number | undefined;
   readonly lastUpdate: number | undefined;
   readonly outcome: string | undefined;
@@ -44,8 +45,7 @@ export interface AccountTrade {
 
 export interface AccountOrder {
   readonly id: string;
-  /** `LIVE`, `MATCHED`, `CANCELED`, `DELAYED`, `UNMATCHED`. */
-  readonly status: string;
+  readonly status: VenueOrderStatus;
   readonly market: ConditionId;
   readonly assetId: TokenId;
   readonly side: Side;
@@ -70,8 +70,8 @@ export type OrderPostResult = OrderAccepted | OrderPostFailed;
 export interface OrderAccepted {
   readonly kind: 'accepted';
   readonly orderId: string;
-  /** The venue's status, upper case: `LIVE`, `MATCHED`, `DELAYED`, `UNMATCHED`. */
-  readonly status: string;
+  /** `LIVE` when the venue sent none. */
+  readonly status: VenueOrderStatus;
   /** What the order gave up at once (collateral for a BUY, tokens for a SELL); 0 when it rests. */
   readonly makingAmount: Micros;
   /** What it received at once. */
@@ -86,7 +86,7 @@ export interface OrderPostFailed {
   readonly errorMsg: string;
   /** Sometimes sent with a refusal; usually undefined. */
   readonly orderId: string | undefined;
-  readonly status: string | undefined;
+  readonly status: VenueOrderStatus | undefined;
 }
 
 /** Answer of the cancel family (`DELETE /order`, `/orders`, `/cancel-all`, `/cancel-market-orders`). */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { engineGates } from '../../src/risk/engine-gates.ts';
+import { RiskEngine } from '../../src/risk/risk-engine.ts';
+import type { RiskState } from '../../src/risk/types.ts';
+import { order, state } from './fixtures.ts';
+
+describe('engineGates', () => {
+  const req = order();
+  it.each<[string, Partial<RiskState>, string | undefined, string | undefined]>([
+    ['healthy, not halted, nothing reconciling', {}, undefined, undefined],
+    ['an idle heartbeat (no chain yet)', { heartbeat: 'idle' }, undefined, undefined],
+    ['a manual halt names the reason', { manualHalt: true, haltReason: 'operator: news' }, 'TRADING_HALTED', 'manual halt: operator: news'],
+    ['a manual halt without a reason', { manualHalt: true }, 'TRADING_HALTED', 'manual halt: no reason given'],
+    ['a late heartbeat', { heartbeat: 'late' }, 'TRADING_HALTED', 'heartbeat late'],
+    ['a lost heartbeat', { heartbeat: 'lost' }, 'TRADING_HALTED', 'heartbeat lost'],
+    ['the order market under reconciliation', { reconciling: new Set([req.conditionId]) }, 'RECONCILING', 'market has orders of unknown outcome under reconciliation'],
+    ['another market under reconciliation', { reconciling: new Set(['0xother']) }, undefined, undefined],
+    ['a halt reported before a late heartbeat and reconciliation', { manualHalt: true, haltReason: 'x', heartbeat: 'late', reconciling: new Set([req.conditionId]) }, 'TRADING_HALTED', 'manual halt: x'],
+  ])('%s', (_name, over, code, message) => {
+    const denial = engineGates(req, state(over));
+    expect(denial?.code).toBe(code);
+    expect(denial?.message).toBe(message);
+  });
+
+  it('deny whatever the configured checks: no config drops them', () => {
+    for (const checks of [[], ['tickGrid', 'minSize'] as const]) {
+      const engine = new RiskEngine({ checks, limits: {} });
+      expect(engine.check(req, state({ manualHalt: true }))).toMatchObject({ code: 'TRADING_HALTED', check: 'halt' });
+      expect(engine.check(req, state({ heartbeat: 'lost' }))).toMatchObject({ code: 'TRADING_HALTED', check: 'heartbeat' });
+      expect(engine.check(req, state({ reconciling: new Set([req.conditionId]) }))).toMatchObject({ code: 'RECONCILING', check: 'reconciling' });
+      expect(engine.check(req, state())).toBeUndefined();
+    }
+    const engine = new RiskEngine({ checks: ['tickGrid'], limits: {} });
+    engine.checkBatch([req, order()], state({ heartbeat: 'late' }));
+    expect(engine.counts().TRADING_HALTED).toBe(2);
+  });
+});
