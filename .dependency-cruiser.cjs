@@ -1,0 +1,105 @@
+// Import rules of clobot, checked by `npm run lint` (issue 11, point 7).
+//
+// The rooms of src/ import one way (ARCHITECTURE.md, "Components and their rooms"):
+//   core <- venue <- data, execution <- sim (execution's ExecutionClient port only)
+//   <- risk, strategy, portfolio <- engine, config <- store, backtest <- app <- cli
+// store and backtest are adapters beside the engine: they may import its ports, the engine never
+// imports them; backtest reads runs back through the store, the store never imports backtest.
+// The sandbox sits beside app, on core, venue and sim.
+// Each room below lists every room it may import; any other room of src/ is a violation.
+
+/** @type {Record<string, string[]>} */
+const MAY_IMPORT = {
+  core: [],
+  venue: ['core'],
+  data: ['core', 'venue'],
+  execution: ['core', 'venue'],
+  sim: ['core', 'venue'], // plus src/execution/execution-client.ts, see SIM_PORTS
+  risk: ['core', 'venue', 'data', 'execution', 'sim'],
+  strategy: ['core', 'venue', 'data', 'execution', 'sim'],
+  portfolio: ['core', 'venue', 'data', 'execution', 'sim'],
+  engine: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio'],
+  config: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio'],
+  store: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config'],
+  backtest: [
+    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
+  ],
+  sandbox: ['core', 'venue', 'sim'],
+  app: [
+    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
+    'backtest', 'sandbox',
+  ],
+  cli: [
+    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
+    'backtest', 'sandbox', 'app',
+  ],
+};
+
+// The one file of execution/ that sim/ may import: the port its simulated edge implements.
+const SIM_PORTS = ['^src/execution/execution-client\\.ts$'];
+
+// What an example strategy may import from this repository: the strategy author's API. When the
+// public entry point (src/index.ts, imported as `clobot`) exists, it replaces these two.
+const STRATEGY_AUTHOR_API = ['^src/strategy/index\\.ts$', '^src/core/fixed\\.ts$'];
+
+/** Every rule is an error: any violation fails `npm run lint`. */
+const forbid = (name, comment, from, to) => ({ name, severity: 'error', comment, from, to });
+
+const roomRules = Object.entries(MAY_IMPORT).map(([room, allowed]) =>
+  forbid(
+    `room-${room}`,
+    `src/${room} may import only ${allowed.length === 0 ? 'itself' : allowed.map((r) => `src/${r}`).join(', ')}` +
+      ' (the room order of ARCHITECTURE.md)',
+    { path: `^src/${room}/` },
+    { path: '^src/[^/]+/', pathNot: [`^src/(${[room, ...allowed].join('|')})/`, ...(room === 'sim' ? SIM_PORTS : [])] },
+  ),
+);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...roomRules,
+    forbid(
+      'room-unknown',
+      'every folder of src/ is a room with a place in MAY_IMPORT (.dependency-cruiser.cjs)',
+      { path: '^src/', pathNot: `^src/(${Object.keys(MAY_IMPORT).join('|')})/` },
+      { path: '^src/[^/]+/' },
+    ),
+    forbid(
+      'no-public-entry-inside',
+      'the public entry points at the top of src/ are for users; no room imports them',
+      { path: '^src/[^/]+/' },
+      { path: '^src/[^/]+\\.[cm]?[jt]s$' },
+    ),
+    forbid(
+      'no-circular',
+      'no import cycle between files (type-only imports count: they tie the designs together)',
+      {},
+      { circular: true },
+    ),
+    forbid('src-not-to-test-or-bench', 'src/ never imports test/ or bench/', { path: '^src/' }, { path: '^(test|bench)/' }),
+    forbid(
+      'strategies-only-public-api',
+      `an example strategy imports only the author's API (${STRATEGY_AUTHOR_API.join(', ')}) and packages`,
+      { path: '^strategies/' },
+      { path: '^(src|test|bench|strategies|bin)/', pathNot: STRATEGY_AUTHOR_API },
+    ),
+    forbid('not-to-unresolvable', 'an import that resolves to no file or package', {}, { couldNotResolve: true }),
+    forbid(
+      'src-not-to-dev-dep',
+      'src/ runs in production: it may not need a devDependency at run time',
+      { path: '^src/' },
+      { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    ),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};
