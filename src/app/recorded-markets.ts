@@ -1,7 +1,8 @@
 import { ConfigError, DecodeError } from '../core/errors.ts';
 import { parseMicros, type Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
-import type { BacktestConfig, MarketSelection } from '../config/run-config.ts';
+import type { BacktestConfig } from '../config/run-config.ts';
+import type { MarketSelection } from '../data/market-selection.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { BacktestToken } from '../sim/simulated-execution.ts';

@@ -1,21 +1,20 @@
-import { interval, type Observable, type Subscription } from 'rxjs';
+import { interval, type Subscription } from 'rxjs';
 import type { Logger } from 'pino';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { fieldLogger } from '../core/log.ts';
-import type { MarketSelection, RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from '../config/run-config.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
 import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { MarketEvent } from '../core/events.ts';
-import { resolveMarkets, tokensOf } from '../data/market-selection.ts';
-import { pollMarkets } from '../data/poll-source.ts';
+import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from '../data/recording/format.ts';
 import { createRecordingWriter, type RecordingWriter } from '../data/recording/writer.ts';
-import { venueBookFeed } from '../data/venue-book-feed.ts';
-import { wsMarketSource } from '../data/ws-source.ts';
+import { marketDataSource } from './market-data.ts';
+import { resolveSelections } from './venue-markets.ts';
 
 export interface RecorderOptions {
   readonly config: RunConfig;
@@ -59,9 +58,8 @@ export interface Recorder {
 /**
  * Records a config's markets: builds the venue like a live run (the sandbox embedded in-process
  * when the config says so, or the URL), resolves the market selection (`data.markets`, else every
- * enabled strategy's), writes the header, then every market event of the config's transport
- * (`poll`: books and prices through `pollMarkets`; `ws`: the market channel) with its tsEvent and
- * tsInit. Receipt times never go back in the file: an event stamped earlier than the one before
+ * enabled strategy's), writes the header, then every market event of the run's market-data source
+ * (`marketDataSource`: what a live or paper run of the config sees) with its tsEvent and tsInit. Receipt times never go back in the file: an event stamped earlier than the one before
  * it (the wall clock stepped back) is written with the previous tsInit.
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
@@ -97,20 +95,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       errors++;
       log.warn('market data error', { err: String(err) });
     };
-    const tokenIds = tokens.map((t) => t.tokenId);
-    const source$: Observable<MarketEvent> =
-      config.data.transport === 'ws'
-        ? wsMarketSource({ url: venue.urls.trading, tokenIds, clock, customFeatures: true, onError })
-        : pollMarkets({
-            clock,
-            feed: venueBookFeed(venue),
-            tokenIds,
-            chunkSize: 20,
-            pollIntervalMs: config.data.pollIntervalMs === 'auto' ? 0 : config.data.pollIntervalMs,
-            concurrency: 2,
-            prices: true,
-            onError,
-          });
+    // the same source a live or paper run of this config trades on
+    const source$ = marketDataSource({ data: config.data, venue, tokenIds: tokens.map((t) => t.tokenId), clock, onError });
 
     let stopping = false;
     const write = (event: MarketEvent): void => {
@@ -191,12 +177,10 @@ function withTsInit(event: MarketEvent, tsInit: number): MarketEvent {
 }
 
 /** `data.markets`, else the union of the enabled strategies' selections, each resolved once. */
-async function selectedMarkets(config: RunConfig, venue: VenueClient): Promise<TradingMarket[]> {
+async function selectedMarkets(config: RunConfig, venue: VenueClient): Promise<readonly TradingMarket[]> {
   const selections: MarketSelection[] = [];
   if (config.data.markets) selections.push(config.data.markets);
-  else for (const s of config.strategies) if (s.enabled && !selections.includes(s.markets)) selections.push(s.markets);
+  else for (const s of config.strategies) if (s.enabled) selections.push(s.markets);
   if (selections.length === 0) throw new ConfigError(`data.markets (${config.source.file}): no market selection to record: set data.markets`);
-  const byCondition = new Map<string, TradingMarket>();
-  for (const selection of selections) for (const m of await resolveMarkets(venue, selection)) if (!byCondition.has(m.conditionId)) byCondition.set(m.conditionId, m);
-  return [...byCondition.values()];
+  return (await resolveSelections(venue, selections)).markets;
 }

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { engineSettings } from './engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
@@ -7,31 +6,20 @@ import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { MarketEvent } from '../core/events.ts';
-import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
-import type { EngineSummary } from '../engine/engine-summary.ts';
+import type { RecordedMarket } from '../data/recording/format.ts';
 import { DEFAULT_DRAIN_MS, TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
-import { loadStrategy } from '../strategy/loader.ts';
-import { parseStrategyParams } from '../strategy/strategy-params.ts';
 import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
 import { constantLatency } from '../sim/latency-model.ts';
-import { MetricsRecorder, type BacktestMetrics, type EquityCurve, type FillRecord } from '../backtest/metrics.ts';
-import { applyOverrides, type ParamOverride } from '../backtest/param-overrides.ts';
+import type { BacktestData } from '../backtest/backtest-data.ts';
+import type { BacktestResult } from '../backtest/backtest-result.ts';
+import { MetricsRecorder } from '../backtest/metrics.ts';
+import type { ParamOverride } from '../backtest/param-overrides.ts';
 import { queueModel } from '../sim/queue-model.ts';
 import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
 import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
-import { buildSummary, type BacktestSummary } from '../backtest/summary.ts';
-import type { TrackedToken } from '../data/market-cache.ts';
-
-/** Recorded market data for a backtest: the header and a fresh pass over the events each call. */
-export interface BacktestData {
-  /** The data's name in the summary (the file's base name). */
-  readonly name: string;
-  readonly header: RecordingHeader;
-  events(): AsyncIterable<MarketEvent> | Iterable<MarketEvent>;
-  /** The same events in batches (the fast way), reporting file bytes read as it goes. */
-  batches?(onBytes?: (bytesRead: number) => void): AsyncIterable<readonly MarketEvent[]>;
-}
+import { buildSummary } from '../backtest/summary.ts';
+import { loadRunStrategies } from './strategies.ts';
 
 export interface BacktestProgress extends ReplayProgress {
   /** File bytes read so far, when the data comes from a file. */
@@ -48,17 +36,6 @@ export interface BacktestInput {
   readonly log?: EngineLogger;
   readonly onProgress?: (progress: BacktestProgress) => void;
   readonly progressEvery?: number;
-}
-
-export interface BacktestResult {
-  readonly summary: BacktestSummary;
-  readonly metrics: BacktestMetrics;
-  readonly curve: EquityCurve;
-  readonly fills: readonly FillRecord[];
-  readonly tokens: readonly TrackedToken[];
-  readonly markets: readonly RecordedMarket[];
-  readonly engine: EngineSummary;
-  readonly warnings: readonly string[];
 }
 
 /** Client order id prefix of every backtest: fixed, so ids (and everything else) repeat exactly. */
@@ -87,26 +64,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const log = input.log ?? SILENT;
   const warnings: string[] = [];
 
-  // markets and strategies
-  const enabled = config.strategies.filter((s) => s.enabled);
-  if (enabled.length === 0) throw new ConfigError(`strategies (${config.source.file}): no enabled strategy`);
+  // strategies, and the recorded markets each one trades
+  const loaded = await loadRunStrategies(config, { overrides: input.overrides, definitions: input.definitions });
   const marketsById = new Map<string, RecordedMarket>();
   const strategies: EngineStrategy[] = [];
   const strategyInfo: { id: string; module: string; params: unknown }[] = [];
-  for (const [i, s] of config.strategies.entries()) {
-    if (!s.enabled) continue;
-    const where = s.marketsFrom === 'data' ? 'data.markets' : `strategies[${i}].markets`;
+  for (const { config: s, index, loaded: strategy } of loaded) {
+    const where = s.marketsFrom === 'data' ? 'data.markets' : `strategies[${index}].markets`;
     const picked = selectRecordedMarkets(data.header, s.markets, where);
     warnings.push(...picked.warnings);
     for (const m of picked.markets) marketsById.set(m.conditionId, m);
-    const definition = input.definitions?.[s.id] ?? (await loadStrategy(s.modulePath, config.source.dir, resolve(config.source.dir, '..', 'strategies')));
-    const raw = input.overrides ? applyOverrides(s.id, s.params, input.overrides) : s.params;
-    const params = parseStrategyParams(definition, s.id, raw);
-    strategies.push({ id: s.id, definition, params, tokenIds: selectedTokenIds(picked.markets, s.markets) });
-    strategyInfo.push({ id: s.id, module: s.module, params });
-  }
-  for (const o of input.overrides ?? []) {
-    if (!enabled.some((s) => s.id === o.strategyId)) throw new ConfigError(`--sweep ${o.strategyId}.${o.path.join('.')}: no enabled strategy '${o.strategyId}'`);
+    strategies.push({ id: s.id, definition: strategy.definition, params: strategy.params, tokenIds: selectedTokenIds(picked.markets, s.markets) });
+    strategyInfo.push({ id: s.id, module: s.module, params: strategy.params });
   }
   const markets = data.header.markets.filter((m) => marketsById.has(m.conditionId));
   const tokens = trackedTokens(markets);

@@ -4,7 +4,6 @@ import { Worker } from 'node:worker_threads';
 import { ClobotError } from '../core/errors.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { loadStrategy } from '../strategy/loader.ts';
-import { parseStrategyParams } from '../strategy/strategy-params.ts';
 import { applyOverrides, pointLabel, sweepGrid, type ParamOverride, type SweepAxis } from '../backtest/param-overrides.ts';
 import type { SweepJob, SweepReply } from './sweep-protocol.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
@@ -39,8 +38,7 @@ export async function checkSweepPoints(config: RunConfig, points: readonly Sweep
     if (!s.enabled) continue;
     const touched = points.some((p) => p.overrides.some((o) => o.strategyId === s.id));
     if (!touched) continue;
-    const definition = await loadStrategy(s.modulePath, config.source.dir, resolve(config.source.dir, '..', 'strategies'));
-    for (const p of points) parseStrategyParams(definition, s.id, applyOverrides(s.id, s.params, p.overrides));
+    for (const p of points) await loadStrategy(s, { params: applyOverrides(s.id, s.params, p.overrides) });
   }
 }
 

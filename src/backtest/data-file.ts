@@ -9,7 +9,7 @@ import { headerTokens } from '../data/recording/decode-recorded.ts';
 import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
 import { openRecording, readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
-import type { BacktestData } from '../app/run-backtest.ts';
+import type { BacktestData } from './backtest-data.ts';
 import { openStoreData, type StoreData } from './store-data.ts';
 
 /** What a `--data` file is, told by its first bytes (never by its name). */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
-import type { BacktestResult } from '../app/run-backtest.ts';
+import type { BacktestResult } from './backtest-result.ts';
 
 /** How many tokens get a price chart with their fills (those with the most fills). */
 export const REPORT_PRICE_CHARTS = 4;

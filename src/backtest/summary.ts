@@ -6,7 +6,7 @@ import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import type { BacktestExecutionStats } from '../sim/simulated-execution.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
-import type { BacktestData } from '../app/run-backtest.ts';
+import type { BacktestData } from './backtest-data.ts';
 
 export const SUMMARY_FORMAT = 'clobot-backtest-summary';
 export const SUMMARY_VERSION = 1;

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReport } from './report.ts';
-import type { BacktestResult } from '../app/run-backtest.ts';
+import type { BacktestResult } from './backtest-result.ts';
 import { serializeSummary } from './summary.ts';
 
 export interface WrittenResults {

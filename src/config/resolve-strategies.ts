@@ -1,18 +1,15 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import type { MarketSelection } from '../data/market-selection.ts';
+import { findStrategyModule } from '../strategy/loader.ts';
 import type { ConfigIssue } from './config-issue.ts';
-import type { MarketSelection, StrategyConfig } from './run-config.ts';
+import type { StrategyConfig } from './run-config.ts';
 import type { ConfigFile, MarketSelectionSection } from './schema.ts';
 
 /**
  * Strategies: unique ids, a module path resolved to a file, and the markets each one trades
  * (its own `markets`, else `data.markets`; one of the two must exist).
  *
- * Module lookup: an absolute path is used as is; `./x` and `../x` are relative to the config
- * file only; any other relative path is tried against the config file's directory, then the
- * repo root (so `strategies/market-maker.ts` works from any config), then the repo's
- * `strategies/` folder (so `market-maker.ts` does too). The first existing candidate wins; when
- * none exists the first candidate is kept, and only `checkModules` makes that an error.
+ * Module lookup is the strategy loader's (`findStrategyModule`): the first existing candidate
+ * wins; when none exists the first candidate is kept, and only `checkModules` makes that an error.
  */
 export interface ResolveStrategiesInput {
   readonly file: ConfigFile;
@@ -37,8 +34,7 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
       firstIndex.set(s.id, i);
     }
 
-    const candidates = moduleCandidates(s.module, configDir, repoRoot);
-    const found = candidates.find((p) => existsSync(p));
+    const { path: found, candidates } = findStrategyModule(s.module, configDir, repoRoot);
     if (found === undefined && checkModules) {
       issues.push({ path: ['strategies', i, 'module'], message: `module file not found (looked at ${candidates.join(', ')})` });
     }
@@ -68,13 +64,6 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
     });
   });
   return { strategies, issues };
-}
-
-export function moduleCandidates(module: string, configDir: string, repoRoot: string): string[] {
-  if (isAbsolute(module)) return [module];
-  if (module.startsWith('./') || module.startsWith('../')) return [resolve(configDir, module)];
-  const out = [resolve(configDir, module), resolve(repoRoot, module), resolve(repoRoot, 'strategies', module)];
-  return [...new Set(out)];
 }
 
 function toSelection(s: MarketSelectionSection): MarketSelection {

@@ -1,6 +1,7 @@
 import type { Dec, Micros } from '../core/fixed.ts';
 import type { Secret } from '../core/secret.ts';
 import type { CheckName } from '../risk/types.ts';
+import type { MarketSelection } from '../data/market-selection.ts';
 
 /**
  * The typed run configuration: what `loadConfig` returns after parsing a YAML file, filling
@@ -204,27 +205,6 @@ export interface DataConfig {
   readonly staleAfterMs: number;
   /** Markets for every strategy that has no selection of its own. */
   readonly markets: MarketSelection | undefined;
-}
-
-/** Which markets to trade or watch; the union of every entry. Never all empty. */
-export interface MarketSelection {
-  /** Outcome token ids, decimal strings. */
-  readonly tokenIds: readonly string[];
-  /** Condition ids, 0x + 64 lowercase hex. */
-  readonly conditionIds: readonly Hex[];
-  /** Market slugs. */
-  readonly slugs: readonly string[];
-  readonly filter: MarketFilter | undefined;
-}
-
-/** Markets found by listing the venue's markets. */
-export interface MarketFilter {
-  /** Tag slugs; a market matches when it has any of them (empty = any tag). */
-  readonly tags: readonly string[];
-  readonly active: boolean;
-  readonly acceptingOrders: boolean;
-  /** At most this many markets. */
-  readonly maxCount: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
 import type { TokenId } from '../core/types.ts';
-import type { MarketSelection } from '../config/run-config.ts';
 import type { VenueClient } from '../venue/client.ts';
 import { getMarketBySlug } from '../venue/actions/get-market-by-slug.ts';
 import { getOrderBook } from '../venue/actions/get-order-book.ts';
@@ -8,6 +7,27 @@ import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
 import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { TrackedToken } from './market-cache.ts';
+
+/** Which markets to trade or watch; the union of every entry. Never all empty. */
+export interface MarketSelection {
+  /** Outcome token ids, decimal strings. */
+  readonly tokenIds: readonly string[];
+  /** Condition ids, 0x + 64 lowercase hex. */
+  readonly conditionIds: readonly `0x${string}`[];
+  /** Market slugs. */
+  readonly slugs: readonly string[];
+  readonly filter: MarketFilter | undefined;
+}
+
+/** Markets found by listing the venue's markets. */
+export interface MarketFilter {
+  /** Tag slugs; a market matches when it has any of them (empty = any tag). */
+  readonly tags: readonly string[];
+  readonly active: boolean;
+  readonly acceptingOrders: boolean;
+  /** At most this many markets. */
+  readonly maxCount: number;
+}
 
 /**
  * Resolves a config's market selection (token ids, condition ids, slugs, a filter over the market

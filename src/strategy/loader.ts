@@ -3,25 +3,83 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
 import { STRATEGY_API_VERSION, type StrategyDefinition } from './api.ts';
+import { parseStrategyParams } from './strategy-params.ts';
 
 /**
- * Loads a strategy module (TypeScript through tsx, or JavaScript) and checks its definition:
- * a default export with a name, the right STRATEGY_API_VERSION and callable hooks.
- * `module` is resolved against `baseDir` (the config file's folder), then the repo's strategies/.
+ * The one strategy loader: where a module is looked for, its import (TypeScript through tsx, or
+ * JavaScript), the check of its definition and the parse of its params. The config resolves each
+ * strategy's module with `findStrategyModule` when it is loaded; live, paper, backtest and sweep
+ * runs then load it with `loadStrategy`.
  */
-export async function loadStrategy(module: string, baseDir: string, strategiesDir: string): Promise<StrategyDefinition> {
-  const candidates = isAbsolute(module) ? [module] : [resolve(baseDir, module), resolve(strategiesDir, module)];
-  const path = candidates.find((p) => existsSync(p));
-  if (!path) throw new StrategyError(`strategy module '${module}' not found (looked in ${candidates.join(', ')})`);
+
+/**
+ * Where a strategy module is looked for, in order: an absolute path as is; `./x` and `../x`
+ * against the config file's directory only; any other relative path against the config file's
+ * directory, then the repo root (so `strategies/market-maker.ts` works from any config), then
+ * the repo's `strategies/` folder (so `market-maker.ts` does too).
+ */
+export function strategyModuleCandidates(module: string, configDir: string, repoRoot: string): string[] {
+  if (isAbsolute(module)) return [module];
+  if (module.startsWith('./') || module.startsWith('../')) return [resolve(configDir, module)];
+  const out = [resolve(configDir, module), resolve(repoRoot, module), resolve(repoRoot, 'strategies', module)];
+  return [...new Set(out)];
+}
+
+/** The first candidate that exists (`path`, undefined when none does) and every candidate. */
+export function findStrategyModule(module: string, configDir: string, repoRoot: string): { path: string | undefined; candidates: string[] } {
+  const candidates = strategyModuleCandidates(module, configDir, repoRoot);
+  return { path: candidates.find((p) => existsSync(p)), candidates };
+}
+
+/** A configured strategy as the loader needs it (a config's `StrategyConfig` is one). */
+export interface StrategySource {
+  readonly id: string;
+  /** The module as written in the config (for messages). */
+  readonly module: string;
+  /** The module's absolute path, as `findStrategyModule` found it (or its first candidate). */
+  readonly modulePath: string;
+  /** Every place looked at, for the "not found" message. */
+  readonly moduleCandidates: readonly string[];
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export interface LoadedStrategy {
+  readonly id: string;
+  readonly definition: StrategyDefinition;
+  /** The params checked and defaulted by the strategy's own schema, frozen. */
+  readonly params: unknown;
+}
+
+export interface LoadStrategyOptions {
+  /** Params to use instead of the configured ones (a sweep point's). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** A definition to use instead of importing the module (tests). */
+  readonly definition?: StrategyDefinition;
+}
+
+/** Imports a configured strategy's module, checks its definition and parses its params. */
+export async function loadStrategy(source: StrategySource, options: LoadStrategyOptions = {}): Promise<LoadedStrategy> {
+  const definition = options.definition ?? (await importStrategy(source));
+  const params = parseStrategyParams(definition, source.id, options.params ?? source.params);
+  return { id: source.id, definition, params };
+}
+
+async function importStrategy(source: StrategySource): Promise<StrategyDefinition> {
+  const { module, modulePath } = source;
+  if (!existsSync(modulePath)) {
+    const looked = source.moduleCandidates.length > 0 ? source.moduleCandidates : [modulePath];
+    throw new StrategyError(`strategy module '${module}' not found (looked in ${looked.join(', ')})`);
+  }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    mod = (await import(pathToFileURL(modulePath).href)) as { default?: unknown };
   } catch (err) {
     throw new StrategyError(`strategy module '${module}' failed to load: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   return checkDefinition(mod.default, module);
 }
 
+/** A definition as a module exports it: a name, this STRATEGY_API_VERSION and callable hooks. */
 export function checkDefinition(value: unknown, where: string): StrategyDefinition {
   if (typeof value !== 'object' || value === null) {
     throw new StrategyError(`strategy module '${where}' has no default export of a strategy definition (use defineStrategy)`);

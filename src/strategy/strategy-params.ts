@@ -4,7 +4,6 @@ import type { StrategyDefinition } from './api.ts';
 /**
  * A strategy's `params` from the config, checked and defaulted by its own schema, frozen. The
  * error names the config path of the first bad value: `strategies.mm.params.size: ...`.
- * (The same rule as the live run session's.)
  */
 export function parseStrategyParams(definition: StrategyDefinition, id: string, params: Readonly<Record<string, unknown>>): unknown {
   if (!definition.params) return Object.freeze({ ...params });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBacktest, type BacktestData } from '../../src/app/run-backtest.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
+import type { BacktestData } from '../../src/backtest/backtest-data.ts';
 import { serializeSummary } from '../../src/backtest/summary.ts';
 import { ERR_FOK_UNFILLED } from '../../src/sim/venue-messages.ts';
 import { defineStrategy, type StrategyDefinition } from '../../src/strategy/api.ts';

@@ -1,33 +1,65 @@
-import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { StrategyError } from '../../src/core/errors.ts';
-import { STRATEGY_API_VERSION } from '../../src/strategy/api.ts';
-import { checkDefinition, loadStrategy } from '../../src/strategy/loader.ts';
+import { STRATEGY_API_VERSION, type StrategyDefinition } from '../../src/strategy/api.ts';
+import { checkDefinition, findStrategyModule, loadStrategy, strategyModuleCandidates, type StrategySource } from '../../src/strategy/loader.ts';
 
 const STRATEGIES = resolve('strategies');
+
+/** A configured strategy as the config gives it: the module found where the loader looks. */
+function source(module: string, configDir: string, params: Record<string, unknown> = {}, repoRoot = '/nowhere'): StrategySource {
+  const { path, candidates } = findStrategyModule(module, configDir, repoRoot);
+  return { id: 's', module, modulePath: path ?? candidates[0]!, moduleCandidates: candidates, params };
+}
 
 describe('strategy loader', () => {
   it('loads every strategy module shipped in strategies/ from TypeScript, without a build', async () => {
     const files = readdirSync(STRATEGIES).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const file of files) {
-      const def = await loadStrategy(join(STRATEGIES, file), STRATEGIES, STRATEGIES);
-      expect(def.apiVersion).toBe(STRATEGY_API_VERSION);
-      expect(typeof def.name).toBe('string');
+      const { definition } = await loadStrategy(source(join(STRATEGIES, file), STRATEGIES));
+      expect(definition.apiVersion).toBe(STRATEGY_API_VERSION);
+      expect(typeof definition.name).toBe('string');
     }
+  });
+
+  it('looks for a module against the config, then the repo root, then the repo strategies/', () => {
+    expect(strategyModuleCandidates('/abs/x.ts', '/cfg', '/repo')).toEqual(['/abs/x.ts']);
+    expect(strategyModuleCandidates('./x.ts', '/cfg', '/repo')).toEqual(['/cfg/x.ts']);
+    expect(strategyModuleCandidates('../x.ts', '/cfg/sub', '/repo')).toEqual(['/cfg/x.ts']);
+    expect(strategyModuleCandidates('x.ts', '/cfg', '/repo')).toEqual(['/cfg/x.ts', '/repo/x.ts', '/repo/strategies/x.ts']);
+    // the first that exists wins
+    const repo = mkdtempSync(join(tmpdir(), 'clobot-repo-'));
+    mkdirSync(join(repo, 'strategies'));
+    writeFileSync(join(repo, 'strategies', 'mine.mjs'), '');
+    expect(findStrategyModule('mine.mjs', join(repo, 'configs'), repo).path).toBe(join(repo, 'strategies', 'mine.mjs'));
+  });
+
+  it('parses the params with the strategy schema, or the override given, and names a bad one by its config path', async () => {
+    const definition: StrategyDefinition = {
+      name: 'p',
+      apiVersion: STRATEGY_API_VERSION,
+      params: z.object({ size: z.number().min(1).default(5) }) as unknown as StrategyDefinition['params'],
+    };
+    const s: StrategySource = { id: 'mm', module: 'p.ts', modulePath: '/none/p.ts', moduleCandidates: ['/none/p.ts'], params: {} };
+    expect((await loadStrategy(s, { definition })).params).toEqual({ size: 5 });
+    expect((await loadStrategy(s, { definition, params: { size: 7 } })).params).toEqual({ size: 7 });
+    await expect(loadStrategy(s, { definition, params: { size: 0 } })).rejects.toThrow(/^strategies\.mm\.params\.size: /);
   });
 
   it('refuses a module built for another API version, naming both versions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clobot-strat-'));
-    const file = join(dir, 'old.mjs');
-    writeFileSync(file, `export default { name: 'old', apiVersion: ${STRATEGY_API_VERSION + 1}, onBook() {} };\n`);
-    await expect(loadStrategy(file, dir, dir)).rejects.toThrow(new RegExp(`version ${STRATEGY_API_VERSION + 1}.*version ${STRATEGY_API_VERSION}`));
+    writeFileSync(join(dir, 'old.mjs'), `export default { name: 'old', apiVersion: ${STRATEGY_API_VERSION + 1}, onBook() {} };\n`);
+    await expect(loadStrategy(source('./old.mjs', dir))).rejects.toThrow(new RegExp(`version ${STRATEGY_API_VERSION + 1}.*version ${STRATEGY_API_VERSION}`));
   });
 
-  it('names a missing module and where it looked', async () => {
-    await expect(loadStrategy('nope.ts', '/tmp', STRATEGIES)).rejects.toThrow(/'nope.ts' not found \(looked in/);
+  it('names a missing module and every place it looked', async () => {
+    await expect(loadStrategy(source('nope.ts', '/tmp', {}, '/repo'))).rejects.toThrow(
+      "strategy module 'nope.ts' not found (looked in /tmp/nope.ts, /repo/nope.ts, /repo/strategies/nope.ts)",
+    );
   });
 
   it('refuses definitions without a name, with non-function hooks, or without a default export', () => {
@@ -39,8 +71,7 @@ describe('strategy loader', () => {
 
   it('reports a module that fails to load', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clobot-strat-'));
-    const file = join(dir, 'broken.mjs');
-    writeFileSync(file, 'export default {;\n');
-    await expect(loadStrategy(file, dir, dir)).rejects.toThrow(/failed to load/);
+    writeFileSync(join(dir, 'broken.mjs'), 'export default {;\n');
+    await expect(loadStrategy(source('./broken.mjs', dir))).rejects.toThrow(/failed to load/);
   });
 });

@@ -1,0 +1,11 @@
+import type { MarketEvent } from '../core/events.ts';
+import type { ExecutionClient } from '../execution/execution-client.ts';
+
+/** The execution side of a run: the only thing live and paper do differently. */
+export interface ExecutionEdge {
+  readonly execution: ExecutionClient;
+  /** Sees every market event before the engine (the paper venue's view of the book). */
+  readonly observe?: (event: MarketEvent) => void;
+  /** Releases what the edge owns beyond the execution client (the signer's helper threads). */
+  readonly close?: () => void;
+}

@@ -1,0 +1,50 @@
+import type { Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import type { MarketEvent } from '../core/events.ts';
+import type { TokenId } from '../core/types.ts';
+import type { DataConfig } from '../config/run-config.ts';
+import { pollMarkets } from '../data/poll-source.ts';
+import { venueBookFeed } from '../data/venue-book-feed.ts';
+import { wsMarketSource } from '../data/ws-source.ts';
+import type { VenueClient } from '../venue/client.ts';
+
+/** Tokens per `POST /books` and `POST /prices` request. */
+export const POLL_CHUNK_SIZE = 20;
+/** Book requests in flight at once (the rate budget paces them either way). */
+export const POLL_CONCURRENCY = 2;
+
+export interface MarketDataOptions {
+  /** The config's `data` section: transport and poll period. */
+  readonly data: DataConfig;
+  readonly venue: VenueClient;
+  readonly tokenIds: readonly TokenId[];
+  readonly clock: Clock;
+  /** A failed request or connection; the source goes on. */
+  readonly onError: (err: unknown) => void;
+}
+
+/**
+ * The market data of a run and of a recording, built in one place so that a live or paper run
+ * sees exactly the events a recorder writes (and a backtest of that recording replays):
+ *
+ * - `poll`: books through `POST /books` and prices through `POST /prices`, each token's chunk
+ *   once per `data.pollIntervalMs` per route (`auto`: as fresh as each route's rate budget
+ *   allows; the budget paces the requests, so polling never draws a 429);
+ * - `ws`: the venue's market channel with its custom features (`best_bid_ask` as prices).
+ */
+export function marketDataSource(options: MarketDataOptions): Observable<MarketEvent> {
+  const { data, venue, tokenIds, clock, onError } = options;
+  if (data.transport === 'ws') {
+    return wsMarketSource({ url: venue.urls.trading, tokenIds, clock, customFeatures: true, onError });
+  }
+  return pollMarkets({
+    clock,
+    feed: venueBookFeed(venue),
+    tokenIds,
+    chunkSize: POLL_CHUNK_SIZE,
+    pollIntervalMs: data.pollIntervalMs === 'auto' ? 0 : data.pollIntervalMs,
+    concurrency: POLL_CONCURRENCY,
+    prices: true,
+    onError,
+  });
+}

@@ -1,0 +1,26 @@
+import type { Clock } from '../core/clock.ts';
+import type { PaperRunConfig } from '../config/run-config.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import { constantLatency } from '../sim/latency-model.ts';
+import { queueModel } from '../sim/queue-model.ts';
+import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
+import type { ExecutionEdge } from './execution-edge.ts';
+import { backtestTokens } from './recorded-markets.ts';
+
+/**
+ * Paper: live market data, simulated fills. The execution edge is the backtest's (our orders
+ * against the venue's live books, with its queue, latency and fee models and the config's
+ * `backtest` settings), fed every live market event before the engine sees it. No order ever
+ * reaches the venue.
+ */
+export function paperEdge(config: PaperRunConfig, clock: Clock, tokens: readonly TrackedToken[]): ExecutionEdge {
+  const bt = config.backtest;
+  const execution = new BacktestExecutionClient({
+    clock,
+    tokens: backtestTokens(tokens, bt),
+    latency: constantLatency(bt.entryLatencyMs, bt.responseLatencyMs),
+    queue: queueModel(bt.queueModel),
+    balance: config.paper.balance,
+  });
+  return { execution, observe: (event) => execution.onMarketEvent(event) };
+}

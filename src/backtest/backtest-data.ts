@@ -1,0 +1,12 @@
+import type { MarketEvent } from '../core/events.ts';
+import type { RecordingHeader } from '../data/recording/format.ts';
+
+/** Recorded market data for a backtest: the header and a fresh pass over the events each call. */
+export interface BacktestData {
+  /** The data's name in the summary (the file's base name). */
+  readonly name: string;
+  readonly header: RecordingHeader;
+  events(): AsyncIterable<MarketEvent> | Iterable<MarketEvent>;
+  /** The same events in batches (the fast way), reporting file bytes read as it goes. */
+  batches?(onBytes?: (bytesRead: number) => void): AsyncIterable<readonly MarketEvent[]>;
+}
