@@ -6,7 +6,6 @@ import { DEFAULT_EXCHANGE_ADDRESSES } from '../src/venue/signing/eip712.ts';
 import { createOrderSigner, type SigningAccount } from '../src/venue/signing/order-signer.ts';
 import { recoverOrderSigner } from '../src/venue/signing/recover.ts';
 import { packageSignDigest, signDigest, signingBackend } from '../src/venue/signing/ecdsa.ts';
-import { keccakBackend } from '../src/venue/signing/keccak-native.ts';
 import { printTable, type BenchTable } from './table.ts';
 
 /**
@@ -189,7 +188,7 @@ export async function run(): Promise<BenchTable> {
   for (const c of raw) rows.push([c.name, Math.round(c.best), '-']);
   const notes = [
     'each order: amounts from exact micros, EIP-712 struct hash and digest (the order id), secp256k1 RFC 6979 signature, order JSON',
-    `signing: ${signingBackend.name} (${signingBackend.detail}); order hashing: keccak256 through the ${keccakBackend}`,
+    `signing: ${signingBackend.name} (${signingBackend.detail}); order hashing: keccak256 in JavaScript (src/venue/signing/keccak256.ts)`,
     'signMany: the calling thread and the helper claim digests from shared memory; the helper polls its core for 50 ms after a batch',
     `best of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per row (the machine is shared)`,
   ];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds clobot's optional signing addon (src/venue/signing/native: secp256k1 signatures through
-// the system's libsecp256k1, and keccak256) on `npm install` / `npm ci`.
+// the system's libsecp256k1) on `npm install` / `npm ci`.
 //
 // The addon signs through the system's libsecp256k1 (Debian/Ubuntu: libsecp256k1-dev), about
 // 1.5x the rate of the library bundled in the `secp256k1` npm package. It is optional: when the
@@ -17,7 +17,7 @@ const ADDON_DIR = join(ROOT, 'src/venue/signing/native');
 const wanted = process.env.CLOBOT_NATIVE_SIGNER;
 
 function skip(reason) {
-  const line = `clobot: native signing addon not built (${reason}); signing uses the secp256k1 and keccak npm packages`;
+  const line = `clobot: native signing addon not built (${reason}); signing uses the secp256k1 npm package`;
   if (wanted === '1') {
     console.error(`${line}, and CLOBOT_NATIVE_SIGNER=1 requires the addon`);
     process.exit(1);

@@ -1,7 +1,6 @@
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ClobotError } from '../../core/errors.ts';
 import { writeHex } from './hex.ts';
-import { keccak256Native } from './keccak-native.ts';
+import { keccak256 } from './keccak256.ts';
 
 /**
  * EIP-712 typed-data hashing for the two structs the venue signs: `Order` (PROTOCOL "Orders")
@@ -28,13 +27,9 @@ export const ZERO_BYTES32 = '0x' + '00'.repeat(32);
 
 const encoder = new TextEncoder();
 
-export function keccak256(data: Uint8Array): Uint8Array {
-  return keccak_256(data);
-}
-
 /** keccak256 of the UTF-8 bytes of `text` (how EIP-712 encodes `string` members and type strings). */
 export function keccakText(text: string): Uint8Array {
-  return keccak_256(encoder.encode(text));
+  return keccak256(encoder.encode(text));
 }
 
 export const ORDER_TYPE_HASH: Uint8Array = keccakText(ORDER_TYPE_STRING);
@@ -64,7 +59,7 @@ export function domainSeparator(domain: Eip712Domain): Uint8Array {
   buf.set(keccakText(domain.version), 64);
   writeUint256(view, 96, domain.chainId, 'domain.chainId');
   if (contract !== undefined) writeAddress(buf, 128, contract, 'domain.verifyingContract');
-  const separator = keccak_256(buf);
+  const separator = keccak256(buf);
   domainCache.set(key, separator);
   return separator;
 }
@@ -126,14 +121,14 @@ export function hashOrderStruct(order: OrderStruct): Uint8Array {
   writeUint256(v, 288, order.timestamp, 'timestamp');
   if (!writeHex(b, 320, order.metadata, 32)) throw new Eip712EncodeError('metadata', 'must be 0x and 32 bytes of hex');
   if (!writeHex(b, 352, order.builder, 32)) throw new Eip712EncodeError('builder', 'must be 0x and 32 bytes of hex');
-  return keccak256Native(b);
+  return keccak256(b);
 }
 
 /** keccak256(0x1901 ‖ domainSeparator ‖ structHash): the bytes that are signed. */
 export function typedDataDigest(separator: Uint8Array, structHash: Uint8Array): Uint8Array {
   digestBuf.set(separator, 2);
   digestBuf.set(structHash, 34);
-  return keccak256Native(digestBuf);
+  return keccak256(digestBuf);
 }
 
 /** The EIP-712 digest of an order, which is also the order id the venue returns. */
@@ -164,7 +159,7 @@ export function clobAuthDigest(message: ClobAuthMessage, chainId: number = POLYG
   writeUint256(view, 96, message.nonce, 'nonce');
   buf.set(CLOB_AUTH_MESSAGE_HASH, 128);
   const domain = chainId === POLYGON_CHAIN_ID ? CLOB_AUTH_DOMAIN : { ...CLOB_AUTH_DOMAIN, chainId };
-  return typedDataDigest(domainSeparator(domain), keccak_256(buf));
+  return typedDataDigest(domainSeparator(domain), keccak256(buf));
 }
 
 const TWO_POW_32 = 2 ** 32;

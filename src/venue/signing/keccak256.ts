@@ -2,10 +2,10 @@
  * keccak256 (the pre-SHA-3 padding Ethereum uses) in plain JavaScript, fast enough for the order
  * path: the 25 lanes of keccak-f[1600] live in 50 local 32-bit integers for all 24 rounds, and
  * each round is written out in full (θ, ρ and π, χ, ι from FIPS 202, with lane (x, y) named
- * a{x + 5y}, its low and high halves l and h). About 8 times the rate of @noble/hashes'
- * keccak_256 on the 384-byte order struct, which hashes through a loop over a typed array; on
- * a batch of 15 orders it is within a few microseconds of a native keccak
- * (`npm run bench -- order-hashing`). Pinned against @noble/hashes in test/venue/signing.
+ * a{x + 5y}, its low and high halves l and h). About 2.5 times the rate of @noble/hashes'
+ * keccak_256, which loops over a typed array; the 30 hashes of a batch of 15 orders cost about
+ * 8% of tick-to-trade here even under load, so no native keccak is kept (issue 11 point 8,
+ * `npm run bench -- order-hashing`). Pinned against @noble/hashes in test/venue/signing.
  */
 
 /** Bytes absorbed per permutation (1088-bit rate, 512-bit capacity). */

@@ -1,4 +1,3 @@
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,20 +6,18 @@ import secp from 'secp256k1';
 
 /**
  * clobot's optional signing addon (src/venue/signing/native/: plain C over N-API): secp256k1
- * signatures through the system's libsecp256k1, and keccak256 in one call per hash. `npm install`
- * builds it when the library is installed (bin/build-native.mjs; Debian: libsecp256k1-dev);
- * without it ecdsa.ts and keccak-native.ts use the npm packages, with the same bytes.
+ * signatures through the system's libsecp256k1. `npm install` builds it when the library is
+ * installed (bin/build-native.mjs; Debian: libsecp256k1-dev); without it ecdsa.ts uses the
+ * `secp256k1` npm package, with the same bytes.
  *
- * Loaded once per thread. Before it is used it must agree with the npm packages on a known
- * signature and a known hash; if it does not, it is not used. CLOBOT_NATIVE_SIGNER=0 turns it
+ * Loaded once per thread. Before it is used it must agree with the npm package on a known
+ * signature; if it does not, it is not used. CLOBOT_NATIVE_SIGNER=0 turns it
  * off; CLOBOT_NATIVE_SIGNER=1 makes its absence an error (CI sets it, so the tests run through it).
  */
 export interface NativeAddon {
   init(seed: Uint8Array): void;
   /** r ‖ s ‖ v (v = 27 + recovery id) at out[offset..offset+65). */
   sign(digest: Uint8Array, privateKey: Uint8Array, out: Uint8Array, offset: number): void;
-  /** keccak256(data) at out[offset..offset+32). */
-  keccak256(data: Uint8Array, out: Uint8Array, offset: number): void;
 }
 
 /** Where bin/build-native.mjs leaves the addon. */
@@ -40,10 +37,6 @@ function load(): { addon: NativeAddon | undefined; reason: string } {
     if (Buffer.compare(signature.subarray(0, 64), expected.signature) !== 0 || signature[64] !== 27 + expected.recid) {
       return { addon: undefined, reason: 'its signature differs from the secp256k1 package' };
     }
-    const text = new Uint8Array(300).map((_, i) => i);
-    const hash = new Uint8Array(32);
-    addon.keccak256(text, hash, 0);
-    if (Buffer.compare(hash, keccak_256(text)) !== 0) return { addon: undefined, reason: 'its keccak256 differs from @noble/hashes' };
     return { addon, reason: 'loaded' };
   } catch (err) {
     return { addon: undefined, reason: `failed to load: ${(err as Error).message}` };

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageSignDigest, signDigest, signingBackend } from '../../../src/venue/signing/ecdsa.ts';
 import { NATIVE_ADDON_PATH, type NativeAddon } from '../../../src/venue/signing/native-addon.ts';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { skipAbsentPart } from '../../optional-part.ts';
 
 // Two libsecp256k1 builds can sign (see src/venue/signing/ecdsa.ts): clobot's addon over the
@@ -88,19 +87,6 @@ describe('signing backends: clobot\'s addon and the npm packages', () => {
       // a key one below the order is valid
       addon.sign(digest, be32(N - 1n), out, 0);
       expect(hex(out.subarray(0, 65))).toBe(hex(packageSignDigest(digest, be32(N - 1n))));
-    });
-
-    it('keccak256: hashes a view by its own bytes, writes at an offset, refuses bad arguments', () => {
-      const big = new Uint8Array(400).map((_, i) => i * 7);
-      const view = big.subarray(13, 13 + 300);
-      const out = new Uint8Array(40);
-      addon.keccak256(view, out, 8);
-      expect(hex(out.subarray(8))).toBe(hex(keccak_256(big.slice(13, 313))));
-      expect(out.subarray(0, 8).every((b) => b === 0)).toBe(true);
-      expect(() => addon.keccak256(view, out, 9)).toThrow(/no room for 32 bytes/);
-      expect(() => addon.keccak256(view, new Uint8Array(31), 0)).toThrow(/no room for 32 bytes/);
-      expect(() => addon.keccak256('abc' as unknown as Uint8Array, out, 0)).toThrow(TypeError);
-      expect(() => addon.keccak256(view, out, -1)).toThrow(/no room|offset/);
     });
 
     it('a worker terminated while it signs does not take the process down', () => {

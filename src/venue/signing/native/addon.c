@@ -1,13 +1,13 @@
 /*
  * clobot's signing addon, over N-API in plain C: secp256k1 ECDSA (RFC 6979 nonces, low-s,
- * recovery id) through the system's libsecp256k1 (Debian: libsecp256k1-dev), and keccak256
- * (keccak256.c).
+ * recovery id) through the system's libsecp256k1 (Debian: libsecp256k1-dev).
  *
  * Why it exists: the `secp256k1` npm package bundles a 2019 libsecp256k1; a current release (0.2
  * and later: safegcd inverses, static precomputed tables) signs in about two thirds of the time,
- * and a batch of 15 signatures is most of clobot's tick-to-trade budget. The two keccak256 of
- * each order take one call each here instead of four. See ../native-addon.ts, which loads this
- * addon when it was built; without it, clobot uses the npm packages.
+ * and a batch of 15 signatures is most of clobot's tick-to-trade budget. (Hashing stays in
+ * JavaScript, ../keccak256.ts: a C keccak saved under 6% of tick-to-trade against it, `npm run
+ * bench -- order-hashing`.) See ../native-addon.ts, which loads this addon when it was built; without it,
+ * clobot uses the npm package.
  *
  * One context per JavaScript environment (main thread, each worker), made at load and randomized
  * with the seed the loader passes (blinding only: signatures are deterministic either way). Plain
@@ -18,7 +18,6 @@
  *   init(seed: Uint8Array(32)): void
  *   sign(digest: Uint8Array(32), privateKey: Uint8Array(32), out: Uint8Array(>= offset + 65), offset: number): void
  *     writes r (32) ‖ s (32) ‖ v (1, 27 + recovery id) at out[offset..offset+65)
- *   keccak256(data: Uint8Array, out: Uint8Array(>= offset + 32), offset: number): void
  */
 #include <node_api.h>
 #include <secp256k1.h>
@@ -26,8 +25,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "keccak256.h"
 
 static napi_value throw_error(napi_env env, const char *kind, const char *message) {
   if (kind[0] == 'T') napi_throw_type_error(env, NULL, message);
@@ -113,25 +110,9 @@ static napi_value sign(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static napi_value keccak256(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return throw_error(env, "TypeError", "keccak256(data, out, offset): 3 arguments expected");
-  size_t data_length = 0, out_length = 0;
-  uint8_t *data = NULL, *out = NULL;
-  if (!bytes_of(env, argv[0], &data, &data_length, "keccak256: data must be a Uint8Array")) return NULL;
-  if (!bytes_of(env, argv[1], &out, &out_length, "keccak256: out must be a Uint8Array")) return NULL;
-  uint32_t offset = 0;
-  if (napi_get_value_uint32(env, argv[2], &offset) != napi_ok) return throw_error(env, "TypeError", "keccak256: offset must be a number");
-  if (out_length < 32 || offset > out_length - 32) return throw_error(env, "RangeError", "keccak256: out has no room for 32 bytes at offset");
-  clobot_keccak256(data, data_length, out + offset);
-  return NULL;
-}
-
 NAPI_MODULE_INIT() {
   napi_value fn;
   if (napi_create_function(env, "init", NAPI_AUTO_LENGTH, init, NULL, &fn) != napi_ok || napi_set_named_property(env, exports, "init", fn) != napi_ok) return NULL;
   if (napi_create_function(env, "sign", NAPI_AUTO_LENGTH, sign, NULL, &fn) != napi_ok || napi_set_named_property(env, exports, "sign", fn) != napi_ok) return NULL;
-  if (napi_create_function(env, "keccak256", NAPI_AUTO_LENGTH, keccak256, NULL, &fn) != napi_ok || napi_set_named_property(env, exports, "keccak256", fn) != napi_ok) return NULL;
   return exports;
 }
