@@ -3,7 +3,7 @@ import type { PaperRunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { constantLatency } from '../sim/latency-model.ts';
 import { queueModel } from '../sim/queue-model.ts';
-import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
+import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import type { ExecutionEdge } from './execution-edge.ts';
 import { backtestTokens } from './recorded-markets.ts';
 
@@ -15,7 +15,8 @@ import { backtestTokens } from './recorded-markets.ts';
  */
 export function paperEdge(config: PaperRunConfig, clock: Clock, tokens: readonly TrackedToken[]): ExecutionEdge {
   const bt = config.backtest;
-  const execution = new BacktestExecutionClient({
+  const execution = new SimulatedExecutionClient({
+    kind: 'paper',
     clock,
     tokens: backtestTokens(tokens, bt),
     latency: constantLatency(bt.entryLatencyMs, bt.responseLatencyMs),

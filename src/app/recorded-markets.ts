@@ -5,8 +5,8 @@ import type { BacktestConfig } from '../config/run-config.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
-import type { BacktestToken } from '../sim/simulated-execution.ts';
-import { FeeRate } from '../sim/fee-model.ts';
+import type { SimToken } from '../sim/edge/simulated-execution.ts';
+import { FeeRate } from '../core/money.ts';
 
 /**
  * The markets of a recording, picked by a config's market selection. A recording holds no tags
@@ -105,7 +105,7 @@ export function trackedTokens(markets: readonly RecordedMarket[]): TrackedToken[
 }
 
 /** The simulated venue's view of the same tokens, with the fee rates the config chose. */
-export function backtestTokens(tokens: readonly TrackedToken[], config: Pick<BacktestConfig, 'feeSource' | 'fees'>): BacktestToken[] {
+export function backtestTokens(tokens: readonly TrackedToken[], config: Pick<BacktestConfig, 'feeSource' | 'fees'>): SimToken[] {
   const configFees = { maker: new FeeRate(config.fees.makerBps), taker: new FeeRate(config.fees.takerBps) };
   return tokens.map((t) => ({
     tokenId: t.tokenId,

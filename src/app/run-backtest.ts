@@ -9,7 +9,7 @@ import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import { DEFAULT_DRAIN_MS, TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
-import { BacktestExecutionClient } from '../sim/simulated-execution.ts';
+import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import { constantLatency } from '../sim/latency-model.ts';
 import type { BacktestData } from '../backtest/backtest-data.ts';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
@@ -90,7 +90,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const clock = new SimulatedClock(start);
 
   const latency = constantLatency(bt.entryLatencyMs, bt.responseLatencyMs);
-  const execution = new BacktestExecutionClient({
+  const execution = new SimulatedExecutionClient({
+    kind: 'backtest',
     clock,
     tokens: backtestTokens(tokens, bt),
     latency,

@@ -1,7 +1,7 @@
 import { Dec, formatMicros, type Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
-import { notional } from '../sim/amounts.ts';
+import { notional } from '../core/money.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import type { FillEvent } from '../core/events.ts';
 

@@ -4,7 +4,7 @@ import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
-import type { BacktestExecutionStats } from '../sim/simulated-execution.ts';
+import type { SimulatedExecutionStats } from '../sim/edge/simulated-execution.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
 import type { BacktestData } from './backtest-data.ts';
 
@@ -116,7 +116,7 @@ export function buildSummary(input: {
   replay: { events: number; firstTsInit: number | undefined; lastTsInit: number | undefined; outOfOrder: number; start: number; end: number };
   metrics: BacktestMetrics;
   engine: EngineSummary;
-  execution: BacktestExecutionStats;
+  execution: SimulatedExecutionStats;
 }): BacktestSummary {
   const { config, metrics: m, engine, execution, replay: r } = input;
   const bt = config.backtest;

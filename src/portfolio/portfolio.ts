@@ -1,7 +1,6 @@
-import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import type { Micros } from '../core/fixed.ts';
+import { MICROS as SCALE, notionalPicos } from '../core/money.ts';
 import type { Side, TokenId } from '../core/types.ts';
-
-const SCALE = BigInt(MICROS_PER_UNIT);
 
 interface Book {
   size: bigint; // Micros of tokens held (>= 0)
@@ -48,7 +47,7 @@ export class Portfolio {
     const size = BigInt(fill.size);
     const fee = BigInt(fill.fee);
     const book = this.#book(fill.tokenId);
-    const notional2 = price * size; // Micros²
+    const notional2 = notionalPicos(fill.price, fill.size); // Micros²
     this.#fills++;
     this.#turnover += notional2;
     this.#fees += fee;

@@ -1,14 +1,15 @@
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import { MICROS, notionalPicos as picosOf } from '../core/money.ts';
+
+export { formatPicos } from '../core/money.ts';
 
 /**
  * Exact money for risk. A notional is price × size with both in Micros, so it counts units of
  * 1e-12 ("picos"); it is held exactly (a BigInt, or a plain number while below 2^53) and
  * compared against a limit scaled the same way, so no rounding ever happens (0.333333 × 3 =
- * 0.999999 exactly, and 9e9 shares × 0.999999 stays exact).
+ * 0.999999 exactly, and 9e9 shares × 0.999999 stays exact). The products and their decimal
+ * form are the money kit's (src/core/money.ts); this module adds the checks that name a bad value.
  */
-
-const MICROS = BigInt(MICROS_PER_UNIT);
-const PICOS_PER_UNIT = MICROS * MICROS;
 
 /** The full price of one share, Micros. */
 export const ONE: Micros = MICROS_PER_UNIT;
@@ -33,7 +34,7 @@ export function big(value: number, label: string, id?: string): bigint {
 
 /** The request's price × size in picos. */
 export function notionalPicos(price: Micros, size: Micros): bigint {
-  return big(price, 'order price') * big(size, 'order size');
+  return picosOf(whole(price, 'order price'), whole(size, 'order size'));
 }
 
 /** A Micros limit in picos, to compare against notionals. */
@@ -56,7 +57,7 @@ export class PicoSum {
     const product = a * b;
     const total = this.#small + product;
     if (Number.isSafeInteger(product) && Number.isSafeInteger(total)) this.#small = total;
-    else this.#big += BigInt(a) * BigInt(b);
+    else this.#big += picosOf(a, b);
   }
 
   addPicos(value: bigint): void {
@@ -66,15 +67,4 @@ export class PicoSum {
   get value(): bigint {
     return this.#big + BigInt(this.#small);
   }
-}
-
-/** Exact shortest decimal of a picos amount: 999999000000n -> "0.999999", 60500000000000n -> "60.5". */
-export function formatPicos(value: bigint): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const whole = abs / PICOS_PER_UNIT;
-  const frac = abs % PICOS_PER_UNIT;
-  let text = whole.toString();
-  if (frac !== 0n) text += '.' + frac.toString().padStart(12, '0').replace(/0+$/, '');
-  return negative ? '-' + text : text;
 }

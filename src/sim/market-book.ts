@@ -1,4 +1,5 @@
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import { FeeRate, type MarketFees } from '../core/money.ts';
 import type { BookLevel, ConditionId, TokenId } from '../core/types.ts';
 import { BookSide, type PriceLevel } from './book-side.ts';
 import { formatBookHash, levelHashA, levelHashB, stringHash32 } from './book-hash.ts';
@@ -17,6 +18,8 @@ export class MarketBook {
   readonly minOrderSize: Micros;
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
+  /** The same rates, to compute fees with. */
+  readonly fees: MarketFees;
   acceptingOrders: boolean;
   readonly negRisk: boolean;
 
@@ -35,6 +38,7 @@ export class MarketBook {
     this.minOrderSize = config.minOrderSize;
     this.makerFeeBps = config.makerBaseFeeBps;
     this.takerFeeBps = config.takerBaseFeeBps;
+    this.fees = { maker: FeeRate.of(config.makerBaseFeeBps), taker: FeeRate.of(config.takerBaseFeeBps) };
     this.acceptingOrders = config.acceptingOrders;
     this.negRisk = config.negRisk;
     this.#tokenSalts = [stringHash32(this.tokenIds[0]), stringHash32(this.tokenIds[1])];

@@ -53,6 +53,8 @@ describe('paper mode', () => {
   it('quotes on live books with simulated fills and never posts an order to the venue', async () => {
     const config = loadConfig(configPath, {});
     const session = await startRunSession({ config, logger: createLogger({ level: 'silent' }) });
+    // the simulated edge names the mode it serves
+    expect(session.execution.kind).toBe('paper');
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && session.engine.summary().ordersAccepted === 0) await new Promise((r) => setTimeout(r, 200));
     const summary = await session.stop();

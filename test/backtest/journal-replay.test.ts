@@ -18,7 +18,7 @@ import { JOURNAL_MARKET } from '../../src/store/store-types.ts';
 /**
  * Journal replay: a paper run against the sandbox (with order flow) journals its markets and
  * every market event its engine applied; `clobot backtest --data <store>` replays exactly those
- * events through the same engine and the same fill model (BacktestExecutionClient), in virtual
+ * events through the same engine and the same fill model (SimulatedExecutionClient), in virtual
  * time. Parity with the paper run is close but not exact, by design:
  * - paper timers (batch wait, entry and response latency, reconcile) run in real time, so orders
  *   reach the simulated book at slightly different instants relative to the market events than in

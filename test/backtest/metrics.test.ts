@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FeeRate } from '../../src/sim/fee-model.ts';
+import { FeeRate } from '../../src/core/money.ts';
 import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
 import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
 import { selectedTokenIds, selectRecordedMarkets } from '../../src/app/recorded-markets.ts';

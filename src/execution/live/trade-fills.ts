@@ -1,5 +1,5 @@
 import type { Side } from '../../core/types.ts';
-import { fee } from '../../sim/amounts.ts';
+import { FeeRate } from '../../core/money.ts';
 import type { AccountTrade } from '../../venue/domain/account.ts';
 import { sameAddress } from '../../venue/signing/address.ts';
 import type { VenueFill } from '../execution-client.ts';
@@ -72,5 +72,5 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
 }
 
 function feeOf(bps: number | undefined, price: number, size: number): number {
-  return bps === undefined || !(bps > 0) ? 0 : fee(Math.floor(bps), price, size);
+  return bps === undefined || !(bps > 0) ? 0 : FeeRate.of(Math.floor(bps)).fee(price, size);
 }

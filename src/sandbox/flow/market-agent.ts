@@ -1,6 +1,7 @@
 import { ceilToTick, floorToTick, MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import type { ConditionId, OrderType, Side, TokenId } from '../../core/types.ts';
-import { buyEntryRequirement } from '../../sim/amounts.ts';
+import { FeeRate } from '../../core/money.ts';
+import { buyEntryRequirement } from '../../sim/admission.ts';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { SimMarketConfig } from '../../sim/types.ts';
 import { Prng } from '../world/prng.ts';
@@ -278,7 +279,7 @@ export class MarketAgent {
     const { engine } = env;
     const account = engine.ledger.account(address);
     if (side === 'BUY') {
-      topUp(env, address, buyEntryRequirement(price, size, feeBps));
+      topUp(env, address, buyEntryRequirement(price, size, FeeRate.of(feeBps)));
       return;
     }
     const free = account.holding(tokenId).free;

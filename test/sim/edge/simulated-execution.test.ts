@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BacktestExecutionClient } from '../../src/sim/simulated-execution.ts';
-import { FeeRate } from '../../src/sim/fee-model.ts';
-import { constantLatency } from '../../src/sim/latency-model.ts';
-import { queueModel, type QueueModel } from '../../src/sim/queue-model.ts';
-import { SimulatedClock } from '../../src/core/clock.ts';
-import type { OrderType, Side } from '../../src/core/types.ts';
-import type { MarketEvent } from '../../src/core/events.ts';
-import type { SubmitResult, VenueFill, VenueOrderState } from '../../src/execution/execution-client.ts';
+import { SimulatedExecutionClient } from '../../../src/sim/edge/simulated-execution.ts';
+import { FeeRate } from '../../../src/core/money.ts';
+import { constantLatency } from '../../../src/sim/latency-model.ts';
+import { queueModel, type QueueModel } from '../../../src/sim/queue-model.ts';
+import { SimulatedClock } from '../../../src/core/clock.ts';
+import type { OrderType, Side } from '../../../src/core/types.ts';
+import type { MarketEvent } from '../../../src/core/events.ts';
+import type { SubmitResult, VenueFill, VenueOrderState } from '../../../src/execution/execution-client.ts';
 import {
   ERR_BALANCE,
   ERR_FAK_NO_MATCH,
@@ -15,13 +15,13 @@ import {
   ERR_POST_ONLY_CROSSES,
   ERR_PRICE_TICK,
   ERR_SIZE_MINIMUM,
-} from '../../src/sim/venue-messages.ts';
-import type { OrderRequest } from '../../src/core/intents.ts';
-import { bookEvent, COND, m, T0, tradeEvent, YES } from '../backtest/helpers.ts';
+} from '../../../src/sim/venue-messages.ts';
+import type { OrderRequest } from '../../../src/core/intents.ts';
+import { bookEvent, COND, m, T0, tradeEvent, YES } from '../../backtest/helpers.ts';
 
 interface Harness {
   clock: SimulatedClock;
-  venue: BacktestExecutionClient;
+  venue: SimulatedExecutionClient;
   fills: VenueFill[];
   /** Sends one order now; returns a holder of its result (set when the answer arrives). */
   send(side: Side, price: string, size: string, type?: OrderType, extra?: Partial<OrderRequest>): { result?: SubmitResult; id: string };
@@ -33,7 +33,7 @@ interface Harness {
 
 function harness(options: { queue?: QueueModel['name']; entryMs?: number; responseMs?: number; balance?: string; makerBps?: number; takerBps?: number } = {}): Harness {
   const clock = new SimulatedClock(T0);
-  const venue = new BacktestExecutionClient({
+  const venue = new SimulatedExecutionClient({
     clock,
     tokens: [
       {
@@ -102,7 +102,7 @@ const BOOK: [readonly (readonly [string, string])[], readonly (readonly [string,
 
 const sizes = (fills: readonly VenueFill[]) => fills.map((f) => [f.price, f.size, f.liquidity]);
 
-describe('BacktestExecutionClient: resting orders and the queue (conservative)', () => {
+describe('SimulatedExecutionClient: resting orders and the queue (conservative)', () => {
   it('fills only after the displayed queue ahead has traded away', () => {
     const h = harness();
     h.feed(bookEvent(T0, ...BOOK));
@@ -192,7 +192,7 @@ describe('BacktestExecutionClient: resting orders and the queue (conservative)',
   });
 });
 
-describe('BacktestExecutionClient: the other queue models', () => {
+describe('SimulatedExecutionClient: the other queue models', () => {
   it('probabilistic: a shrink comes off the queue ahead in proportion to its share', () => {
     const h = harness({ queue: 'probabilistic' });
     h.feed(bookEvent(T0, [['0.50', '60']], BOOK[1]));
@@ -230,7 +230,7 @@ describe('BacktestExecutionClient: the other queue models', () => {
   });
 });
 
-describe('BacktestExecutionClient: marketable orders against displayed depth', () => {
+describe('SimulatedExecutionClient: marketable orders against displayed depth', () => {
   it('walks the levels at their own prices and never uses the same liquidity twice', () => {
     const h = harness({ takerBps: 100 });
     h.feed(bookEvent(T0, ...BOOK));
@@ -303,7 +303,7 @@ describe('BacktestExecutionClient: marketable orders against displayed depth', (
   });
 });
 
-describe('BacktestExecutionClient: venue rules', () => {
+describe('SimulatedExecutionClient: venue rules', () => {
   it('rejects a post-only order that would cross, and other bad orders, with the venue strings', () => {
     const h = harness();
     h.feed(bookEvent(T0, ...BOOK));
@@ -342,7 +342,7 @@ describe('BacktestExecutionClient: venue rules', () => {
   });
 });
 
-describe('BacktestExecutionClient: GTD expiry', () => {
+describe('SimulatedExecutionClient: GTD expiry', () => {
   it('expires a GTD order at its time and gives back what it held', () => {
     const h = harness();
     h.feed(bookEvent(T0, ...BOOK));
@@ -362,7 +362,7 @@ describe('BacktestExecutionClient: GTD expiry', () => {
   });
 });
 
-describe('BacktestExecutionClient: latency', () => {
+describe('SimulatedExecutionClient: latency', () => {
   it('matches an order against the book at its arrival and answers after the response delay', () => {
     const h = harness({ entryMs: 50, responseMs: 30 });
     h.feed(bookEvent(T0, ...BOOK));

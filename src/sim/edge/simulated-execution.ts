@@ -1,0 +1,244 @@
+import { Observable, Subject, type Subscription } from 'rxjs';
+import type { Clock } from '../../core/clock.ts';
+import type { MarketEvent } from '../../core/events.ts';
+import type { Micros } from '../../core/fixed.ts';
+import type { OrderRequest } from '../../core/intents.ts';
+import type { ConditionId, TokenId } from '../../core/types.ts';
+import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../../execution/execution-client.ts';
+import { SIZE_LOT } from '../admission.ts';
+import type { LatencyModel } from '../latency-model.ts';
+import type { QueueModel } from '../queue-model.ts';
+import type { RecordedBook } from '../recorded-book.ts';
+import { CANCEL_ALREADY_MATCHED, CANCEL_NOT_FOUND } from '../venue-messages.ts';
+import { type SimToken, venueState } from './edge-order.ts';
+import { EdgeVenue, type SimulatedExecutionStats } from './edge-venue.ts';
+import { arrive } from './order-arrival.ts';
+import { RestingFills } from './resting-fills.ts';
+
+export { CLOSED_ORDER_RETENTION_MS, type SimulatedExecutionStats } from './edge-venue.ts';
+export type { SimToken } from './edge-order.ts';
+
+/** The run mode an edge serves: it names itself after it in logs and summaries. */
+export type SimulatedKind = 'paper' | 'backtest';
+
+export interface SimulatedExecutionOptions {
+  /** 'paper' (a live market, simulated fills) or 'backtest' (a recording). Default 'backtest'. */
+  readonly kind?: SimulatedKind;
+  readonly clock: Clock;
+  readonly tokens: readonly SimToken[];
+  readonly latency: LatencyModel;
+  readonly queue: QueueModel;
+  /** Starting collateral of our account. */
+  readonly balance: Micros;
+  /** Size granularity of orders and fills; default 0.01 share. */
+  readonly sizeLot?: Micros;
+  /** Called at the venue for every fill of ours (before its report travels back). */
+  readonly onFill?: (fill: VenueFill) => void;
+}
+
+/**
+ * The paper and backtest execution edge: our orders against the RECORDED (or live-fed) books,
+ * never against other simulated orders. Orders and cancels reach the venue after the latency
+ * model's entry delay and are checked there with the venue's rules and error strings
+ * (src/sim/admission.ts, shared with the matching engine). Marketable orders take the displayed
+ * depth not already used by us (order-arrival.ts); resting orders wait in the queue model and
+ * fill on trade prints past the queue ahead, or when the opposite side crosses their price
+ * (resting-fills.ts). Every answer and fill reaches the engine after the response delay.
+ * Deterministic on a simulated clock. The assumptions are in docs/fill-model.md.
+ */
+export class SimulatedExecutionClient implements ExecutionClient {
+  readonly kind: SimulatedKind;
+  readonly #latency: LatencyModel;
+  readonly #clock: Clock;
+  readonly #venue: EdgeVenue;
+  readonly #resting: RestingFills;
+  readonly #onFill: ((fill: VenueFill) => void) | undefined;
+  readonly #fills = new Subject<VenueFill>();
+  readonly fills$: Observable<VenueFill> = this.#fills.asObservable();
+  readonly #pending = new Set<Subscription>();
+  #closed = false;
+
+  constructor(options: SimulatedExecutionOptions) {
+    this.kind = options.kind ?? 'backtest';
+    this.#latency = options.latency;
+    this.#clock = options.clock;
+    this.#onFill = options.onFill;
+    this.#venue = new EdgeVenue({
+      tokens: options.tokens,
+      balance: options.balance,
+      lot: options.sizeLot ?? SIZE_LOT,
+      now: () => this.#clock.now(),
+      onFill: (fill) => this.#report(fill),
+      tradePrefix: this.kind === 'paper' ? 'paper' : 'bt',
+      accountName: this.kind,
+    });
+    this.#resting = new RestingFills(this.#venue, options.queue);
+  }
+
+  /** Orders, rejections by reason, fills and cancels so far. */
+  get stats(): SimulatedExecutionStats {
+    return this.#venue.stats;
+  }
+
+  // ---------------------------------------------------------------- market data
+
+  /** The venue's view of the market moves: called for every replayed event before the engine sees it. */
+  onMarketEvent(event: MarketEvent): void {
+    this.#venue.forgetBefore(event.tsInit);
+    switch (event.type) {
+      case 'book': {
+        const token = this.#venue.tokens.get(event.book.tokenId);
+        if (!token) return;
+        token.book.applySnapshot(event.book);
+        if (token.bids.length > 0 || token.asks.length > 0) this.#resting.onSnapshot(token, event.tsInit);
+        token.book.clearPrinted();
+        return;
+      }
+      case 'trade': {
+        const token = this.#venue.tokens.get(event.tokenId);
+        if (!token) return;
+        // the taker's side: a SELL hit the bids, a BUY lifted the asks
+        const hitBids = event.side === 'SELL';
+        const printed = token.book.printed(hitBids);
+        printed.set(event.price, (printed.get(event.price) ?? 0) + event.size);
+        if ((hitBids ? token.bids : token.asks).length > 0) this.#resting.onTrade(token, hitBids, event.price, event.size, event.tsInit);
+        return;
+      }
+      case 'tickSize': {
+        this.#venue.tokens.get(event.tokenId)?.book.setTickSize(event.tickSize);
+        return;
+      }
+      case 'prices':
+        return;
+    }
+  }
+
+  /** Collateral not held by resting orders. */
+  get collateral(): Micros {
+    return this.#venue.account.collateral;
+  }
+
+  /** Tokens held (free and held by resting sells). */
+  position(tokenId: TokenId): Micros {
+    const h = this.#venue.account.tokens.get(tokenId);
+    return h === undefined ? 0 : h.free + h.reserved;
+  }
+
+  /** The recorded book of a token as the venue holds it. */
+  book(tokenId: TokenId): RecordedBook | undefined {
+    return this.#venue.tokens.get(tokenId)?.book;
+  }
+
+  // ---------------------------------------------------------------- ExecutionClient
+
+  prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
+    return new Observable((subscriber) => {
+      // the client order id is unique per run: it serves as the venue's id too
+      subscriber.next(requests.map((request) => ({ request, orderId: request.clientOrderId, payload: undefined })));
+      subscriber.complete();
+    });
+  }
+
+  submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
+    return this.#roundTrip(() => orders.map((o) => arrive(this.#venue, o, this.#clock.now())));
+  }
+
+  cancel(orderIds: readonly string[]): Observable<CancelOutcome> {
+    return this.#roundTrip(() => {
+      const canceled: string[] = [];
+      const notCanceled: Record<string, string> = {};
+      for (const id of orderIds) {
+        const order = this.#venue.orders.get(id);
+        if (!order || order.status === 'CANCELED') notCanceled[id] = CANCEL_NOT_FOUND;
+        else if (order.status === 'MATCHED') notCanceled[id] = CANCEL_ALREADY_MATCHED;
+        else {
+          this.#venue.cancel(order);
+          canceled.push(id);
+        }
+      }
+      return { canceled, notCanceled };
+    });
+  }
+
+  cancelAll(scope?: { conditionId?: ConditionId; tokenId?: TokenId }): Observable<CancelOutcome> {
+    return this.#roundTrip(() => {
+      const canceled: string[] = [];
+      for (const token of this.#venue.tokens.values()) {
+        if (scope?.tokenId !== undefined && token.token.tokenId !== scope.tokenId) continue;
+        if (scope?.conditionId !== undefined && token.token.conditionId !== scope.conditionId) continue;
+        for (const order of [...token.bids, ...token.asks]) {
+          this.#venue.cancel(order);
+          canceled.push(order.id);
+        }
+      }
+      return { canceled, notCanceled: {} };
+    });
+  }
+
+  openOrders(): Observable<readonly VenueOrderState[]> {
+    return this.#roundTrip(() => {
+      const out: VenueOrderState[] = [];
+      for (const token of this.#venue.tokens.values()) {
+        this.#venue.expire(token, this.#clock.now());
+        for (const order of token.bids) out.push(venueState(order));
+        for (const order of token.asks) out.push(venueState(order));
+      }
+      return out;
+    });
+  }
+
+  order(orderId: string): Observable<VenueOrderState | undefined> {
+    return this.#roundTrip(() => {
+      const order = this.#venue.orders.get(orderId);
+      if (order) {
+        const token = this.#venue.tokens.get(order.tokenId);
+        if (token) this.#venue.expire(token, this.#clock.now());
+      }
+      return order ? venueState(order) : undefined;
+    });
+  }
+
+  balance(): Observable<Micros> {
+    return this.#roundTrip(() => this.#venue.account.collateral);
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const s of this.#pending) s.unsubscribe();
+    this.#pending.clear();
+    this.#fills.complete();
+  }
+
+  // ---------------------------------------------------------------- timing
+
+  /** Runs `atVenue` after the entry delay and emits its answer after the response delay. */
+  #roundTrip<T>(atVenue: () => T): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const scheduler = this.#clock.scheduler;
+      let answer: Subscription | undefined;
+      const arrival = scheduler.schedule(() => {
+        const value = atVenue();
+        answer = scheduler.schedule(() => {
+          subscriber.next(value);
+          subscriber.complete();
+        }, this.#latency.responseMs(this.#clock.now()));
+      }, this.#latency.entryMs(this.#clock.now()));
+      return () => {
+        arrival.unsubscribe();
+        answer?.unsubscribe();
+      };
+    });
+  }
+
+  /** Reports a fill to the engine after the response delay. */
+  #report(fill: VenueFill): void {
+    this.#onFill?.(fill);
+    if (this.#closed) return;
+    const delay = this.#latency.responseMs(this.#clock.now());
+    const sub = this.#clock.scheduler.schedule(() => {
+      this.#pending.delete(sub);
+      this.#fills.next({ ...fill, tsInit: this.#clock.now() });
+    }, delay);
+    this.#pending.add(sub);
+  }
+}
