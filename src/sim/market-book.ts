@@ -121,7 +121,7 @@ export class MarketBook {
 
 function aggregate(side: BookSide, mirror: boolean): BookLevel[] {
   const levels = side.levels;
-  const out: BookLevel[] = new Array(levels.length);
+  const out = new Array<BookLevel>(levels.length);
   for (let i = levels.length - 1, j = 0; i >= 0; i--, j++) {
     const l = levels[i] as PriceLevel;
     out[j] = Object.freeze({ price: mirror ? MICROS_PER_UNIT - l.price : l.price, size: l.total });

@@ -71,7 +71,7 @@ export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unkn
   } catch {
     return refuse(ERR_INVALID_PAYLOAD);
   }
-  const tokenId = (struct.tokenId as bigint).toString(10);
+  const tokenId = struct.tokenId.toString(10);
   entry.tokenId = tokenId;
   const token = ctx.world.token(tokenId);
   if (token === undefined) return refuse(ERR_INVALID_PAYLOAD);

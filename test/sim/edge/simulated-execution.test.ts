@@ -192,6 +192,59 @@ describe('SimulatedExecutionClient: resting orders and the queue (conservative)'
   });
 });
 
+describe('SimulatedExecutionClient: two of our orders at one price (docs/fill-model.md, the worked example)', () => {
+  /**
+   * The recording of the doc's example: 100 shown at 0.50 when A (BUY 20) arrives, 130 when B
+   * (BUY 20) arrives, then sellers print 60, 50, 45 and 15 at 0.50.
+   */
+  function twoOrders(queue: QueueModel['name'] = 'conservative') {
+    const h = harness({ queue });
+    h.feed(bookEvent(T0, [['0.50', '100'], ['0.49', '200']], BOOK[1]));
+    const a = h.send('BUY', '0.50', '20');
+    h.feed(bookEvent(T0 + 100, [['0.50', '130'], ['0.49', '200']], BOOK[1]));
+    const b = h.send('BUY', '0.50', '20');
+    const filled = () => [h.lookup(a.id)?.sizeMatched, h.lookup(b.id)?.sizeMatched];
+    return { h, a, b, filled };
+  }
+
+  it.each(['conservative', 'probabilistic', 'optimistic'] as const)('%s: each print moves both queues, and what fills A is not counted for B', (queue) => {
+    const { h, a, b, filled } = twoOrders(queue);
+    // 60 of the 100 in front of A trade: they were in front of B too (130 -> 70)
+    h.feed(tradeEvent(T0 + 200, 'SELL', '0.50', '60'));
+    expect(filled()).toEqual([0, 0]);
+    // 40 more reach the front of A, the last 10 fill A; B's queue: 70 -> 30
+    h.feed(tradeEvent(T0 + 300, 'SELL', '0.50', '50'));
+    expect(filled()).toEqual([m('10'), 0]);
+    // 10 finish A; of the other 35, 30 are the rest of B's queue and 5 fill B. Had the 10 that
+    // filled A also been counted for B, B would get 15 here.
+    h.feed(tradeEvent(T0 + 400, 'SELL', '0.50', '45'));
+    expect(filled()).toEqual([m('20'), m('5')]);
+    expect(h.lookup(a.id)).toMatchObject({ status: 'MATCHED' });
+    // B is at the front: the next print fills it
+    h.feed(tradeEvent(T0 + 500, 'SELL', '0.50', '15'));
+    expect(filled()).toEqual([m('20'), m('20')]);
+    expect(h.lookup(b.id)).toMatchObject({ status: 'MATCHED' });
+    expect(sizes(h.fills)).toEqual([
+      [m('0.50'), m('10'), 'MAKER'],
+      [m('0.50'), m('10'), 'MAKER'],
+      [m('0.50'), m('5'), 'MAKER'],
+      [m('0.50'), m('15'), 'MAKER'],
+    ]);
+    expect(h.fills.map((f) => f.orderId)).toEqual([a.id, a.id, b.id, b.id]);
+  });
+
+  it('a snapshot after the prints explains the shrink by them: no queue moves twice', () => {
+    const { h, filled } = twoOrders();
+    h.feed(tradeEvent(T0 + 200, 'SELL', '0.50', '60'));
+    // the level shows the 60 gone: the prints explain all of it
+    h.feed(bookEvent(T0 + 300, [['0.50', '70'], ['0.49', '200']], BOOK[1]));
+    h.feed(tradeEvent(T0 + 400, 'SELL', '0.50', '50'));
+    expect(filled()).toEqual([m('10'), 0]);
+    h.feed(tradeEvent(T0 + 500, 'SELL', '0.50', '45'));
+    expect(filled()).toEqual([m('20'), m('5')]);
+  });
+});
+
 describe('SimulatedExecutionClient: the other queue models', () => {
   it('probabilistic: a shrink comes off the queue ahead in proportion to its share', () => {
     const h = harness({ queue: 'probabilistic' });
