@@ -32,7 +32,6 @@ export class EngineCounters {
   accepted = 0;
   rejected = 0;
   denied = 0;
-  deniedReconciling = 0;
   canceled = 0;
   submitUnknown = 0;
   resubmitted = 0;
@@ -54,7 +53,6 @@ export class EngineCounters {
   }): EngineSummary {
     const denied: Record<string, number> = {};
     for (const [code, n] of Object.entries(input.deniedByCode)) if (n > 0) denied[code] = n;
-    if (this.deniedReconciling > 0) denied.RECONCILING = this.deniedReconciling;
     return {
       ordersSubmitted: this.submitted,
       ordersAccepted: this.accepted,

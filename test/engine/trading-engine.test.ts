@@ -4,58 +4,75 @@ import { SimulatedClock } from '../../src/core/clock.ts';
 import { OutcomeUnknownError, RateLimitError } from '../../src/core/errors.ts';
 import type { MarketEvent } from '../../src/core/events.ts';
 import type { TrackedToken } from '../../src/data/market-cache.ts';
-import { TradingEngine, type EngineLogger, type EngineStrategy } from '../../src/engine/trading-engine.ts';
-import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill } from '../../src/execution/execution-client.ts';
-import { SimExecutionClient } from '../../src/execution/sim-execution-client.ts';
-import { MatchingEngine } from '../../src/sim/matching-engine.ts';
+import { TradingEngine, type EngineStrategy } from '../../src/engine/trading-engine.ts';
+import type { ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../../src/execution/execution-client.ts';
+import type { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
 import { defineStrategy, type OrderEvent } from '../../src/strategy/api.ts';
 import { RunStore } from '../../src/store/run-store.ts';
 import { storePersistence } from '../../src/store/store-persistence.ts';
 import Database from 'better-sqlite3';
 import { tempDir } from '../store/helpers.ts';
 import type { OrderIntent } from '../../src/core/intents.ts';
+import { edgeWith, silent, simulatedEdge } from './parts.ts';
 
 const COND = '0x' + 'ab'.repeat(32);
 const YES = '111';
 const NO = '222';
-const LP = { owner: 'lp-key', address: '0x00000000000000000000000000000000000000aa' };
-const US = { owner: 'our-key', address: '0x00000000000000000000000000000000000000bb' };
 const M = 1_000_000;
 
-const silent: EngineLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child() {
-    return silent;
-  },
-};
 
+/**
+ * A market of one token on the paper/backtest edge (src/sim/edge): the book the engine sees is
+ * the book the simulated venue matches against. `lpOrder` adds displayed size at a price (shown
+ * on the next `publish`).
+ */
 function world() {
   const clock = new SimulatedClock(1_700_000_000_000);
-  const sim = new MatchingEngine();
   const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true };
-  sim.addMarket({ ...rules, tokenIds: [YES, NO] });
-  sim.split(LP.address, COND, 1_000 * M);
-  let n = 0;
-  const lpOrder = (side: 'BUY' | 'SELL', price: number, size: number) =>
-    sim.submit({ id: `lp-${++n}`, owner: LP.owner, address: LP.address, tokenId: YES, side, price, size, type: 'GTC', createdAt: clock.now() }, clock.now());
-  lpOrder('SELL', 550_000, 100 * M);
-  lpOrder('BUY', 450_000, 100 * M);
+  const bids = new Map<number, number>([[450_000, 100 * M]]);
+  const asks = new Map<number, number>([[550_000, 100 * M]]);
+  const lpOrder = (side: 'BUY' | 'SELL', price: number, size: number) => {
+    const levels = side === 'BUY' ? bids : asks;
+    levels.set(price, (levels.get(price) ?? 0) + size);
+  };
   const events = new Subject<MarketEvent>();
+  let hash = 0;
+  const edgeFor = (latencyMs: number) => {
+    const edge = simulatedEdge(clock, latencyMs);
+    edges.push(edge);
+    return edge;
+  };
+  const edges: SimulatedExecutionClient[] = [];
   const publish = () => {
-    const book = { ...sim.book(YES, clock.now()), tsInit: clock.now() };
-    events.next({ type: 'book', book, tsEvent: book.tsEvent, tsInit: clock.now() });
+    const now = clock.now();
+    const side = (levels: Map<number, number>, desc: boolean) =>
+      [...levels].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
+    const book = { tokenId: YES, conditionId: COND, tsEvent: now, tsInit: now, hash: `h${++hash}`, bids: side(bids, true), asks: side(asks, false), tickSize: undefined, minOrderSize: undefined, negRisk: false, lastTradePrice: undefined };
+    const event: MarketEvent = { type: 'book', book, tsEvent: now, tsInit: now };
+    // the venue sees the market first, as in a paper run
+    for (const edge of edges) edge.onMarketEvent(event);
+    events.next(event);
   };
   const tokens: TrackedToken[] = [
     { tokenId: YES, conditionId: COND, outcome: 'Yes', outcomeIndex: 0, complementTokenId: NO, question: 'q', negRiskMarketId: undefined, rules },
   ];
-  return { clock, sim, events, publish, tokens, lpOrder };
+  /** Our orders resting at the simulated venue (asked through the edge, on the clock). */
+  const venueOrders = (edge: SimulatedExecutionClient): VenueOrderState[] => {
+    let out: readonly VenueOrderState[] | undefined;
+    edge.openOrders().subscribe((orders) => (out = orders));
+    clock.advanceBy(10);
+    if (out === undefined) throw new Error('the edge did not answer openOrders');
+    return [...out];
+  };
+  /** The edge an engine gets unless a test builds its own. */
+  const edge = edgeFor(5);
+  return { clock, events, publish, tokens, lpOrder, edgeFor, venueOrders, edge };
 }
 
-function engineFor(w: ReturnType<typeof world>, strategies: EngineStrategy[], exec?: ExecutionClient, extra: Partial<ConstructorParameters<typeof TradingEngine>[0]> = {}) {
-  const execution = exec ?? new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+type World = ReturnType<typeof world>;
+
+function engineFor(w: World, strategies: EngineStrategy[], exec?: ExecutionClient, extra: Partial<ConstructorParameters<typeof TradingEngine>[0]> = {}) {
+  const execution = exec ?? w.edge;
   return new TradingEngine({
     clock: w.clock,
     execution,
@@ -72,18 +89,8 @@ function engineFor(w: ReturnType<typeof world>, strategies: EngineStrategy[], ex
 }
 
 /** The simulated edge with its `submit` replaced (a venue that stalls, throttles, or is watched). */
-function withSubmit(base: SimExecutionClient, submit: ExecutionClient['submit']): ExecutionClient {
-  return {
-    kind: base.kind,
-    fills$: base.fills$,
-    prepare: (r) => base.prepare(r),
-    submit,
-    cancel: (ids) => base.cancel(ids),
-    cancelAll: (scope) => base.cancelAll(scope),
-    openOrders: () => base.openOrders(),
-    order: (id) => base.order(id),
-    close: () => base.close(),
-  };
+function withSubmit(base: SimulatedExecutionClient, submit: ExecutionClient['submit']): ExecutionClient {
+  return edgeWith(base, { submit });
 }
 
 function strategy(id: string, def: Parameters<typeof defineStrategy>[0]): EngineStrategy {
@@ -118,7 +125,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     expect(engine.portfolio.position(YES)).toMatchObject({ size: 10 * M, avgPrice: 550_000 });
     expect(engine.portfolio.balance()).toBe(10_000 * M - 5_500_000);
     expect(events.map((e) => e.type)).toEqual(['OrderAccepted']);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(0);
+    expect(w.venueOrders(w.edge)).toHaveLength(0);
   });
 
   it('keeps resting quotes whose target is unchanged and replaces the ones that moved', () => {
@@ -135,22 +142,22 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     engine.start();
     w.publish();
     w.clock.advanceBy(50);
-    const first = w.sim.openOrders({ owner: US.owner });
+    const first = w.venueOrders(w.edge);
     expect(first).toHaveLength(1);
     // the same target on the next book changes nothing at the venue
     w.lpOrder('BUY', 440_000, 5 * M);
     w.publish();
     w.clock.advanceBy(50);
-    expect(w.sim.openOrders({ owner: US.owner }).map((o) => o.id)).toEqual(first.map((o) => o.id));
+    expect(w.venueOrders(w.edge).map((o) => o.orderId)).toEqual(first.map((o) => o.orderId));
     // a moved target cancels the old order and places a new one
     bid = 470_000;
     w.lpOrder('BUY', 430_000, 5 * M);
     w.publish();
     w.clock.advanceBy(50);
-    const after = w.sim.openOrders({ owner: US.owner });
+    const after = w.venueOrders(w.edge);
     expect(after).toHaveLength(1);
     expect(after[0]!.price).toBe(470_000);
-    expect(after[0]!.id).not.toBe(first[0]!.id);
+    expect(after[0]!.orderId).not.toBe(first[0]!.orderId);
     expect(engine.summary().ordersCanceled).toBe(1);
   });
 
@@ -171,7 +178,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     expect(denied).toHaveLength(1);
     expect(denied[0]).toMatchObject({ type: 'OrderDenied', code: expect.stringMatching(/PRICE_OFF_TICK|STALE_BOOK/) });
     expect(engine.summary().ordersSubmitted).toBe(0);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(0);
+    expect(w.venueOrders(w.edge)).toHaveLength(0);
   });
 
   it('faults a throwing strategy and keeps the others trading', () => {
@@ -193,7 +200,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     w.clock.advanceBy(50);
     expect(engine.strategyState('thrower')).toBe('FAULTED');
     expect(engine.strategyState('steady')).toBe('RUNNING');
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(1);
+    expect(w.venueOrders(w.edge)).toHaveLength(1);
     expect(engine.summary().faults).toBe(1);
   });
 
@@ -205,16 +212,16 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     engine.start();
     w.publish();
     w.clock.advanceBy(50);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(1);
+    expect(w.venueOrders(w.edge)).toHaveLength(1);
     const stopping = engine.stop();
     w.clock.advanceBy(50);
     await stopping;
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(0);
+    expect(w.venueOrders(w.edge)).toHaveLength(0);
   });
 
   it('reconciles an outcome-unknown post by hash, adopts the order and never re-sends it', () => {
     const w = world();
-    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const base = w.edge;
     let stallNext = true;
     // the venue takes the batch but the answer never arrives: outcome unknown
     const stalling: ExecutionClient = withSubmit(base, function submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
@@ -253,7 +260,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     w.lpOrder('BUY', 430_000, 5 * M);
     w.publish();
     w.clock.advanceBy(50);
-    const ours = w.sim.openOrders({ owner: US.owner });
+    const ours = w.venueOrders(w.edge);
     expect(ours.map((o) => o.price).sort()).toEqual([450_000, 460_000]);
     expect(engine.summary().ordersSubmitted).toBe(2);
   });
@@ -284,7 +291,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
 
   it('posts a throttled (429) batch again after Retry-After with the same orders, losing no intent', () => {
     const w = world();
-    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const base = w.edge;
     let throttled = 0;
     const posted: string[][] = [];
     const throttling: ExecutionClient = withSubmit(base, function submit(orders) {
@@ -299,9 +306,9 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     engine.start();
     w.publish();
     w.clock.advanceBy(2_100);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(0); // still throttled
+    expect(w.venueOrders(w.edge)).toHaveLength(0); // still throttled
     w.clock.advanceBy(2_100);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(1);
+    expect(w.venueOrders(w.edge)).toHaveLength(1);
     expect(posted).toHaveLength(3);
     expect(new Set(posted.flat()).size).toBe(1); // the very same signed order each time
     const summary = engine.summary();
@@ -310,7 +317,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
 
   it('with maxBatchWaitMs 0 posts what one strategy call produced at once, in posts of at most 15', () => {
     const w = world();
-    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 0 });
+    const base = w.edgeFor(0);
     const posts: number[] = [];
     const counting: ExecutionClient = withSubmit(base, function submit(orders) {
       posts.push(orders.length);
@@ -324,7 +331,7 @@ describe('TradingEngine (virtual time, simulated execution)', () => {
     engine.start();
     expect(posts).toEqual([15, 2]); // no clock advance needed: nothing waited on a timer
     w.clock.advanceBy(1);
-    expect(w.sim.openOrders({ owner: US.owner })).toHaveLength(17);
+    expect(w.venueOrders(base)).toHaveLength(17);
   });
 });
 
@@ -376,7 +383,7 @@ describe('TradingEngine memory over a long run', () => {
 describe('TradingEngine stop', () => {
   it('asks the edge for its fills once more after the cancel-all, and books what it finds', async () => {
     const w = world();
-    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const base = w.edge;
     const late$ = new Subject<VenueFill>();
     let accepted: string | undefined;
     let flushed = 0;
@@ -431,7 +438,7 @@ describe('TradingEngine with a store', () => {
     const reader = new Database(file, { readonly: true });
     const stored = reader.prepare('SELECT COUNT(*) FROM orders WHERE order_id = ?').pluck();
     const w = world();
-    const base = new SimExecutionClient({ clock: w.clock, engine: w.sim, owner: US.owner, address: US.address, latencyMs: 5 });
+    const base = w.edge;
     const durableAtPost: boolean[] = [];
     const watched = withSubmit(base, (orders) => {
       for (const o of orders) durableAtPost.push(stored.get(o.orderId) === 1);
@@ -464,5 +471,95 @@ describe('TradingEngine with a store', () => {
     expect(engine.summary().ordersAccepted).toBe(3);
     reader.close();
     store.close();
+  });
+});
+
+describe('TradingEngine gates: no config drops them', () => {
+  /** An engine whose config leaves the kill switch out, with a heartbeat acknowledged once, then never. */
+  function gated() {
+    const w = world();
+    let beats = 0;
+    const edge: ExecutionClient = { ...withSubmit(w.edge, (orders) => w.edge.submit(orders)), heartbeat: () => (beats++ === 0 ? of('hb-1') : throwError(() => new Error('venue unreachable'))) };
+    const events: OrderEvent[] = [];
+    let want: OrderIntent | undefined;
+    const engine = engineFor(
+      w,
+      [
+        strategy('s', {
+          name: 's',
+          onBook() {
+            const out = want;
+            want = undefined;
+            return out;
+          },
+          onOrderEvent({ event }) {
+            events.push(event);
+          },
+        }),
+      ],
+      edge,
+      { risk: { checks: ['tickGrid', 'minSize', 'maxNotional'], limits: { maxOrderNotional: 100 * M } }, heartbeat: { intervalMs: 1_000 } },
+    );
+    const placeOnNextBook = (price: number) => {
+      want = { kind: 'place', tokenId: YES, side: 'BUY', price, size: 5 * M };
+      w.lpOrder('BUY', 100_000, 5 * M); // a change, so the strategy is called
+      w.publish();
+      w.clock.advanceBy(30);
+    };
+    const denied = () => events.flatMap((e) => (e.type === 'OrderDenied' ? [e.code] : []));
+    return { w, engine, events, placeOnNextBook, denied };
+  }
+
+  it('denies TRADING_HALTED while halted, and trades again after resume', () => {
+    const g = gated();
+    expect(g.engine.risk.checkOrder).not.toContain('killSwitch');
+    g.engine.start();
+    g.engine.halt('drill');
+    g.placeOnNextBook(400_000);
+    expect(g.denied()).toEqual(['TRADING_HALTED']);
+    g.engine.resume();
+    g.placeOnNextBook(400_000);
+    expect(g.denied()).toHaveLength(1);
+    expect(g.events.at(-1)?.type).toBe('OrderAccepted');
+  });
+
+  it('denies TRADING_HALTED while the heartbeat is late or lost', () => {
+    const g = gated();
+    g.engine.start();
+    expect(g.engine.heartbeat?.health).toBe('healthy');
+    g.w.clock.advanceBy(1_600);
+    expect(g.engine.heartbeat?.health).toBe('late');
+    g.placeOnNextBook(400_000);
+    g.w.clock.advanceBy(10_000);
+    expect(g.engine.heartbeat?.health).toBe('lost');
+    g.placeOnNextBook(400_000);
+    expect(g.denied()).toEqual(['TRADING_HALTED', 'TRADING_HALTED']);
+    expect(g.engine.summary().ordersDenied).toEqual({ TRADING_HALTED: 2 });
+  });
+
+  it('denies RECONCILING in a market with an order of unknown outcome', () => {
+    const w = world();
+    let stall = true;
+    const edge = withSubmit(w.edge, (orders) => {
+      if (!stall) return w.edge.submit(orders);
+      stall = false;
+      return throwError(() => new OutcomeUnknownError('timed out', orders.map((o) => o.orderId)));
+    });
+    const events: OrderEvent[] = [];
+    let n = 0;
+    const engine = engineFor(
+      w,
+      [strategy('s', { name: 's', onBook: () => ({ kind: 'place', tokenId: YES, side: 'BUY', price: 400_000 - 10_000 * n++, size: 5 * M }), onOrderEvent: ({ event }) => void events.push(event) })],
+      edge,
+      { risk: { checks: ['tickGrid'], limits: {} } },
+    );
+    engine.start();
+    w.publish();
+    w.clock.advanceBy(30);
+    w.lpOrder('BUY', 100_000, 5 * M);
+    w.publish();
+    w.clock.advanceBy(30);
+    expect(events.map((e) => (e.type === 'OrderDenied' ? e.code : e.type))).toEqual(['OrderSubmitUnknown', 'RECONCILING']);
+    expect(engine.summary().ordersDenied).toEqual({ RECONCILING: 1 });
   });
 });

@@ -1,0 +1,139 @@
+import type { OrderIntent, OrderRequest, PlaceIntent } from '../core/intents.ts';
+import type { MarketCache } from '../data/market-cache.ts';
+import type { OrderRecord } from '../execution/order-tracker.ts';
+import { diffQuotes } from '../execution/quote-diff.ts';
+import type { RiskEngine } from '../risk/risk-engine.ts';
+import type { EngineDesk } from './engine-desk.ts';
+import type { FillBook } from './fill-book.ts';
+import type { OrderCanceller } from './order-canceller.ts';
+import type { OrderSubmitter } from './order-submitter.ts';
+import { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
+import type { RiskSnapshot } from './risk-snapshot.ts';
+
+/** Tick assumed for a quote on a token the cache does not know (0.01). */
+const DEFAULT_TICK = 10_000;
+
+export interface IntentRouterParts {
+  readonly desk: EngineDesk;
+  readonly cache: MarketCache;
+  readonly risk: RiskEngine;
+  readonly snapshot: RiskSnapshot;
+  readonly canceller: OrderCanceller;
+  readonly submitter: OrderSubmitter;
+  readonly fills: FillBook;
+  /** Prefix of client order ids. */
+  readonly runId: string;
+  /** Whether the strategy is hosted (after stop, intents of unknown ids are dropped). */
+  readonly hosts: (strategyId: string) => boolean;
+}
+
+/**
+ * Turns a strategy's intents into orders: cancels and cancel-alls go to the canceller, quotes
+ * are diffed against the strategy's resting orders (kept within tolerance, the rest cancelled,
+ * the missing levels placed), places become requests with a fresh client order id, are checked
+ * by risk as one batch (the engine gates first), and what risk approves is tracked and queued
+ * for posting. Every denial reaches the strategy as OrderDenied with its code.
+ */
+export class IntentRouter {
+  readonly #p: IntentRouterParts;
+  #seq = 0;
+
+  constructor(parts: IntentRouterParts) {
+    this.#p = parts;
+  }
+
+  handle(strategyId: string, intents: readonly OrderIntent[]): void {
+    const { desk, cache, canceller } = this.#p;
+    const tracker = desk.tracker;
+    if (desk.stopped && !this.#p.hosts(strategyId)) return;
+    const places: PlaceIntent[] = [];
+    for (const intent of intents) {
+      switch (intent.kind) {
+        case 'place':
+          places.push(intent);
+          break;
+        case 'cancel': {
+          const record = tracker.byClientId(intent.clientOrderId);
+          if (record && record.request.strategyId === strategyId) canceller.request(record);
+          break;
+        }
+        case 'cancelAll':
+          for (const record of tracker.open({ strategyId, conditionId: intent.conditionId, tokenId: intent.tokenId })) canceller.request(record);
+          break;
+        case 'quote': {
+          const tick = cache.get(intent.tokenId)?.rules.tickSize ?? DEFAULT_TICK;
+          const resting = tracker
+            .open({ strategyId, tokenId: intent.tokenId })
+            .filter((r) => r.status !== 'CANCEL_PENDING' && !r.cancelWhenLive)
+            .map((r) => ({ clientOrderId: r.request.clientOrderId, side: r.request.side, price: r.request.price, remaining: tracker.remaining(r) }));
+          const tolerance = desk.settings.quoteTolerance;
+          const diff = diffQuotes(intent, resting, { priceMicros: tolerance.priceTicks * tick, sizeShare: tolerance.sizeShare });
+          for (const id of diff.cancel) {
+            const record = tracker.byClientId(id);
+            if (record) canceller.request(record);
+          }
+          for (const p of diff.place) {
+            places.push({ kind: 'place', tokenId: intent.tokenId, side: p.side, price: p.price, size: p.size, orderType: 'GTC', postOnly: true, tag: 'quote' });
+          }
+          break;
+        }
+      }
+    }
+    if (places.length > 0) this.#placeAll(strategyId, places);
+  }
+
+  #placeAll(strategyId: string, places: readonly PlaceIntent[]): void {
+    const { desk, cache, risk, snapshot, submitter } = this.#p;
+    const now = desk.clock.now();
+    this.#forgetClosed(now);
+    const requests: OrderRequest[] = [];
+    for (const intent of places) {
+      const state = cache.get(intent.tokenId);
+      // field by field: an object spread with added keys takes V8's slow path (about 4 µs an order)
+      requests.push({
+        kind: 'place',
+        tokenId: intent.tokenId,
+        side: intent.side,
+        price: intent.price,
+        size: intent.size,
+        orderType: intent.orderType ?? 'GTC',
+        postOnly: intent.postOnly,
+        expiresAt: intent.expiresAt,
+        tag: intent.tag,
+        strategyId,
+        clientOrderId: this.#nextClientOrderId(),
+        conditionId: state?.token.conditionId ?? '',
+        createdAt: now,
+      });
+    }
+    const verdicts = risk.checkBatch(requests, snapshot.take(now));
+    const approved: OrderRecord[] = [];
+    for (let i = 0; i < requests.length; i++) {
+      const request = requests[i]!;
+      const denial = verdicts[i];
+      if (denial) {
+        desk.counters.denied++;
+        desk.orderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
+        continue;
+      }
+      approved.push(desk.tracker.add(request, now));
+      snapshot.noteOrder(now);
+    }
+    submitter.submit(approved);
+  }
+
+  /** Drops finished orders older than the retention from memory (with the trades booked on them). */
+  #forgetClosed(now: number): void {
+    const { desk, fills } = this.#p;
+    const retention = desk.settings.closedOrderRetentionMs ?? DEFAULT_CLOSED_ORDER_RETENTION_MS;
+    for (const record of desk.tracker.forget(now - retention)) {
+      if (record.orderId !== undefined) fills.forget(record.orderId);
+    }
+  }
+
+  #nextClientOrderId(): string {
+    const persistence = this.#p.desk.persistence;
+    const seq = persistence ? persistence.nextClientSeq() : ++this.#seq;
+    return `${this.#p.runId}${seq.toString(16).padStart(24, '0')}`;
+  }
+}

@@ -1,0 +1,111 @@
+import type { Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import type { Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { FillEvent, MarketEvent, OrderEvent } from '../core/events.ts';
+import type { OrderRequest } from '../core/intents.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
+import type { ExecutionClient } from '../execution/execution-client.ts';
+import type { HeartbeatHealth } from '../execution/heartbeat.ts';
+import type { OrderRecord } from '../execution/order-tracker.ts';
+import type { CheckName, RiskLimits } from '../risk/types.ts';
+import type { StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
+
+/**
+ * The engine's ports: what it is built from (options, strategies, settings) and what the
+ * adapters above it plug in (the store's EnginePersistence and EngineRestore, the journal's
+ * EngineEvent). The engine never imports its adapters; they import these.
+ */
+
+export interface EngineLogger extends StrategyLogger {
+  child(bindings: Record<string, unknown>): EngineLogger;
+}
+
+export interface EngineStrategy {
+  readonly id: string;
+  readonly definition: StrategyDefinition;
+  readonly params: unknown;
+  readonly tokenIds: readonly TokenId[];
+}
+
+export interface EngineExecutionSettings {
+  readonly maxBatchWaitMs: number;
+  readonly maxBatchSize: number;
+  /** Quote-target tolerance: price in ticks of the token, size as a share of the wanted size. */
+  readonly quoteTolerance: { readonly priceTicks: number; readonly sizeShare: number };
+  /** Wait before looking up the orders of an outcome-unknown post. */
+  readonly reconcileDelayMs: number;
+  /** How often open orders are compared with the venue's (orphans are cancelled). 0 = never. */
+  readonly syncIntervalMs: number;
+  readonly maxInFlightBatches: number;
+  /**
+   * How long a finished order stays in memory (late fills of it are still booked), ms; older ones
+   * are dropped so a long run does not grow without bound. The store keeps them all. Default 1 h.
+   */
+  readonly closedOrderRetentionMs?: number;
+}
+
+/** Default of EngineExecutionSettings.closedOrderRetentionMs. */
+export const DEFAULT_CLOSED_ORDER_RETENTION_MS = 3_600_000;
+
+export interface EngineOptions {
+  readonly clock: Clock;
+  readonly execution: ExecutionClient;
+  readonly marketEvents$: Observable<MarketEvent>;
+  readonly tokens: readonly TrackedToken[];
+  readonly strategies: readonly EngineStrategy[];
+  readonly risk: { readonly checks?: readonly CheckName[]; readonly limits: RiskLimits };
+  readonly settings: EngineExecutionSettings;
+  readonly heartbeat?: { readonly intervalMs: number; readonly initialId?: string };
+  readonly startingBalance: Micros;
+  /** Prefix of client order ids (unique per run). 8 hex characters. */
+  readonly runId: string;
+  readonly log: EngineLogger;
+  /** Journal hook: every engine event (orders, fills, denials), for persistence. */
+  readonly onEvent?: (event: EngineEvent) => void;
+  /** Returns HTTP 429 count from the venue edge, for the summary. */
+  readonly http429?: () => number;
+  /** Durable state (the run store); absent: nothing survives the process. */
+  readonly persistence?: EnginePersistence;
+  /** State of a previous life of this run, to resume from. */
+  readonly restore?: EngineRestore;
+  /** What to do at start with restored orders still open at the venue. Default 'cancel'. */
+  readonly orphans?: 'cancel' | 'adopt';
+}
+
+/**
+ * What the engine needs from a store. Orders are written when created and on every change,
+ * with their hash before they are posted; each tick's writes share one transaction.
+ */
+export interface EnginePersistence {
+  /** Next client order id sequence number, durably reserved (never handed out twice). */
+  nextClientSeq(): number;
+  transaction<T>(fn: () => T): T;
+  /**
+   * Calls back once what was written so far is committed (`false`: it rolled back). Order posts
+   * wait for it, so an order's hash is durable before the order leaves. Absent: at once.
+   */
+  afterCommit?(callback: (committed: boolean) => void): void;
+  orderCreated(record: OrderRecord, at: number): void;
+  orderChanged(record: OrderRecord, at: number, reason?: string): void;
+  fill(fill: FillEvent): void;
+  heartbeatId(id: string, at: number): void;
+  journal(event: EngineEvent): void;
+  /**
+   * A market event that changed the cache, before the strategies see it (in the same per-tick
+   * transaction as what it causes): the store journals it so the run can be replayed offline.
+   */
+  marketEvent?(event: MarketEvent): void;
+}
+
+export interface EngineRestore {
+  readonly orders: readonly { readonly request: OrderRequest; readonly orderId: string | undefined; readonly status: string; readonly filled: Micros; readonly updatedAt: number }[];
+  readonly fills: readonly FillEvent[];
+  readonly heartbeatId?: string;
+}
+
+export type EngineEvent =
+  | { readonly type: 'order'; readonly strategyId: string; readonly event: OrderEvent }
+  | { readonly type: 'fill'; readonly strategyId: string; readonly fill: FillEvent }
+  | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
+  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number };

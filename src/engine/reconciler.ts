@@ -1,0 +1,232 @@
+import { catchError, defer, EMPTY, finalize, from, mergeMap, of, tap, timer, type Observable } from 'rxjs';
+import type { VenueOrderState } from '../execution/execution-client.ts';
+import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
+import type { EngineDesk } from './engine-desk.ts';
+import type { OrderCanceller } from './order-canceller.ts';
+
+/** Lookups of one order before reconciliation gives up on it. */
+const LOOKUP_ATTEMPTS = 5;
+/** Outcome-unknown orders looked up at once. */
+const LOOKUPS_IN_FLIGHT = 4;
+
+/**
+ * Settles what the engine does not know for sure: orders whose post may or may not have reached
+ * the venue (looked up by their precomputed hash), orders of a previous life of the run, orders
+ * the venue cancelled when the heartbeat was lost, and, on every sync, our open orders against
+ * the venue's (orphans of this run are cancelled). Markets with orders under reconciliation take
+ * no new orders (the engine gate RECONCILING reads `markets`).
+ */
+export class Reconciler {
+  readonly #desk: EngineDesk;
+  readonly #canceller: OrderCanceller;
+  readonly #runId: string;
+  /** Markets (condition ids) with orders under reconciliation, with how many. */
+  readonly #markets = new Map<string, number>();
+
+  constructor(desk: EngineDesk, canceller: OrderCanceller, runId: string) {
+    this.#desk = desk;
+    this.#canceller = canceller;
+    this.#runId = runId;
+  }
+
+  /** Markets with orders under reconciliation (read by the RECONCILING gate). */
+  get markets(): ReadonlyMap<string, number> {
+    return this.#markets;
+  }
+
+  /**
+   * Orders whose post may or may not have reached the venue: SUBMIT_UNKNOWN, their markets closed
+   * to new orders, and a lookup by the precomputed hash after a delay. Found: adopted with the
+   * venue's state. Not found: the venue never took it (REJECTED); the intent is not re-sent.
+   */
+  markUnknown(records: readonly OrderRecord[], reason: string): void {
+    const desk = this.#desk;
+    const now = desk.clock.now();
+    for (const record of records) {
+      desk.counters.submitUnknown++;
+      desk.tracker.transition(record, 'SUBMIT_UNKNOWN', now, reason);
+      this.#enter(record.request.conditionId);
+      desk.orderEvent(record.request.strategyId, { type: 'OrderSubmitUnknown', clientOrderId: record.request.clientOrderId, orderId: record.orderId ?? '', tsInit: now });
+    }
+    desk.log.warn('order outcome unknown; reconciling by hash', { orders: records.length, reason });
+    const lookups = records.map((record) =>
+      timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(
+        mergeMap(() => this.#lookup$(record.orderId!, LOOKUP_ATTEMPTS)),
+        tap((state) => this.#adoptLookup(record, state)),
+        catchError((err: unknown) => {
+          desk.log.error('reconciliation failed; order left SUBMIT_UNKNOWN', { orderId: record.orderId, err: String(err) });
+          return EMPTY;
+        }),
+        finalize(() => this.#leave(record.request.conditionId)),
+      ),
+    );
+    desk.subs.add(from(lookups).pipe(mergeMap((l) => l, LOOKUPS_IN_FLIGHT)).subscribe());
+  }
+
+  /**
+   * After a restart: every restored order that may still rest is looked up by its hash. Not at
+   * the venue: it was never received (or is gone). At the venue and open: adopted or cancelled
+   * as `policy` says. Nothing restored is ever posted again.
+   */
+  reconcileRestored(policy: 'cancel' | 'adopt'): void {
+    const desk = this.#desk;
+    const { tracker, clock } = desk;
+    for (const record of tracker.open()) {
+      if (!record.orderId) {
+        tracker.transition(record, 'CANCELED', clock.now(), 'never sent before the restart');
+        continue;
+      }
+      const market = record.request.conditionId;
+      this.#enter(market);
+      desk.subs.add(
+        this.#lookup$(record.orderId, LOOKUP_ATTEMPTS)
+          .pipe(
+            catchError((err: unknown) => {
+              desk.log.error('restart reconciliation failed', { orderId: record.orderId, err: String(err) });
+              return EMPTY;
+            }),
+            finalize(() => this.#leave(market)),
+          )
+          .subscribe((state) => {
+            const now = clock.now();
+            if (!state) {
+              tracker.transition(record, 'REJECTED', now, 'not at the venue after the restart');
+              return;
+            }
+            this.applyVenueState(record, state);
+            if (state.sizeMatched > record.filled) tracker.setFilled(record, state.sizeMatched, now);
+            if (OPEN_STATUSES.has(record.status)) {
+              desk.counters.reconciledFound++;
+              if (policy === 'cancel') this.#canceller.request(record);
+            }
+          }),
+      );
+    }
+  }
+
+  /** The venue cancels every open order when the heartbeat is lost: ours are taken as cancelled. */
+  heartbeatLost(): void {
+    const desk = this.#desk;
+    const now = desk.clock.now();
+    desk.counters.heartbeatLost++;
+    for (const record of desk.tracker.open()) {
+      if (record.status === 'LIVE' || record.status === 'PARTIALLY_FILLED' || record.status === 'CANCEL_PENDING') {
+        desk.tracker.transition(record, 'CANCELED', now, 'cancelled by the venue: heartbeat lost');
+        desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'heartbeat lost', tsInit: now });
+      }
+    }
+    desk.log.warn('heartbeat lost: open orders taken as cancelled by the venue');
+  }
+
+  /**
+   * Compares our open orders with the venue's: orders we think open but the venue does not list
+   * take the venue's state; venue orders of this run we do not track as open are orphans and are
+   * cancelled.
+   */
+  sync(why: string): void {
+    const desk = this.#desk;
+    const { execution, tracker } = desk;
+    if (desk.stopped) return;
+    desk.subs.add(
+      execution
+        .openOrders()
+        .pipe(
+          tap((venueOrders) => {
+            const now = desk.clock.now();
+            const venueIds = new Set(venueOrders.map((o) => o.orderId));
+            const orphans: string[] = [];
+            for (const vo of venueOrders) {
+              const record = tracker.byOrderId(vo.orderId);
+              if (!record) {
+                if (vo.clientOrderId?.startsWith(this.#runId)) orphans.push(vo.orderId);
+                continue;
+              }
+              if (!OPEN_STATUSES.has(record.status) || record.cancelWhenLive) orphans.push(vo.orderId);
+            }
+            for (const record of tracker.open()) {
+              if (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED') continue;
+              if (record.orderId && !venueIds.has(record.orderId)) {
+                // gone at the venue: filled (fills settle it) or cancelled; look it up
+                desk.subs.add(
+                  execution
+                    .order(record.orderId)
+                    .pipe(catchError(() => of(undefined)))
+                    .subscribe((state) => {
+                      if (state) this.applyVenueState(record, state);
+                      else tracker.transition(record, 'CANCELED', now, 'not at the venue');
+                    }),
+                );
+              }
+            }
+            if (orphans.length > 0) {
+              desk.counters.orphansCancelled += orphans.length;
+              desk.log.warn('cancelling orphan orders', { count: orphans.length, why });
+              desk.subs.add(execution.cancel(orphans).pipe(catchError(() => EMPTY)).subscribe());
+            }
+          }),
+          catchError((err: unknown) => {
+            desk.log.warn('order sync failed', { err: String(err), why });
+            return EMPTY;
+          }),
+        )
+        .subscribe(),
+    );
+  }
+
+  /** Our record takes the venue's view of the order. */
+  applyVenueState(record: OrderRecord, state: VenueOrderState): void {
+    const { tracker, clock } = this.#desk;
+    const now = clock.now();
+    switch (state.status) {
+      case 'LIVE':
+      case 'DELAYED':
+        tracker.transition(record, state.sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'venue state');
+        break;
+      case 'MATCHED':
+        tracker.transition(record, 'FILLED', now, 'venue state');
+        break;
+      case 'CANCELED':
+      case 'UNMATCHED':
+        tracker.transition(record, 'CANCELED', now, 'venue state');
+        break;
+    }
+  }
+
+  #lookup$(orderId: string, attempts: number): Observable<VenueOrderState | undefined> {
+    const desk = this.#desk;
+    return defer(() => desk.execution.order(orderId)).pipe(
+      catchError((err: unknown) => {
+        if (attempts <= 1) throw err;
+        return timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(mergeMap(() => this.#lookup$(orderId, attempts - 1)));
+      }),
+    );
+  }
+
+  #adoptLookup(record: OrderRecord, state: VenueOrderState | undefined): void {
+    const desk = this.#desk;
+    const now = desk.clock.now();
+    const strategyId = record.request.strategyId;
+    if (record.status !== 'SUBMIT_UNKNOWN') return;
+    if (!state) {
+      desk.tracker.transition(record, 'REJECTED', now, 'not found at the venue after an outcome-unknown post');
+      desk.counters.reconciledMissing++;
+      desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: 'not received by the venue', tsInit: now });
+      return;
+    }
+    desk.counters.reconciledFound++;
+    this.applyVenueState(record, state);
+    desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
+    // a cancel asked for while the outcome was unknown is carried out now that the order is found
+    if (record.cancelWhenLive) this.#canceller.request(record);
+  }
+
+  #enter(market: string): void {
+    this.#markets.set(market, (this.#markets.get(market) ?? 0) + 1);
+  }
+
+  #leave(market: string): void {
+    const left = (this.#markets.get(market) ?? 1) - 1;
+    if (left <= 0) this.#markets.delete(market);
+    else this.#markets.set(market, left);
+  }
+}

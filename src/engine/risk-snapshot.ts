@@ -1,0 +1,135 @@
+import type { Micros } from '../core/fixed.ts';
+import { LazyMap } from '../core/lazy-map.ts';
+import type { TokenId } from '../core/types.ts';
+import type { MarketCache, TokenState } from '../data/market-cache.ts';
+import type { HeartbeatHealth } from '../execution/heartbeat.ts';
+import type { OrderTracker } from '../execution/order-tracker.ts';
+import type { Portfolio } from '../portfolio/portfolio.ts';
+import type { RiskMarketView, RiskOpenOrder, RiskState } from '../risk/types.ts';
+
+const NO_TIMES: readonly number[] = Object.freeze([]);
+const DAY_MS = 86_400_000;
+
+/** Where the snapshot reads the engine's own state (getters: nothing is copied until asked). */
+export interface RiskSources {
+  readonly cache: MarketCache;
+  readonly portfolio: Portfolio;
+  readonly tracker: OrderTracker;
+  /** Whether a configured check reads the recent order times (the order-rate check with a limit). */
+  readonly ratesChecked: boolean;
+  heartbeat(): HeartbeatHealth;
+  haltReason(): string | undefined;
+  consecutiveRejects(): number;
+  /** Markets under reconciliation. */
+  readonly reconciling: { has(conditionId: string): boolean };
+}
+
+/**
+ * The snapshot risk checks one batch against. Built for what the checks read, not for every
+ * market: market views and positions are computed on first look (a batch on one token costs one
+ * view, whatever the number of markets tracked), the day's PnL only when a check asks for it.
+ * Also keeps the recent order times (the order-rate check) and the day's starting PnL.
+ */
+export class RiskSnapshot {
+  readonly #src: RiskSources;
+  readonly #recentOrderTimes: number[] = [];
+  #dayStart: { day: number; pnl: Micros } | undefined;
+
+  constructor(sources: RiskSources) {
+    this.#src = sources;
+  }
+
+  /** Notes an order sent at `now` (for the order-rate check). */
+  noteOrder(now: number): void {
+    this.#recentOrderTimes.push(now);
+  }
+
+  take(now: number): RiskState {
+    const src = this.#src;
+    const cutoff = now - 1_000;
+    const times = this.#recentOrderTimes;
+    while (times.length > 0 && times[0]! <= cutoff) times.shift();
+    const { cache, portfolio, tracker } = src;
+    const markets = new LazyMap<TokenId, RiskMarketView>(
+      () => cache.tokenIds(),
+      (tokenId) => {
+        const state = cache.get(tokenId);
+        return state === undefined ? undefined : riskMarketView(state);
+      },
+    );
+    const positions = new LazyMap<TokenId, Micros>(
+      () => portfolio.tokenIds(),
+      (tokenId) => portfolio.size(tokenId),
+    );
+    const openOrders: RiskOpenOrder[] = [];
+    for (const r of tracker.open()) {
+      openOrders.push({
+        clientOrderId: r.request.clientOrderId,
+        strategyId: r.request.strategyId,
+        tokenId: r.request.tokenId,
+        conditionId: r.request.conditionId,
+        side: r.request.side,
+        price: r.request.price,
+        remaining: r.status === 'CANCEL_PENDING' ? 0 : tracker.remaining(r),
+      });
+    }
+    let dailyPnl: Micros | undefined;
+    const dayPnl = (): Micros => (dailyPnl ??= this.dailyPnl(now));
+    const haltReason = src.haltReason();
+    return {
+      now,
+      markets,
+      openOrders,
+      positions,
+      // only the order-rate check reads them
+      recentOrderTimes: src.ratesChecked ? times : NO_TIMES,
+      consecutiveRejects: src.consecutiveRejects(),
+      get dailyPnl() {
+        return dayPnl();
+      },
+      heartbeat: src.heartbeat(),
+      manualHalt: haltReason !== undefined,
+      haltReason,
+      reconciling: src.reconciling,
+    };
+  }
+
+  /** Realized + unrealized - fees since the first look of this UTC day. */
+  dailyPnl(now: number): Micros {
+    const totals = this.#src.portfolio.totals((id) => this.mark(id));
+    const pnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
+    const day = Math.floor(now / DAY_MS);
+    if (!this.#dayStart || this.#dayStart.day !== day) this.#dayStart = { day, pnl };
+    return pnl - this.#dayStart.pnl;
+  }
+
+  /** A token's mark: the mid, else the one side shown, else the last trade. */
+  mark(tokenId: TokenId): Micros | undefined {
+    const book = this.#src.cache.get(tokenId)?.book;
+    const bid = book?.bids[0]?.price;
+    const ask = book?.asks[0]?.price;
+    if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
+    return bid ?? ask ?? book?.lastTradePrice;
+  }
+}
+
+/** What risk needs of one token's market state. */
+function riskMarketView(state: TokenState): RiskMarketView {
+  const book = state.book;
+  const bestBid = book?.bids[0]?.price;
+  const bestAsk = book?.asks[0]?.price;
+  return {
+    tokenId: state.token.tokenId,
+    conditionId: state.token.conditionId,
+    outcomeIndex: state.token.outcomeIndex,
+    complementTokenId: state.token.complementTokenId,
+    negRiskMarketId: state.token.negRiskMarketId,
+    tickSize: state.rules.tickSize,
+    minOrderSize: state.rules.minOrderSize,
+    acceptingOrders: state.rules.acceptingOrders,
+    bestBid,
+    bestAsk,
+    mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+    bookTsInit: book ? state.bookSeenAt : undefined,
+  };
+}

@@ -1,0 +1,117 @@
+import type { Observable } from 'rxjs';
+import { SimulatedClock } from '../../src/core/clock.ts';
+import type { FillEvent, MarketEvent, OrderEvent } from '../../src/core/events.ts';
+import type { OrderRequest } from '../../src/core/intents.ts';
+import { FeeRate } from '../../src/core/money.ts';
+import { EngineDesk } from '../../src/engine/engine-desk.ts';
+import type { EngineExecutionSettings, EngineLogger, EnginePersistence } from '../../src/engine/ports.ts';
+import type { ExecutionClient, VenueOrderState } from '../../src/execution/execution-client.ts';
+import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
+import { constantLatency } from '../../src/sim/latency-model.ts';
+import { queueModel } from '../../src/sim/queue-model.ts';
+
+/** Shared by the tests of the engine's parts: one market on the paper/backtest edge, in virtual time. */
+export const COND = '0x' + 'ab'.repeat(32);
+export const YES = '111';
+export const M = 1_000_000;
+export const T0 = 1_700_000_000_000;
+/** One-way latency of the simulated edge, ms. */
+export const LATENCY_MS = 5;
+
+export const silent: EngineLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silent;
+  },
+};
+
+export const SETTINGS: EngineExecutionSettings = {
+  maxBatchWaitMs: 10,
+  maxBatchSize: 15,
+  quoteTolerance: { priceTicks: 0, sizeShare: 0.1 },
+  reconcileDelayMs: 500,
+  syncIntervalMs: 0,
+  maxInFlightBatches: 4,
+};
+
+/** A book event of YES: bids and asks as [price, size] in Micros. */
+export function book(at: number, bids: readonly [number, number][], asks: readonly [number, number][]): MarketEvent {
+  const lv = (list: readonly [number, number][]) => list.map(([price, size]) => ({ price, size }));
+  const b = { tokenId: YES, conditionId: COND, tsEvent: at, tsInit: at, hash: `h${at}`, bids: lv(bids), asks: lv(asks), tickSize: undefined, minOrderSize: undefined, negRisk: false, lastTradePrice: undefined };
+  return { type: 'book', book: b, tsEvent: at, tsInit: at };
+}
+
+/** The simulated edge (paper kind) on a clock, with YES at a 0.01 tick and a 5-share minimum. */
+export function simulatedEdge(clock: SimulatedClock, latencyMs = LATENCY_MS): SimulatedExecutionClient {
+  return new SimulatedExecutionClient({
+    kind: 'paper',
+    clock,
+    tokens: [{ tokenId: YES, conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, fees: { maker: new FeeRate(0), taker: new FeeRate(0) } }],
+    latency: constantLatency(latencyMs, 0),
+    queue: queueModel('conservative'),
+    balance: 10_000 * M,
+  });
+}
+
+/** An edge whose calls are the simulated edge's unless replaced. */
+export function edgeWith(base: SimulatedExecutionClient, replace: Partial<ExecutionClient>): ExecutionClient {
+  return {
+    kind: base.kind,
+    fills$: base.fills$,
+    prepare: (r) => base.prepare(r),
+    submit: (o) => base.submit(o),
+    cancel: (ids) => base.cancel(ids),
+    cancelAll: (scope) => base.cancelAll(scope),
+    openOrders: () => base.openOrders(),
+    order: (id) => base.order(id),
+    close: () => base.close(),
+    ...replace,
+  };
+}
+
+let seq = 0;
+
+/** A place request of YES with a fresh client order id. */
+export function request(over: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    kind: 'place',
+    tokenId: YES,
+    side: 'BUY',
+    price: 400_000,
+    size: 10 * M,
+    orderType: 'GTC',
+    strategyId: 's1',
+    clientOrderId: `feedf00d${(++seq).toString(16).padStart(24, '0')}`,
+    conditionId: COND,
+    createdAt: T0,
+    ...over,
+  };
+}
+
+/** A desk on a simulated clock and edge that records every order event and fill it delivers. */
+export function deskOn(options: { wrap?: (edge: SimulatedExecutionClient) => ExecutionClient; settings?: Partial<EngineExecutionSettings>; persistence?: EnginePersistence; latencyMs?: number } = {}) {
+  const clock = new SimulatedClock(T0);
+  const edge = simulatedEdge(clock, options.latencyMs);
+  edge.onMarketEvent(book(T0, [[450_000, 100 * M]], [[550_000, 100 * M]]));
+  const desk = new EngineDesk({ clock, execution: options.wrap ? options.wrap(edge) : edge, log: silent, settings: { ...SETTINGS, ...options.settings }, persistence: options.persistence });
+  const events: OrderEvent[] = [];
+  const fills: FillEvent[] = [];
+  desk.listen({ orderEvent: (_id, e) => events.push(e), fill: (_id, f) => fills.push(f) });
+  /** What an edge call emits once the clock has run its latency. */
+  const answer = <T>(call: Observable<T>): T => {
+    let out: T | undefined;
+    let done = false;
+    call.subscribe((v) => {
+      out = v;
+      done = true;
+    });
+    clock.advanceBy(2 * LATENCY_MS);
+    if (!done) throw new Error('the edge did not answer');
+    return out as T;
+  };
+  const venueOrders = (): VenueOrderState[] => [...answer(edge.openOrders())];
+  return { clock, edge, desk, events, fills, answer, venueOrders };
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { throwError } from 'rxjs';
+import { OrderCanceller } from '../../src/engine/order-canceller.ts';
+import { Reconciler } from '../../src/engine/reconciler.ts';
+import type { VenueOrderState } from '../../src/execution/execution-client.ts';
+import type { OrderRecord } from '../../src/execution/order-tracker.ts';
+import type { VenueOrderStatus } from '../../src/venue/domain/statuses.ts';
+import { COND, deskOn, edgeWith, M, request, YES } from './parts.ts';
+
+function reconcilerOn(options: Parameters<typeof deskOn>[0] = {}) {
+  const world = deskOn(options);
+  const canceller = new OrderCanceller(world.desk);
+  const reconciler = new Reconciler(world.desk, canceller, 'feedf00d');
+  canceller.start();
+  /** An order of ours resting at the simulated venue, tracked LIVE. */
+  const resting = (price = 400_000): OrderRecord => {
+    const record = world.desk.tracker.add(request({ price }), world.clock.now());
+    const [prepared] = world.answer(world.edge.prepare([record.request]));
+    world.desk.tracker.setOrderId(record, prepared!.orderId, world.clock.now());
+    const [result] = world.answer(world.edge.submit([prepared!]));
+    expect(result).toMatchObject({ ok: true, status: 'LIVE' });
+    world.desk.tracker.transition(record, 'LIVE', world.clock.now());
+    return record;
+  };
+  return { ...world, reconciler, resting };
+}
+
+const venueState = (status: VenueOrderStatus, sizeMatched = 0): VenueOrderState => ({
+  orderId: '0x1',
+  status,
+  tokenId: YES,
+  conditionId: COND,
+  side: 'BUY',
+  price: 400_000,
+  originalSize: 10 * M,
+  sizeMatched,
+  clientOrderId: undefined,
+});
+
+describe('Reconciler (virtual time, simulated edge)', () => {
+  it.each<[VenueOrderStatus, number, string]>([
+    ['LIVE', 0, 'LIVE'],
+    ['LIVE', 2 * M, 'PARTIALLY_FILLED'],
+    ['DELAYED', 0, 'LIVE'],
+    ['MATCHED', 10 * M, 'FILLED'],
+    ['CANCELED', 0, 'CANCELED'],
+    ['UNMATCHED', 0, 'CANCELED'],
+  ])('takes the venue status %s (matched %d) as %s', (status, matched, expected) => {
+    const w = reconcilerOn();
+    const record = w.desk.tracker.add(request(), w.clock.now());
+    w.desk.tracker.transition(record, 'SUBMIT_UNKNOWN', w.clock.now());
+    w.reconciler.applyVenueState(record, venueState(status, matched));
+    expect(record.status).toBe(expected);
+  });
+
+  it('an outcome-unknown order the venue never received is rejected, and its market reopens', () => {
+    const w = reconcilerOn();
+    const record = w.desk.tracker.add(request(), w.clock.now());
+    w.desk.tracker.setOrderId(record, 'never-posted', w.clock.now());
+    w.reconciler.markUnknown([record], 'timed out');
+    expect(w.reconciler.markets.get(COND)).toBe(1);
+    w.clock.advanceBy(499);
+    expect(record.status).toBe('SUBMIT_UNKNOWN');
+    w.clock.advanceBy(20);
+    expect(record.status).toBe('REJECTED');
+    expect(w.reconciler.markets.size).toBe(0);
+    expect(w.events.map((e) => e.type)).toEqual(['OrderSubmitUnknown', 'OrderRejected']);
+    expect(w.desk.counters.reconciledMissing).toBe(1);
+  });
+
+  it('retries a failing lookup on the clock and leaves the order SUBMIT_UNKNOWN after five', () => {
+    let lookups = 0;
+    const w = reconcilerOn({ wrap: (base) => edgeWith(base, { order: () => (lookups++, throwError(() => new Error('venue down'))) }) });
+    const record = w.desk.tracker.add(request(), w.clock.now());
+    w.desk.tracker.setOrderId(record, '0xabc', w.clock.now());
+    w.reconciler.markUnknown([record], 'timed out');
+    w.clock.advanceBy(500 * 5 + 100);
+    expect(lookups).toBe(5);
+    expect(record.status).toBe('SUBMIT_UNKNOWN');
+    expect(w.reconciler.markets.size).toBe(0);
+  });
+
+  it('takes our live orders as cancelled when the heartbeat is lost', () => {
+    const w = reconcilerOn();
+    const live = w.resting();
+    const pending = w.desk.tracker.add(request({ price: 300_000 }), w.clock.now());
+    w.reconciler.heartbeatLost();
+    expect(live.status).toBe('CANCELED');
+    expect(pending.status).toBe('PENDING_SUBMIT'); // never reached the venue: not cancelled by it
+    expect(w.events).toEqual([expect.objectContaining({ type: 'OrderCanceled', reason: 'heartbeat lost' })]);
+    expect(w.desk.counters.heartbeatLost).toBe(1);
+  });
+
+  it('sync cancels orphans of this run and settles orders the venue no longer lists', () => {
+    const w = reconcilerOn();
+    const kept = w.resting(400_000);
+    const orphan = w.resting(390_000);
+    const gone = w.resting(380_000);
+    // the engine forgot one (an orphan) and thinks a cancelled one still rests
+    w.desk.tracker.transition(orphan, 'CANCELED', w.clock.now());
+    w.answer(w.edge.cancel([gone.orderId!]));
+    w.reconciler.sync('test');
+    w.clock.advanceBy(50);
+    expect(w.desk.counters.orphansCancelled).toBe(1);
+    expect(w.venueOrders().map((o) => o.orderId)).toEqual([kept.orderId]);
+    expect(gone.status).toBe('CANCELED');
+    expect(kept.status).toBe('LIVE');
+  });
+
+  it('after a restart: adopts or cancels what still rests, rejects what the venue never had', () => {
+    for (const policy of ['adopt', 'cancel'] as const) {
+      const w = reconcilerOn();
+      const resting = w.resting();
+      const unsent = w.desk.tracker.add(request({ price: 300_000 }), w.clock.now());
+      const lost = w.desk.tracker.add(request({ price: 290_000 }), w.clock.now());
+      w.desk.tracker.setOrderId(lost, 'not-at-venue', w.clock.now());
+      w.desk.tracker.transition(lost, 'LIVE', w.clock.now());
+      w.reconciler.reconcileRestored(policy);
+      expect(unsent.status).toBe('CANCELED');
+      expect(w.reconciler.markets.get(COND)).toBe(2);
+      w.clock.advanceBy(50);
+      expect(lost.status).toBe('REJECTED');
+      expect(w.reconciler.markets.size).toBe(0);
+      expect(resting.status).toBe(policy === 'adopt' ? 'LIVE' : 'CANCELED');
+      expect(w.venueOrders()).toHaveLength(policy === 'adopt' ? 1 : 0);
+    }
+  });
+});
