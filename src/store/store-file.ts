@@ -23,6 +23,11 @@ export function storeFailure(file: string, what: string, err: unknown, code: Sto
   return new StoreError(`${file}: ${what} failed (${detail})`, code, file, { cause: err });
 }
 
+/** Refuses a money amount that is not whole Micros (a store holds integers only). */
+export function checkMicros(file: string, what: string, value: number): void {
+  if (!Number.isSafeInteger(value)) throw new StoreError(`${file}: ${what} must be whole Micros, was ${value}`, 'INVALID', file);
+}
+
 /** The schema version in `meta`, 0 for a database with no tables at all (a new file). */
 export function readSchemaVersion(db: Db, file: string): number {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").pluck().all() as string[];

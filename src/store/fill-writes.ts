@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+import type { FillEvent } from '../core/events.ts';
+import type { Micros } from '../core/fixed.ts';
+import { readLastFillSeq } from './store-queries.ts';
+import { checkMicros, storeFailure } from './store-file.ts';
+
+/**
+ * The store's fill and balance writes. Fills are numbered in arrival order (`seq`); a balance
+ * anchor records the fill sequence it was taken after, so a load replays later fills onto it.
+ */
+export class FillWrites {
+  readonly #file: string;
+  readonly #insertFill: Database.Statement;
+  readonly #confirmFill: Database.Statement;
+  readonly #insertBalance: Database.Statement;
+  #lastFillSeq: number;
+
+  constructor(db: Database.Database, file: string) {
+    this.#file = file;
+    this.#lastFillSeq = readLastFillSeq(db);
+    this.#insertFill = db.prepare(
+      `INSERT INTO fills (trade_id, order_id, seq, client_order_id, token_id, side, price, size, fee, liquidity, confirmed, ts_event, ts_init)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (trade_id, order_id) DO NOTHING`,
+    );
+    this.#confirmFill = db.prepare('UPDATE fills SET confirmed = 1 WHERE trade_id = ? AND order_id = ? AND confirmed = 0');
+    this.#insertBalance = db.prepare('INSERT INTO balances (balance, after_fill_seq, at, reason) VALUES (?, ?, ?, ?)');
+  }
+
+  /** Records a fill once (see RunStore.saveFill); true when it was new. */
+  saveFill(fill: FillEvent): boolean {
+    const file = this.#file;
+    checkMicros(file, 'price', fill.price);
+    checkMicros(file, 'size', fill.size);
+    checkMicros(file, 'fee', fill.fee);
+    try {
+      const seq = this.#lastFillSeq + 1;
+      const inserted =
+        this.#insertFill.run(
+          fill.tradeId,
+          fill.orderId,
+          seq,
+          fill.clientOrderId,
+          fill.tokenId,
+          fill.side,
+          fill.price,
+          fill.size,
+          fill.fee,
+          fill.liquidity,
+          fill.confirmed ? 1 : 0,
+          fill.tsEvent,
+          fill.tsInit,
+        ).changes === 1;
+      if (inserted) {
+        this.#lastFillSeq = seq;
+        return true;
+      }
+      if (fill.confirmed) this.#confirmFill.run(fill.tradeId, fill.orderId);
+      return false;
+    } catch (err) {
+      throw storeFailure(file, `saveFill ${fill.tradeId}`, err);
+    }
+  }
+
+  /** Records the balance as of the newest fill stored (see RunStore.setBalance). */
+  setBalance(balance: Micros, at: number, reason?: string): void {
+    checkMicros(this.#file, 'balance', balance);
+    try {
+      this.#insertBalance.run(balance, this.#lastFillSeq, at, reason ?? null);
+    } catch (err) {
+      throw storeFailure(this.#file, 'setBalance', err);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError } from '../core/errors.ts';
+import { migrateStore } from './migrate.ts';
+import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, storeFailure } from './store-file.ts';
+import { claimLock } from './store-lock.ts';
+import { readRun } from './store-queries.ts';
+import type { LockHolder, RunInfo, RunStoreOptions, StoreDurability } from './store-types.ts';
+
+type Db = Database.Database;
+
+const RUN_ID = /^[0-9a-f]{8}$/;
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/** Stores open in this process, by absolute path: a second open here is refused too. */
+const OPEN_HERE = new Set<string>();
+
+/** A store file opened for writing, its lock taken, migrated, its run row in place. */
+export interface OpenedStore {
+  readonly file: string;
+  readonly db: Db;
+  readonly info: RunInfo;
+  readonly durability: StoreDurability;
+  readonly now: () => number;
+  /** The dead process whose stale lock this open took over, if any. */
+  readonly takenOver: LockHolder | undefined;
+}
+
+/**
+ * Opens (or with `create`, creates) the store at `path` and takes its lock (see RunStore.open
+ * for what is refused). The file counts as open in this process until `releaseOpened`.
+ */
+export function openStoreFile(path: string, options: RunStoreOptions): OpenedStore {
+  const file = resolve(path);
+  if (OPEN_HERE.has(file)) throw new StoreError(`${file}: locked by this process (pid ${process.pid})`, 'LOCKED', file);
+  if (options.runId !== undefined && !RUN_ID.test(options.runId)) {
+    throw new StoreError(`${file}: run id must be 8 lowercase hex characters, was ${JSON.stringify(options.runId)}`, 'INVALID', file);
+  }
+  const exists = existsSync(file);
+  if (exists) {
+    openReadOnlyChecked(file).db.close();
+  } else if (!options.create) {
+    throw new StoreError(`${file}: no store there`, 'NOT_FOUND', file);
+  } else {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (err) {
+      throw storeFailure(file, 'create directory', err, 'NOT_FOUND');
+    }
+  }
+  const now = options.now ?? Date.now;
+  const durability = options.durability ?? 'normal';
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { fileMustExist: exists, timeout: 5_000 });
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') throw new StoreError(`${file}: cannot use WAL journaling (got ${String(mode)})`, 'WRITE_FAILED', file);
+    // the claim (lock row, run row, migration) is fsynced whatever the durability
+    db.pragma('synchronous = FULL');
+    const d = db;
+    let takenOver: LockHolder | undefined;
+    const info = d
+      .transaction(() => {
+        const version = readSchemaVersion(d, file);
+        assertNotNewer(version, file);
+        if (version > 0) takenOver = claimLock(d, file, now(), false);
+        migrateStore(d, file);
+        if (version === 0) claimLock(d, file, now(), false);
+        return ensureRun(d, file, options, now());
+      })
+      .immediate();
+    if (durability !== 'full') d.pragma('synchronous = NORMAL');
+    // a WAL larger than this is cut back to it after each checkpoint that empties it
+    d.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+    OPEN_HERE.add(file);
+    return { file, db: d, info, durability, now, takenOver };
+  } catch (err) {
+    db?.close();
+    throw storeFailure(file, 'open', err);
+  }
+}
+
+/** The file no longer counts as open in this process. */
+export function releaseOpened(file: string): void {
+  OPEN_HERE.delete(file);
+}
+
+function ensureRun(db: Db, file: string, options: RunStoreOptions, now: number): RunInfo {
+  const existing = readRun(db);
+  if (existing) {
+    if (options.runId !== undefined && options.runId !== existing.runId) {
+      throw new StoreError(`${file}: belongs to run ${existing.runId}, not ${options.runId}`, 'INVALID', file);
+    }
+    db.prepare('UPDATE run SET updated_at = ? WHERE id = 1').run(now);
+    return { ...existing, updatedAt: now };
+  }
+  const runId = options.runId ?? randomBytes(4).toString('hex');
+  db.prepare('INSERT INTO run (id, run_id, name, created_at, updated_at) VALUES (1, ?, ?, ?, ?)').run(runId, options.runName ?? null, now, now);
+  return { runId, runName: options.runName, createdAt: now, updatedAt: now };
+}
