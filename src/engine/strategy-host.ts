@@ -40,7 +40,6 @@ export class StrategyHost implements EngineListener {
   }
 
   add(spec: EngineStrategy): void {
-    const host = this;
     const { cache, tracker, portfolio, clock } = this.#opts;
     const ctx: StrategyContext = Object.freeze({
       strategyId: spec.id,
@@ -48,25 +47,15 @@ export class StrategyHost implements EngineListener {
       clock,
       log: this.#opts.log.child({ strategy: spec.id }),
       tokenIds: Object.freeze([...spec.tokenIds]),
-      market(tokenId: TokenId) {
+      market: (tokenId: TokenId) => {
         const state = cache.get(tokenId);
-        return state ? host.snapshot(state) : undefined;
+        return state ? this.snapshot(state) : undefined;
       },
-      markets() {
-        return spec.tokenIds.map((id) => cache.get(id)).filter((s): s is TokenState => !!s).map((s) => host.snapshot(s));
-      },
-      openOrders(tokenId?: TokenId) {
-        return tracker.open({ strategyId: spec.id, tokenId }).map((r) => tracker.snapshot(r));
-      },
-      position(tokenId: TokenId) {
-        return Object.freeze(portfolio.position(tokenId));
-      },
-      positions() {
-        return Object.freeze(portfolio.positions().map((p) => Object.freeze(p)));
-      },
-      balance() {
-        return host.freeBalance();
-      },
+      markets: () => spec.tokenIds.map((id) => cache.get(id)).filter((s): s is TokenState => !!s).map((s) => this.snapshot(s)),
+      openOrders: (tokenId?: TokenId) => tracker.open({ strategyId: spec.id, tokenId }).map((r) => tracker.snapshot(r)),
+      position: (tokenId: TokenId) => Object.freeze(portfolio.position(tokenId)),
+      positions: () => Object.freeze(portfolio.positions().map((p) => Object.freeze(p))),
+      balance: () => this.freeBalance(),
     });
     const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault);
     this.#runners.set(spec.id, runner);

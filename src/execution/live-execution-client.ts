@@ -119,7 +119,7 @@ export class LiveExecutionClient implements ExecutionClient {
       // with a synchronous rules lookup (the engine's cache) the whole batch is built, hashed and
       // signed in this call: no promise hop between the book and the post
       const slots = requests.map((request) => this.#params(request));
-      if (slots.some((s) => s instanceof Promise)) return from(Promise.all(slots).then((ready) => this.#build(requests, ready)));
+      if (slots.some((s) => s instanceof Promise)) return from(Promise.all(slots.map((s) => Promise.resolve(s))).then((ready) => this.#build(requests, ready)));
       return of(this.#build(requests, slots as (OrderParams | string)[]));
     });
   }

@@ -184,5 +184,5 @@ function validateLimits(limits: RiskLimits): RiskLimits {
   }
   const copy: Record<string, unknown> = {};
   for (const key of KNOWN_LIMITS) if (limits[key] !== undefined) copy[key] = limits[key];
-  return copy as RiskLimits;
+  return copy;
 }

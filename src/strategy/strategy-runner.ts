@@ -100,6 +100,8 @@ export class StrategyRunner<P = unknown> {
 
   call(hook: HookName, args: object): void {
     if (this.state !== 'RUNNING') return;
+    // called below with the definition as `this`, so reading the hook off it unbound is safe
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const fn = this.definition[hook] as ((a: object) => unknown) | undefined;
     if (!fn) return;
     let out: unknown;

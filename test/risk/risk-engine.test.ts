@@ -33,7 +33,7 @@ describe('RiskEngine configuration', () => {
 
   it('keeps only the limit keys, so a config risk section can be passed whole', () => {
     const section = { checks: ['tickGrid'], haltFile: '.clobot/HALT', maxOpenOrders: 3, staleBookMs: undefined };
-    const engine = new RiskEngine({ limits: section as RiskLimits });
+    const engine = new RiskEngine({ limits: section });
     expect(engine.limits).toEqual({ maxOpenOrders: 3 });
     expect(Object.isFrozen(engine.limits)).toBe(true);
   });

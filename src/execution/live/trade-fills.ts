@@ -56,7 +56,7 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
   if (takerIsUs) {
     out.unshift({
       tradeId: trade.id,
-      orderId: trade.takerOrderId as string,
+      orderId: trade.takerOrderId,
       tokenId: trade.assetId,
       side: trade.side,
       price: trade.price,

@@ -27,7 +27,7 @@ const state = new WeakMap<object, { ticks: number; anchors: Map<string, number> 
 export default defineStrategy<P>({
   name: 'churn-quoter',
   description: 'Moves one deep post-only bid per token on a fixed beat (e2e tests).',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
   timerIntervalMs: 300,
   onTimer({ ctx }) {
     let s = state.get(ctx);
