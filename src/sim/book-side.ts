@@ -1,19 +1,28 @@
 import type { Micros } from '../core/fixed.ts';
-import type { OrderRecord } from './order-record.ts';
+
+/**
+ * What a level's FIFO needs of a resting order: the links of an intrusive doubly linked list
+ * (so a cancel is O(1)) and the level it is in. The matching engine's OrderRecord is one.
+ */
+export interface LevelEntry<E extends LevelEntry<E>> {
+  prev: E | null;
+  next: E | null;
+  level: PriceLevel<E> | null;
+}
 
 /** One price of one side of a market book (YES terms): a FIFO of resting orders. */
-export class PriceLevel {
+export class PriceLevel<E extends LevelEntry<E>> {
   /** Σ open size of the orders here. */
   total: Micros = 0;
   count = 0;
-  head: OrderRecord | null = null;
-  tail: OrderRecord | null = null;
+  head: E | null = null;
+  tail: E | null = null;
   /** Stamp of the last engine call that changed this level (to report each change once). */
   touched = 0;
 
   constructor(readonly price: Micros, readonly isBid: boolean) {}
 
-  append(o: OrderRecord): void {
+  append(o: E): void {
     o.level = this;
     o.prev = this.tail;
     o.next = null;
@@ -23,7 +32,7 @@ export class PriceLevel {
     this.count++;
   }
 
-  unlink(o: OrderRecord): void {
+  unlink(o: E): void {
     if (o.prev === null) this.head = o.next;
     else o.prev.next = o.next;
     if (o.next === null) this.tail = o.prev;
@@ -40,31 +49,31 @@ export class PriceLevel {
  * so the best level is the last element: matching and most quoting happen at the end of the
  * array (push, pop), and a new level is placed by binary search. A Map finds a level by price.
  */
-export class BookSide {
+export class BookSide<E extends LevelEntry<E>> {
   /** Worst first, best last: bids by ascending price, asks by descending price. */
-  readonly levels: PriceLevel[] = [];
-  readonly #byPrice = new Map<Micros, PriceLevel>();
+  readonly levels: PriceLevel<E>[] = [];
+  readonly #byPrice = new Map<Micros, PriceLevel<E>>();
 
   constructor(readonly isBid: boolean) {}
 
-  best(): PriceLevel | undefined {
+  best(): PriceLevel<E> | undefined {
     return this.levels[this.levels.length - 1];
   }
 
-  get(price: Micros): PriceLevel | undefined {
+  get(price: Micros): PriceLevel<E> | undefined {
     return this.#byPrice.get(price);
   }
 
   /** The level at `price`, created in its sorted place when missing. */
-  levelAt(price: Micros): PriceLevel {
+  levelAt(price: Micros): PriceLevel<E> {
     const found = this.#byPrice.get(price);
     if (found !== undefined) return found;
-    const level = new PriceLevel(price, this.isBid);
+    const level = new PriceLevel<E>(price, this.isBid);
     this.#byPrice.set(price, level);
     const levels = this.levels;
     const n = levels.length;
     // Fast path: a new best level.
-    if (n === 0 || this.#better(price, (levels[n - 1] as PriceLevel).price)) {
+    if (n === 0 || this.#better(price, (levels[n - 1] as PriceLevel<E>).price)) {
       levels.push(level);
       return level;
     }
@@ -73,7 +82,7 @@ export class BookSide {
   }
 
   /** Removes an empty level. */
-  drop(level: PriceLevel): void {
+  drop(level: PriceLevel<E>): void {
     this.#byPrice.delete(level.price);
     const levels = this.levels;
     const last = levels.length - 1;
@@ -96,7 +105,7 @@ export class BookSide {
     let hi = levels.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#better((levels[mid] as PriceLevel).price, price)) hi = mid;
+      if (this.#better((levels[mid] as PriceLevel<E>).price, price)) hi = mid;
       else lo = mid + 1;
     }
     return lo;

@@ -1,17 +1,26 @@
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import { FeeRate, type MarketFees } from '../core/money.ts';
 import type { BookLevel, ConditionId, TokenId } from '../core/types.ts';
-import { BookSide, type PriceLevel } from './book-side.ts';
+import { BookSide, type LevelEntry, type PriceLevel } from './book-side.ts';
 import { formatBookHash, levelHashA, levelHashB, stringHash32 } from './book-hash.ts';
-import type { OrderRecord } from './order-record.ts';
 import type { OutcomeIndex, SimMarketConfig, TokenTop } from './types.ts';
+
+/** What the book needs of a resting order: its place in a level and where it rests. */
+export interface BookEntry<E extends BookEntry<E>> extends LevelEntry<E> {
+  /** True on the YES bid side (BUY YES or SELL NO). */
+  readonly isBid: boolean;
+  /** Its price in YES terms. */
+  readonly yesPrice: Micros;
+  /** Its open size. */
+  readonly remaining: Micros;
+}
 
 /**
  * One market's single book, in YES terms. A NO order at price p sits at 1 - p on the opposite
  * side (BUY NO is a YES ask, SELL NO a YES bid); the NO token's book is this one mirrored.
  * Keeps an incremental content hash (see book-hash.ts).
  */
-export class MarketBook {
+export class MarketBook<E extends BookEntry<E>> {
   readonly conditionId: ConditionId;
   readonly tokenIds: readonly [TokenId, TokenId];
   tickSize: Micros;
@@ -23,8 +32,8 @@ export class MarketBook {
   acceptingOrders: boolean;
   readonly negRisk: boolean;
 
-  readonly bids = new BookSide(true);
-  readonly asks = new BookSide(false);
+  readonly bids = new BookSide<E>(true);
+  readonly asks = new BookSide<E>(false);
   /** YES price of the last trade. */
   lastTradeYesPrice: Micros | undefined = undefined;
   #laneA = 0;
@@ -44,12 +53,12 @@ export class MarketBook {
     this.#tokenSalts = [stringHash32(this.tokenIds[0]), stringHash32(this.tokenIds[1])];
   }
 
-  side(isBid: boolean): BookSide {
+  side(isBid: boolean): BookSide<E> {
     return isBid ? this.bids : this.asks;
   }
 
   /** Appends a resting order at the back of its level's queue. */
-  rest(o: OrderRecord): PriceLevel {
+  rest(o: E): PriceLevel<E> {
     const level = this.side(o.isBid).levelAt(o.yesPrice);
     level.append(o);
     this.changeTotal(level, o.remaining);
@@ -57,8 +66,8 @@ export class MarketBook {
   }
 
   /** Takes a resting order off the book (cancel, expiry). */
-  remove(o: OrderRecord): PriceLevel {
-    const level = o.level as PriceLevel;
+  remove(o: E): PriceLevel<E> {
+    const level = o.level as PriceLevel<E>;
     level.unlink(o);
     this.changeTotal(level, -o.remaining);
     if (level.count === 0) this.side(level.isBid).drop(level);
@@ -66,7 +75,7 @@ export class MarketBook {
   }
 
   /** Adds `delta` to a level's aggregate size and updates the hash. */
-  changeTotal(level: PriceLevel, delta: Micros): void {
+  changeTotal(level: PriceLevel<E>, delta: Micros): void {
     const before = level.total;
     const after = before + delta;
     if (before > 0) {
@@ -119,11 +128,11 @@ export class MarketBook {
   }
 }
 
-function aggregate(side: BookSide, mirror: boolean): BookLevel[] {
+function aggregate<E extends BookEntry<E>>(side: BookSide<E>, mirror: boolean): BookLevel[] {
   const levels = side.levels;
   const out = new Array<BookLevel>(levels.length);
   for (let i = levels.length - 1, j = 0; i >= 0; i--, j++) {
-    const l = levels[i] as PriceLevel;
+    const l = levels[i] as PriceLevel<E>;
     out[j] = Object.freeze({ price: mirror ? MICROS_PER_UNIT - l.price : l.price, size: l.total });
   }
   return out;

@@ -451,11 +451,11 @@ function rejected(orderId: string, errorMsg: string): SubmitResult {
 }
 
 /** True when the levels crossing `limit` hold at least `size`. */
-function canFill(side: BookSide, isBid: boolean, limit: Micros, size: Micros): boolean {
+function canFill(side: BookSide<OrderRecord>, isBid: boolean, limit: Micros, size: Micros): boolean {
   const levels = side.levels;
   let available = 0;
   for (let i = levels.length - 1; i >= 0; i--) {
-    const l = levels[i] as PriceLevel;
+    const l = levels[i] as PriceLevel<OrderRecord>;
     if (isBid ? l.price > limit : l.price < limit) return false;
     available += l.total;
     if (available >= size) return true;

@@ -2,7 +2,7 @@ import type { Micros } from '../core/fixed.ts';
 import type { OrderType, Side, TokenId } from '../core/types.ts';
 import type { PriceLevel } from './book-side.ts';
 import type { Account, TokenHolding } from './ledger.ts';
-import type { MarketBook } from './market-book.ts';
+import type { BookEntry, MarketBook } from './market-book.ts';
 import type { CancelReason, OrderState, OrderStatus, OutcomeIndex } from './types.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { CancelReason, OrderState, OrderStatus, OutcomeIndex } from './type
  * linked list, so a cancel is O(1)) and direct references to the balances it moves. Never handed
  * out; `toState()` makes the frozen view.
  */
-export class OrderRecord {
+export class OrderRecord implements BookEntry<OrderRecord> {
   status: OrderStatus = 'LIVE';
   cancelReason: CancelReason | undefined = undefined;
   /** Open size: what is left to fill. */
@@ -20,14 +20,14 @@ export class OrderRecord {
   associateTrades: string[] | null = null;
   prev: OrderRecord | null = null;
   next: OrderRecord | null = null;
-  level: PriceLevel | null = null;
+  level: PriceLevel<OrderRecord> | null = null;
 
   constructor(
     readonly id: string,
     readonly seq: number,
     readonly owner: string,
     readonly address: string,
-    readonly book: MarketBook,
+    readonly book: MarketBook<OrderRecord>,
     readonly tokenIndex: OutcomeIndex,
     readonly tokenId: TokenId,
     readonly side: Side,

@@ -5,7 +5,7 @@ import type { SandboxProfile } from '../profile.ts';
 import { isoTime } from '../world/ids.ts';
 import type { World } from '../world/world.ts';
 import { ZERO_BYTES32 } from '../../venue/signing/eip712.ts';
-import { transactionHashOf } from './order-intake.ts';
+import { transactionHashOf } from './transaction-hash.ts';
 
 /**
  * Engine orders and trades in the account-data wire shapes (2.14, 2.15), per profile.

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { formatMicros, MICROS_PER_UNIT } from '../../core/fixed.ts';
 import type { OrderType } from '../../core/types.ts';
 import type { Trade } from '../../sim/types.ts';
@@ -12,6 +11,7 @@ import type { SandboxContext } from '../context.ts';
 import type { Caller } from './auth.ts';
 import { ERR_BAD_SIGNATURE, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
 import type { OrderLogEntry } from './order-log.ts';
+import { transactionHashOf } from './transaction-hash.ts';
 
 /**
  * One order item of `POST /orders` or `POST /order`, from JSON to the engine, with the venue's
@@ -33,11 +33,6 @@ const ORDER_TYPES: ReadonlySet<string> = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
 export interface ItemOutcome {
   readonly result: WireOrderResult;
   readonly entry: OrderLogEntry;
-}
-
-/** A deterministic stand-in for the on-chain transaction of a trade: 0x + 64 hex. */
-export function transactionHashOf(tradeId: string): string {
-  return '0x' + createHash('sha256').update(`clobot-sandbox-tx:${tradeId}`).digest('hex');
 }
 
 export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unknown, route: OrderLogEntry['route']): ItemOutcome {

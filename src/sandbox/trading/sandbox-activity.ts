@@ -4,7 +4,7 @@ import type { TokenId } from '../../core/types.ts';
 import type { Trade } from '../../sim/types.ts';
 import type { SandboxClosedPosition, SandboxFill, SandboxHolding, SandboxToken, SandboxWallet } from '../world/model.ts';
 import type { World } from '../world/world.ts';
-import { transactionHashOf } from './order-intake.ts';
+import { transactionHashOf } from './transaction-hash.ts';
 import { LIQUIDITY_ADDRESS, type SandboxEngine } from './sandbox-engine.ts';
 
 /**

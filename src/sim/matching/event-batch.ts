@@ -2,6 +2,7 @@ import { MICROS_PER_UNIT } from '../../core/fixed.ts';
 import type { PriceLevel } from '../book-side.ts';
 import type { MarketBook } from '../market-book.ts';
 import type { BookChanged, LevelChange, SimEvent, SimEventListener } from '../types.ts';
+import type { OrderRecord } from '../order-record.ts';
 
 /**
  * The matching engine's events of one call: collected while the call changes state and
@@ -18,8 +19,8 @@ export class EventBatch {
   #pending: SimEvent[] = [];
   /** Stamp of the current call; levels changed in it carry it (PriceLevel.touched). */
   #stamp = 0;
-  #touchedLevels: PriceLevel[] = [];
-  #touchedBooks: MarketBook[] = [];
+  #touchedLevels: PriceLevel<OrderRecord>[] = [];
+  #touchedBooks: MarketBook<OrderRecord>[] = [];
 
   constructor(onListenerError: (error: unknown, event: SimEvent) => void) {
     this.#onListenerError = onListenerError;
@@ -51,7 +52,7 @@ export class EventBatch {
   }
 
   /** A level changed in this call: reported once, in the call's BookChanged. */
-  touch(book: MarketBook, level: PriceLevel): void {
+  touch(book: MarketBook<OrderRecord>, level: PriceLevel<OrderRecord>): void {
     if (!this.#listening || level.touched === this.#stamp) return;
     level.touched = this.#stamp;
     this.#touchedLevels.push(level);
@@ -83,8 +84,8 @@ export class EventBatch {
   }
 }
 
-function bookChanges(levels: PriceLevel[], books: MarketBook[], stamp: number, now: number): BookChanged[] {
-  const distinct: MarketBook[] = [];
+function bookChanges(levels: PriceLevel<OrderRecord>[], books: MarketBook<OrderRecord>[], stamp: number, now: number): BookChanged[] {
+  const distinct: MarketBook<OrderRecord>[] = [];
   for (const b of books) if (!distinct.includes(b)) distinct.push(b);
   const out: BookChanged[] = [];
   for (const book of distinct) {
@@ -92,7 +93,7 @@ function bookChanges(levels: PriceLevel[], books: MarketBook[], stamp: number, n
     const changes: LevelChange[] = [];
     for (let i = 0; i < levels.length; i++) {
       if (books[i] !== book) continue;
-      const level = levels[i] as PriceLevel;
+      const level = levels[i] as PriceLevel<OrderRecord>;
       // A level emptied and recreated in one call is two objects at one price: report only the
       // one on the book now.
       const current = book.side(level.isBid).get(level.price);

@@ -3,10 +3,11 @@ import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import type { ConditionId, TokenId } from '../../core/types.ts';
 import { MarketBook } from '../market-book.ts';
 import type { OutcomeIndex, SimMarketConfig } from '../types.ts';
+import type { OrderRecord } from '../order-record.ts';
 
 /** A token's market book and its outcome in it. */
 export interface TokenRef {
-  readonly book: MarketBook;
+  readonly book: MarketBook<OrderRecord>;
   readonly index: OutcomeIndex;
 }
 
@@ -16,7 +17,7 @@ export interface TokenRef {
  */
 export class MarketRegistry {
   readonly #sizeLot: Micros;
-  readonly #markets = new Map<ConditionId, MarketBook>();
+  readonly #markets = new Map<ConditionId, MarketBook<OrderRecord>>();
   readonly #tokens = new Map<TokenId, TokenRef>();
 
   constructor(sizeLot: Micros) {
@@ -37,7 +38,7 @@ export class MarketRegistry {
     }
     checkBps(where, 'makerBaseFeeBps', config.makerBaseFeeBps);
     checkBps(where, 'takerBaseFeeBps', config.takerBaseFeeBps);
-    const book = new MarketBook(config);
+    const book = new MarketBook<OrderRecord>(config);
     this.#markets.set(config.conditionId, book);
     this.#tokens.set(yes, { book, index: 0 });
     this.#tokens.set(no, { book, index: 1 });
@@ -63,12 +64,12 @@ export class MarketRegistry {
     return this.#markets.keys();
   }
 
-  books(): IterableIterator<MarketBook> {
+  books(): IterableIterator<MarketBook<OrderRecord>> {
     return this.#markets.values();
   }
 
   /** The books an order query can touch: one token's, one market's, or all. */
-  booksFor(query: { conditionId?: ConditionId; tokenId?: TokenId }): MarketBook[] {
+  booksFor(query: { conditionId?: ConditionId; tokenId?: TokenId }): MarketBook<OrderRecord>[] {
     if (query.tokenId !== undefined) {
       const ref = this.#tokens.get(query.tokenId);
       return ref === undefined ? [] : [ref.book];
@@ -85,7 +86,7 @@ export class MarketRegistry {
   }
 
   /** The book of a listed market, else a ParameterError naming `where`. */
-  book(where: string, conditionId: ConditionId): MarketBook {
+  book(where: string, conditionId: ConditionId): MarketBook<OrderRecord> {
     const b = this.#markets.get(conditionId);
     if (b === undefined) throw new ParameterError(where, 'conditionId', `${conditionId} is not a listed market`);
     return b;

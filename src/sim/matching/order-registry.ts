@@ -103,7 +103,7 @@ export class OrderRegistry {
   }
 
   /** Open orders matching the query, oldest first; `books` are the markets to look through. */
-  openOrders(query: OrderQuery, books: () => Iterable<MarketBook>): OrderRecord[] {
+  openOrders(query: OrderQuery, books: () => Iterable<MarketBook<OrderRecord>>): OrderRecord[] {
     const found: OrderRecord[] = [];
     const { owner, conditionId, tokenId } = query;
     const keep = (r: OrderRecord): boolean =>
@@ -141,7 +141,7 @@ export class OrderRegistry {
   }
 }
 
-function collect(book: MarketBook, keep: (r: OrderRecord) => boolean, out: OrderRecord[]): void {
+function collect(book: MarketBook<OrderRecord>, keep: (r: OrderRecord) => boolean, out: OrderRecord[]): void {
   for (const side of [book.bids, book.asks]) {
     for (const level of side.levels) {
       for (let o = level.head; o !== null; o = o.next) if (keep(o)) out.push(o);

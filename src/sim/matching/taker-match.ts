@@ -33,7 +33,7 @@ export class TakerMatch {
   }
 
   /** Fills `taker` against the opposite side, level by level, FIFO within a level. */
-  match(taker: OrderRecord, book: MarketBook, opposite: BookSide, now: number, trades: Trade[]): void {
+  match(taker: OrderRecord, book: MarketBook<OrderRecord>, opposite: BookSide<OrderRecord>, now: number, trades: Trade[]): void {
     const isBid = taker.isBid;
     const limit = taker.yesPrice;
     const takerBuy = taker.side === 'BUY';
