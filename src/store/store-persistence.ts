@@ -1,5 +1,5 @@
 import type { MarketEvent } from '../core/events.ts';
-import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/trading-engine.ts';
+import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/ports.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
 import type { FillEvent } from '../core/events.ts';
 import { IdAllocator } from './id-allocator.ts';

@@ -1,7 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
-import type { EngineEvent } from '../engine/trading-engine.ts';
+import type { EngineEvent } from '../engine/ports.ts';
 import type { PositionView } from '../portfolio/portfolio.ts';
 import type { FillEvent, OrderStatus } from '../core/events.ts';
 import type { OrderRequest } from '../core/intents.ts';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config/load-config.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import type { EngineSummary } from '../../../src/engine/engine-summary.ts';
 import { startRunSession, type RunSession } from '../../../src/app/run-session.ts';
-import type { EngineEvent } from '../../../src/engine/trading-engine.ts';
+import type { EngineEvent } from '../../../src/engine/ports.ts';
 import type { OrderRecord } from '../../../src/execution/order-tracker.ts';
 import type { FaultSettings } from '../../../src/sandbox/faults.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.ts';

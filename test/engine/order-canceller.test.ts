@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { throwError } from 'rxjs';
+import { OrderCanceller } from '../../src/engine/order-canceller.ts';
+import type { OrderRecord } from '../../src/execution/order-tracker.ts';
+import { deskOn, edgeWith, request } from './parts.ts';
+
+function cancellerOn(options: Parameters<typeof deskOn>[0] = {}) {
+  const calls: string[][] = [];
+  const world = deskOn({
+    ...options,
+    wrap: (base) => {
+      const inner = options.wrap ? options.wrap(base) : base;
+      return edgeWith(base, { cancel: (ids) => (calls.push([...ids]), inner.cancel(ids)) });
+    },
+  });
+  const canceller = new OrderCanceller(world.desk);
+  canceller.start();
+  const resting = (price: number): OrderRecord => {
+    const record = world.desk.tracker.add(request({ price }), world.clock.now());
+    const [prepared] = world.answer(world.edge.prepare([record.request]));
+    world.desk.tracker.setOrderId(record, prepared!.orderId, world.clock.now());
+    world.answer(world.edge.submit([prepared!]));
+    world.desk.tracker.transition(record, 'LIVE', world.clock.now());
+    return record;
+  };
+  return { ...world, canceller, calls, resting };
+}
+
+describe('OrderCanceller (virtual time, simulated edge)', () => {
+  it('batches the cancels of maxBatchWaitMs into one call and reports each order cancelled', () => {
+    const c = cancellerOn();
+    const a = c.resting(400_000);
+    const b = c.resting(390_000);
+    c.canceller.request(a);
+    c.canceller.request(b);
+    c.canceller.request(a); // already pending: not asked twice
+    expect(a.status).toBe('CANCEL_PENDING');
+    expect(c.calls).toEqual([]);
+    c.clock.advanceBy(30);
+    expect(c.calls).toEqual([[a.orderId, b.orderId]]);
+    expect([a.status, b.status]).toEqual(['CANCELED', 'CANCELED']);
+    expect(c.events.map((e) => e.type)).toEqual(['OrderCanceled', 'OrderCanceled']);
+    expect(c.venueOrders()).toEqual([]);
+  });
+
+  it('marks an order not yet at the venue to be cancelled once it is live', () => {
+    const c = cancellerOn();
+    const pending = c.desk.tracker.add(request(), c.clock.now());
+    c.canceller.request(pending);
+    c.clock.advanceBy(30);
+    expect(pending).toMatchObject({ status: 'PENDING_SUBMIT', cancelWhenLive: true });
+    expect(c.calls).toEqual([]);
+  });
+
+  it('puts an order back when the venue refuses the cancel or the call fails', () => {
+    const c = cancellerOn();
+    const a = c.resting(400_000);
+    c.answer(c.edge.cancel([a.orderId!])); // gone at the venue meanwhile
+    c.canceller.request(a);
+    c.clock.advanceBy(30);
+    expect(a.status).toBe('LIVE'); // the sync settles its true state
+    const failing = cancellerOn({ wrap: (base) => edgeWith(base, { cancel: () => throwError(() => new Error('venue down')) }) });
+    const b = failing.resting(400_000);
+    failing.canceller.request(b);
+    failing.clock.advanceBy(30);
+    expect(b.status).toBe('LIVE');
+  });
+
+  it('cancels everything on stop and books what the venue cancelled', () => {
+    const c = cancellerOn();
+    const a = c.resting(400_000);
+    const pending = c.desk.tracker.add(request({ price: 300_000 }), c.clock.now());
+    let done = false;
+    c.canceller.cancelEverything$().subscribe({ complete: () => (done = true) });
+    c.clock.advanceBy(30);
+    expect(done).toBe(true);
+    expect(a.status).toBe('CANCELED');
+    expect(pending.cancelWhenLive).toBe(true);
+    expect(c.desk.counters.canceled).toBe(1);
+  });
+});
