@@ -43,9 +43,9 @@ const silent: EngineLogger = { debug() {}, info() {}, warn() {}, error() {}, chi
 async function startSandboxProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['bin/clobot.mjs', 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   let text = '';
-  child.stdout!.setEncoding('utf8');
+  child.stdout.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
+    child.stdout.on('data', (chunk: string) => {
       text += chunk;
       const m = /listening on (http:\/\/[\d.:]+)/.exec(text);
       if (m) resolve(m[1]!);
@@ -119,12 +119,16 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       gcObserver.observe({ entryTypes: ['gc'] });
       const realFetch = globalThis.fetch;
       let warming = true;
-      globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-        const isPost = String(input).endsWith('/orders') && init?.method === 'POST';
-        if (warming && isPost) return Promise.resolve(refusedAll(String(init?.body)));
+      globalThis.fetch = (input, init) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const isPost = url.endsWith('/orders') && init?.method === 'POST';
+        if (warming && isPost) {
+          if (typeof init?.body !== 'string') throw new Error('engine-live: the order post has no JSON text body');
+          return Promise.resolve(refusedAll(init.body));
+        }
         if (t0 > 0 && isPost) record();
         return realFetch(input, init);
-      }) as typeof fetch;
+      };
       const tick = token.rules.tickSize;
       const definition = defineStrategy({
         name: 'burst',
@@ -298,8 +302,8 @@ async function pollFreshness(url: string, seconds: number): Promise<BenchTable> 
 async function memory(url: string, seconds: number): Promise<BenchTable> {
   const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/children/track-markets.ts', url, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => (out += chunk));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
   const [code] = (await once(child, 'exit')) as [number];
   if (code !== 0) throw new Error(`track-markets exited with ${code}`);
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as { tokens: number; withBook: number; baselineMb: number; peakMb: number; heapMb: number };

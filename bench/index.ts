@@ -23,7 +23,7 @@ let failed = 0;
 for (const file of files) {
   const started = performance.now();
   try {
-    const mod = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<BenchTable | BenchTable[]> };
+    const mod = (await import(pathToFileURL(join(here, file)).href)) as { run: () => BenchTable | BenchTable[] | Promise<BenchTable | BenchTable[]> };
     const out = await mod.run();
     for (const table of Array.isArray(out) ? out : [out]) printTable(table);
     process.stdout.write(`  (${file}: ${((performance.now() - started) / 1000).toFixed(1)} s)\n\n`);

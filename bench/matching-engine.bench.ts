@@ -143,7 +143,7 @@ function play(mix: Mix, ops: readonly Op[]): Outcome {
   return { seconds, submits, cancels, trades, rejected, events, openAtEnd: e.openOrders().length };
 }
 
-export async function run(): Promise<BenchTable> {
+export function run(): BenchTable {
   const opsPerMix = Number(process.env.SIM_BENCH_OPS ?? 300_000);
   // Warm-up so the JIT has compiled the hot paths before timing.
   play(MIXES[1] as Mix, generate(MIXES[1] as Mix, 50_000, 7));
@@ -178,5 +178,5 @@ export async function run(): Promise<BenchTable> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  printTable(await run());
+  printTable(run());
 }

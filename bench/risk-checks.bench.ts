@@ -112,7 +112,7 @@ function measure(fn: () => unknown): number {
   return (elapsed * 1e6) / calls;
 }
 
-export async function run(): Promise<BenchTable> {
+export function run(): BenchTable {
   const rows: (string | number)[][] = [];
   for (const sc of [scenario('small', 20, 10, 5), scenario('large', 400, 500, 200)]) {
     const engine = new RiskEngine({ limits: LIMITS });

@@ -19,7 +19,7 @@ const T0 = Date.UTC(2026, 10, 2);
  * budget is fixed, so the cost should not grow with the number of markets. Virtual time, so the
  * wall time measured is pure CPU.
  */
-async function flowTable(): Promise<BenchTable> {
+function flowTable(): BenchTable {
   const rows: (string | number)[][] = [];
   for (const [markets, intensity] of [
     [200, 1],
@@ -71,7 +71,7 @@ async function flowTable(): Promise<BenchTable> {
 }
 
 /** The client decoder on market-channel frames. */
-async function decodeTable(): Promise<BenchTable> {
+function decodeTable(): BenchTable {
   const dir = fileURLToPath(new URL('../../shared/fixtures/venue', import.meta.url));
   const frames: [string, string][] = [
     ['price_change (3 levels)', readFileSync(`${dir}/ws_market_price_change.json`, 'utf8')],
@@ -101,7 +101,7 @@ async function decodeTable(): Promise<BenchTable> {
  * Heap growth of a sandbox with synthetic flow over hours of virtual time, with the sandbox's
  * history policy (src/sandbox/server.ts sandboxHistory) and with everything kept.
  */
-async function memoryTable(): Promise<BenchTable> {
+function memoryTable(): BenchTable {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const heapMb = (): number => {
@@ -138,6 +138,6 @@ async function memoryTable(): Promise<BenchTable> {
   };
 }
 
-export async function run(): Promise<BenchTable[]> {
-  return [await flowTable(), await decodeTable(), await memoryTable()];
+export function run(): BenchTable[] {
+  return [flowTable(), decodeTable(), memoryTable()];
 }

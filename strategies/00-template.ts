@@ -36,7 +36,7 @@ type P = z.infer<typeof Params>;
 export default defineStrategy<P>({
   // 2. A name (for logs) and the params schema.
   name: 'template',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
 
   // 3. Optional: call onTimer every N ms of the run's clock (virtual time in backtests).
   timerIntervalMs: 60_000,

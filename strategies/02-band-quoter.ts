@@ -67,7 +67,7 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot, force: boolean):
 export default defineStrategy<P>({
   name: 'band-quoter',
   description: 'Quotes a band around the mid of every token; re-quotes when the mid leaves it or after a fill.',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
   onBook({ ctx, market }) {
     return quote(ctx, market, false);
   },

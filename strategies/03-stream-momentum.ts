@@ -20,7 +20,7 @@ type P = z.infer<typeof Params>;
 
 export default defineStrategy<P>({
   name: 'stream-momentum',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
   stream: ({ ctx, books$ }) =>
     books$.pipe(
       filter(({ market }) => market.mid !== undefined),

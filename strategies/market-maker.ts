@@ -61,7 +61,7 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
 export default defineStrategy<P>({
   name: 'market-maker',
   description: 'Quotes one bid and one ask inside the spread on every token; leans on inventory.',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
   onBook({ ctx, market }) {
     return quote(ctx, market);
   },

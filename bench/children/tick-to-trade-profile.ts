@@ -37,18 +37,20 @@ const mark = (): void => {
 };
 const rounds: number[][] = [];
 
-globalThis.fetch = (async (_input: unknown, init?: RequestInit) => {
+globalThis.fetch = (_input, init) => {
   if (t0 > 0) {
     mark();
     rounds.push(marks.map((m) => m - t0));
     t0 = 0;
   }
-  const n = (JSON.parse(String(init?.body)) as unknown[]).length;
-  return new Response(JSON.stringify(Array.from({ length: n }, () => ({ success: false, errorMsg: 'no orders found to match with FAK order', orderID: '', status: '' }))), {
+  if (typeof init?.body !== 'string') throw new Error('tick-to-trade-profile: the order post has no JSON text body');
+  const n = (JSON.parse(init.body) as unknown[]).length;
+  const answer = new Response(JSON.stringify(Array.from({ length: n }, () => ({ success: false, errorMsg: 'no orders found to match with FAK order', orderID: '', status: '' }))), {
     status: 200,
     headers: { 'content-type': 'application/json' },
   });
-}) as typeof fetch;
+  return Promise.resolve(answer);
+};
 
 const venue = createVenueClient({ baseUrl: 'http://127.0.0.1:9', clock, limits: { enabled: false } });
 const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));

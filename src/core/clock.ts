@@ -54,13 +54,13 @@ export class SimulatedClock implements Clock {
 
   constructor(startEpochMs: number) {
     this.#epochMs = startEpochMs;
-    this.#scheduler = new VirtualTimeScheduler(FlatVirtualAction as unknown as ConstructorParameters<typeof VirtualTimeScheduler>[0], Infinity);
+    this.#scheduler = new VirtualTimeScheduler(FlatVirtualAction, Infinity);
     // RxJS schedulers report frame time from 0; shift it so now() is epoch milliseconds.
     const vts = this.#scheduler;
     const epoch = startEpochMs;
     this.scheduler = {
       now: () => epoch + vts.now(),
-      schedule: vts.schedule.bind(vts) as SchedulerLike['schedule'],
+      schedule: vts.schedule.bind<SchedulerLike['schedule']>(vts),
     };
   }
 

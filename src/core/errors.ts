@@ -142,5 +142,7 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   if (Array.isArray(value)) return `array(${value.length})`;
   if (typeof value === 'object') return 'object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  if (typeof value === 'symbol') return `symbol ${value.toString()}`;
+  return typeof value; // a function: its source text would say nothing about the field
 }

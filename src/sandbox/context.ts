@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.ts';
 import type { RouteId } from '../venue/endpoints.ts';
 import type { FaultKnobs } from './faults.ts';
@@ -55,7 +55,7 @@ export interface SandboxContext {
    * authenticated account-trades route (4.8). When the trading step sets this, a request that
    * carries the profile's API-key header goes here; every other one is served as analytics.
    */
-  accountTrades?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  accountTrades?: (request: FastifyRequest) => unknown;
 }
 
 declare module 'fastify' {

@@ -49,7 +49,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   mode: 'normal',
   ignoreHeartbeats: false,
   dropAfterAccept: 0,
-  routes: Object.freeze([]) as readonly RouteId[],
+  routes: Object.freeze([]),
 });
 
 /** Longest delay a knob accepts (10 minutes). */

@@ -38,7 +38,7 @@ export class RequestStats {
   snapshot(): RequestStatsSnapshot {
     return {
       total: this.#total,
-      routes: Object.fromEntries(this.#routes) as Partial<Record<RouteId, number>>,
+      routes: Object.fromEntries(this.#routes),
       unmatched: this.#unmatched,
       statuses: Object.fromEntries([...this.#statuses].map(([k, v]) => [String(k), v])),
     };

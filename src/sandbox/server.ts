@@ -182,9 +182,11 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     activity: new SandboxActivity(world, engine, sandboxHistory().activity),
   };
   ctx.accountTrades = accountTradesHandler(ctx);
-  const app: FastifyInstance = options.logger
+  // typed as Fastify's logger, so the instance is the plain FastifyInstance, not one generic over pino
+  const logger: FastifyBaseLogger | undefined = options.logger;
+  const app: FastifyInstance = logger
     ? Fastify({
-        loggerInstance: options.logger as FastifyBaseLogger,
+        loggerInstance: logger,
         logController: new LogController({ disableRequestLogging: true }),
         forceCloseConnections: true,
       })
@@ -193,16 +195,18 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   // Housekeeping on the sandbox clock: heartbeat deadlines, and GTD expiries so they reach
   // event listeners (the WebSocket channel) without waiting for the next engine call.
   let housekeeping: Subscription | undefined;
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', (done) => {
     housekeeping ??= interval(options.heartbeatCheckMs ?? DEFAULT_HEARTBEAT_CHECK_MS, clock.scheduler).subscribe(() => {
       const now = clock.now();
       engine.expire(now);
       heartbeats.check(now);
     });
+    done();
   });
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', (_instance, done) => {
     housekeeping?.unsubscribe();
     closing.abort();
+    done();
   });
 
   installPipeline(app, ctx);
@@ -215,18 +219,26 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerAnalyticsRoutes(app, ctx, { dataMount: false });
   registerCommentRoutes(app, ctx);
   // one prefix per group: three base URLs against one sandbox
-  void app.register(async (gamma) => registerMetadataRoutes(gamma, ctx, { marketsById: true }), { prefix: '/gamma' });
   void app.register(
-    async (clob) => {
+    (gamma, _options, done) => {
+      registerMetadataRoutes(gamma, ctx, { marketsById: true });
+      done();
+    },
+    { prefix: '/gamma' },
+  );
+  void app.register(
+    (clob, _options, done) => {
       registerTradingRoutes(clob, ctx, { marketsByConditionId: true });
       registerTradingAccountRoutes(clob, ctx, { accountTrades: true });
+      done();
     },
     { prefix: '/clob' },
   );
   void app.register(
-    async (data) => {
+    (data, _options, done) => {
       registerAnalyticsRoutes(data, ctx, { dataMount: true });
       registerCommentRoutes(data, ctx);
+      done();
     },
     { prefix: '/data' },
   );

@@ -121,6 +121,7 @@ function build(
         path = preparePath(request);
         checkQuery(request.route, request.query ?? {});
       } catch (err) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- preparePath and checkQuery throw only ParameterError
         return Promise.reject(err);
       }
       const transportRequest: TransportRequest = request;

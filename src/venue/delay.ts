@@ -7,11 +7,13 @@ import type { Clock } from '../core/clock.ts';
 export function delay(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as the caller gave it
       reject(signal.reason);
       return;
     }
     const onAbort = (): void => {
       subscription.unsubscribe();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as the caller gave it
       reject(signal?.reason);
     };
     const subscription = clock.scheduler.schedule(() => {

@@ -227,12 +227,15 @@ function clip(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
+/** A value a query string can carry. */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+
 /** Turns typed parameters into their query-string form (drops undefined; arrays comma-joined). */
-export function toQuery(params: Readonly<Record<string, unknown>>): Record<string, string> {
+export function toQuery(params: Readonly<Record<string, QueryValue>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
-    out[key] = Array.isArray(value) ? value.join(',') : String(value);
+    out[key] = typeof value === 'object' ? value.join(',') : String(value);
   }
   return out;
 }

@@ -32,7 +32,7 @@ function getFrom(localAddress: string, url: string): Promise<{ status: number; r
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { localAddress, agent: false }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
     });
     req.on('error', reject);
     req.end();

@@ -144,7 +144,7 @@ describe('/data/trades', () => {
       // the trading step's account route: the five L2 headers are checked
       expect((await call(`${base}/data/trades`, keyed)).status).toBe(401);
       const ctx = sandboxContextOf(app);
-      ctx.accountTrades = async (_request, reply) => reply.send({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+      ctx.accountTrades = () => ({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
       const account = await call(`${base}/data/trades`, keyed);
       expect(account.body).toEqual({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
       const analytics = await call(`${base}/data/trades?limit=2`);

@@ -446,7 +446,7 @@ describe('errors', () => {
     ];
     for (const [path, init] of bad) {
       const { status, body } = await call(`${url}${path}`, init);
-      expect(status, `${path} ${String(init.body).slice(0, 30)}`).toBe(400);
+      expect(status, `${path} ${typeof init.body === 'string' ? init.body.slice(0, 30) : ''}`).toBe(400);
       expect(Object.keys(body)).toEqual(['error']);
       expect(body.error.length).toBeGreaterThan(0);
     }

@@ -395,7 +395,7 @@ function checkField(o: Record<string, unknown>, field: string, type: FieldType, 
     else v.forEach((item, k) => checkShape(item, type[0] as Shape, `${p}[${k}]`, problems));
   } else if (typeof type === 'object') {
     checkShape(v, type as Shape, p, problems);
-  } else if (!typeOk(v, type as Exclude<FieldType, Shape | readonly [Shape] | OrNull>)) {
+  } else if (!typeOk(v, type)) {
     problems.push(`${p}: expected ${type as string}, got ${JSON.stringify(v)?.slice(0, 60)}`);
   }
 }

@@ -51,7 +51,7 @@ describe('cursor walks', () => {
   });
 
   it('a venue that repeats a cursor is stopped with a DecodeError instead of looping', async () => {
-    const walk = iteratePages(async (cursor) => ({ items: [cursor], nextCursor: 'MTAw', done: false, limit: 1, count: 1 }));
+    const walk = iteratePages((cursor) => Promise.resolve({ items: [cursor], nextCursor: 'MTAw', done: false, limit: 1, count: 1 }));
     await expect(collect(walk)).rejects.toBeInstanceOf(DecodeError);
   });
 });

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
-import { SandboxHttpError } from '../http-error.ts';
-import { isLoopback } from '../routes/admin.ts';
+import { loopbackOnly } from '../routes/loopback-only.ts';
 import type { World } from '../world/world.ts';
 import type { FlowMarket } from './market-agent.ts';
 import { SyntheticFlow } from './synthetic-flow.ts';
@@ -49,15 +48,18 @@ export function installSyntheticFlow(
           mode: () => ctx.faults.settings.mode,
         });
   if (flow !== undefined) {
-    app.addHook('onReady', async () => flow.start());
-    app.addHook('preClose', async () => flow.stop());
+    app.addHook('onReady', (done) => {
+      flow.start();
+      done();
+    });
+    app.addHook('preClose', (done) => {
+      flow.stop();
+      done();
+    });
   }
-  app.get('/admin/flow', { config: { admin: true }, preHandler: loopbackOnly }, async () =>
+  app.get('/admin/flow', { config: { admin: true }, preHandler: loopbackOnly }, () =>
     flow === undefined ? { enabled: false } : { enabled: true, ...flow.stats() },
   );
   return flow;
 }
 
-async function loopbackOnly(request: FastifyRequest): Promise<void> {
-  if (!isLoopback(request.socket.remoteAddress)) throw new SandboxHttpError(403, 'admin routes answer loopback callers only');
-}

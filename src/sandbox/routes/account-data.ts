@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteId } from '../../venue/endpoints.ts';
 import { sameAddress } from '../../venue/signing/address.ts';
 import type { WirePage } from '../../venue/wire/trading.ts';
@@ -22,7 +22,7 @@ import { checkedQuery, intOf, stringOf } from './query.ts';
  * mount's analytics route hands requests carrying an API-key header to `accountTradesHandler`.
  */
 export function registerAccountDataRoutes(app: FastifyInstance, ctx: SandboxContext, options: { accountTrades: boolean }): void {
-  app.get('/data/orders', { config: { routeId: 'getAccountOrders' } }, async (request) => {
+  app.get('/data/orders', { config: { routeId: 'getAccountOrders' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const query = checkedQuery('getAccountOrders', request);
     const market = stringOf(query, 'market')?.toLowerCase();
@@ -34,7 +34,7 @@ export function registerAccountDataRoutes(app: FastifyInstance, ctx: SandboxCont
     return cursorPage('getAccountOrders', orders, stringOf(query, 'next_cursor'), end, (o) => toAccountOrder(ctx.world, ctx.profile, o));
   });
 
-  app.get('/data/order/:id', { config: { routeId: 'getAccountOrder' } }, async (request) => {
+  app.get('/data/order/:id', { config: { routeId: 'getAccountOrder' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const id = (request.params as { id: string }).id;
     const order = ctx.engine.order(id) ?? ctx.engine.order(id.toLowerCase());
@@ -43,13 +43,13 @@ export function registerAccountDataRoutes(app: FastifyInstance, ctx: SandboxCont
   });
 
   if (options.accountTrades) {
-    app.get('/data/trades', { config: { routeId: 'getAccountTrades' } }, async (request, reply) => accountTradesHandler(ctx)(request, reply));
+    app.get('/data/trades', { config: { routeId: 'getAccountTrades' } }, accountTradesHandler(ctx));
   }
 }
 
 /** `GET /data/trades` for an authenticated caller (also `ctx.accountTrades`). */
-export function accountTradesHandler(ctx: SandboxContext): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
-  return async (request) => {
+export function accountTradesHandler(ctx: SandboxContext): (request: FastifyRequest) => unknown {
+  return (request) => {
     const caller = authenticateL2(ctx, request);
     const query = checkedQuery('getAccountTrades', request);
     const id = stringOf(query, 'id');

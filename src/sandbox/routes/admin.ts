@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { formatMicros, parseMicros } from '../../core/fixed.ts';
 import { decodeClientOrderId } from '../../venue/signing/client-order-id.ts';
 import { isAddress, toChecksumAddress } from '../../venue/signing/address.ts';
@@ -6,6 +6,7 @@ import type { SandboxContext } from '../context.ts';
 import { parseFaultPatch } from '../faults.ts';
 import { badRequest, SandboxHttpError } from '../http-error.ts';
 import type { OrderLogEntry } from '../trading/order-log.ts';
+import { loopbackOnly } from './loopback-only.ts';
 
 /**
  * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
@@ -19,21 +20,21 @@ import type { OrderLogEntry } from '../trading/order-log.ts';
 export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const admin = { config: { admin: true }, preHandler: loopbackOnly };
 
-  app.get('/admin/faults', admin, async () => ctx.faults.settings);
+  app.get('/admin/faults', admin, () => ctx.faults.settings);
 
-  app.post('/admin/faults', admin, async (request) => {
+  app.post('/admin/faults', admin, (request) => {
     const body = request.body ?? {};
     return ctx.faults.set(parseFaultPatch(body));
   });
 
-  app.get('/admin/stats', admin, async () => ctx.stats.snapshot());
+  app.get('/admin/stats', admin, () => ctx.stats.snapshot());
 
-  app.post('/admin/stats/reset', admin, async () => {
+  app.post('/admin/stats/reset', admin, () => {
     ctx.stats.reset();
     return ctx.stats.snapshot();
   });
 
-  app.get('/admin/trading', admin, async () => ({
+  app.get('/admin/trading', admin, () => ({
     profile: ctx.profile,
     startingBalance: formatMicros(ctx.engine.ledger.startingCollateral),
     authWindowMs: ctx.trading.authWindowMs,
@@ -44,7 +45,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     ordersReceived: ctx.orderLog.entries().length,
   }));
 
-  app.get('/admin/orders', admin, async (request) => {
+  app.get('/admin/orders', admin, (request) => {
     const q = (request.query ?? {}) as Record<string, string | undefined>;
     const maker = q['maker']?.toLowerCase();
     const hash = q['hash']?.toLowerCase();
@@ -54,7 +55,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       .map((e) => adminOrder(ctx, e));
   });
 
-  app.post('/admin/tick-size', admin, async (request) => {
+  app.post('/admin/tick-size', admin, (request) => {
     const body = request.body;
     const b = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const conditionId = b['conditionId'];
@@ -70,7 +71,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return { conditionId: market.conditionId, tickSize: formatMicros(tickSize), previousTickSize: formatMicros(market.tickSize) };
   });
 
-  app.get('/admin/balances', admin, async (request) => {
+  app.get('/admin/balances', admin, (request) => {
     const address = ((request.query ?? {}) as Record<string, string | undefined>)['address'];
     if (address === undefined || !isAddress(address)) throw badRequest('admin/balances: ?address= must be a 0x address');
     const checksummed = toChecksumAddress(address);
@@ -124,17 +125,4 @@ function adminOrder(ctx: SandboxContext, e: OrderLogEntry): Record<string, unkno
     cancelReason: state?.cancelReason ?? null,
     tradeIds: state ? [...state.associateTrades] : [],
   };
-}
-
-/** True for 127.0.0.0/8 and ::1, also in their IPv4-mapped form. */
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-async function loopbackOnly(request: FastifyRequest): Promise<void> {
-  if (!isLoopback(request.socket.remoteAddress)) {
-    throw new SandboxHttpError(403, 'admin routes answer loopback callers only');
-  }
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MICROS_PER_UNIT } from '../../core/fixed.ts';
 import type { RouteId } from '../../venue/endpoints.ts';
 import type { WireActivity, WireClosedPosition, WireHolderGroup, WireTradeFill } from '../../venue/wire/analytics.ts';
@@ -33,8 +33,8 @@ const CLOSED_SORT: Readonly<Record<string, (p: SandboxClosedPosition) => number 
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContext, options: { dataMount: boolean }): void {
   const { world } = ctx;
 
-  const trades = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    if (request.sandboxRoute === 'getAccountTrades' && ctx.accountTrades) return ctx.accountTrades(request, reply);
+  const trades = (request: FastifyRequest): unknown => {
+    if (request.sandboxRoute === 'getAccountTrades' && ctx.accountTrades) return ctx.accountTrades(request);
     const query = checkedQuery('getTrades', request);
     const user = stringOf(query, 'user');
     const markets = listOf(query, 'market')?.map((m) => m.toLowerCase());
@@ -67,7 +67,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
     ctx.accountTrades && request.headers[authHeaderNames(ctx.profile).apiKey] !== undefined ? 'getAccountTrades' : 'getTrades';
   app.get('/trades', { config: options.dataMount ? { resolveRoute: resolveDataTrades } : { routeId: 'getTrades' } }, trades);
 
-  app.get('/closed-positions', { config: { routeId: 'getClosedPositions' } }, async (request) => {
+  app.get('/closed-positions', { config: { routeId: 'getClosedPositions' } }, (request) => {
     const query = checkedQuery('getClosedPositions', request);
     const user = query['user'] as string;
     const wallet = world.wallet(user);
@@ -80,20 +80,20 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: SandboxContex
     return slice(positions, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_CLOSED_LIMIT)).map((p) => toClosedPosition(p, ctx.profile)) satisfies WireClosedPosition[];
   });
 
-  app.get('/activity', { config: { routeId: 'getActivity' } }, async (request) => {
+  app.get('/activity', { config: { routeId: 'getActivity' } }, (request) => {
     const query = checkedQuery('getActivity', request);
     const offset = intOf(query, 'offset', 0);
     const limit = intOf(query, 'limit', DEFAULT_ACTIVITY_LIMIT);
     const out: WireActivity[] = [];
     let index = 0;
-    for (const f of fillsFor(ctx, query['user'] as string)) {
+    for (const f of fillsFor(ctx, query['user'])) {
       if (out.length >= limit) break;
       if (index++ >= offset) out.push(toActivity(f, ctx.profile));
     }
     return out;
   });
 
-  app.get('/holders', { config: { routeId: 'getHolders' } }, async (request) => {
+  app.get('/holders', { config: { routeId: 'getHolders' } }, (request) => {
     const query = checkedQuery('getHolders', request);
     const limit = intOf(query, 'limit', DEFAULT_HOLDERS_LIMIT);
     const minBalance = Math.round(numberOf(query, 'minBalance', DEFAULT_MIN_BALANCE) * MICROS_PER_UNIT);

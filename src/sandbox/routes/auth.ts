@@ -10,11 +10,11 @@ import { authenticateL1 } from '../trading/auth.ts';
  * either registers the key for L2 use.
  */
 export function registerAuthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  const issue = async (request: Parameters<typeof authenticateL1>[1]): Promise<WireApiKey> => {
+  const issue = (request: Parameters<typeof authenticateL1>[1]): WireApiKey => {
     const { address, nonce } = authenticateL1(ctx, request);
     const record = ctx.apiKeys.issue(address, nonce);
     return { apiKey: record.apiKey, secret: record.secret, passphrase: record.passphrase };
   };
-  app.post('/auth/api-key', { config: { routeId: 'createApiKey' } }, async (request) => issue(request));
-  app.get('/auth/derive-api-key', { config: { routeId: 'deriveApiKey' } }, async (request) => issue(request));
+  app.post('/auth/api-key', { config: { routeId: 'createApiKey' } }, issue);
+  app.get('/auth/derive-api-key', { config: { routeId: 'deriveApiKey' } }, issue);
 }

@@ -13,8 +13,9 @@ import { checkedQuery, intOf, slice, sortBy, stringOf, type Query } from './quer
 
 const DEFAULT_LIMIT = 20;
 
+const byCreatedAt = (c: SandboxComment): number => c.createdAt;
 const ORDER: Readonly<Record<string, (c: SandboxComment) => number>> = {
-  createdAt: (c) => c.createdAt,
+  createdAt: byCreatedAt,
   updatedAt: (c) => c.updatedAt,
   reactionCount: (c) => c.reactions.length,
   replyCount: (c) => c.replies.length,
@@ -22,7 +23,7 @@ const ORDER: Readonly<Record<string, (c: SandboxComment) => number>> = {
 };
 
 function ordered(comments: readonly SandboxComment[], query: Query): SandboxComment[] {
-  const key = ORDER[stringOf(query, 'order') ?? 'createdAt'] ?? (ORDER['createdAt'] as (c: SandboxComment) => number);
+  const key = ORDER[stringOf(query, 'order') ?? 'createdAt'] ?? byCreatedAt;
   return sortBy(comments, key, query['ascending'] === 'true');
 }
 
@@ -31,7 +32,7 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
   const paged = (comments: readonly SandboxComment[], query: Query): WireComment[] =>
     slice(ordered(comments, query), intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_LIMIT)).map((c) => toComment(world, c));
 
-  app.get('/comments', { config: { routeId: 'getComments' } }, async (request) => {
+  app.get('/comments', { config: { routeId: 'getComments' } }, (request) => {
     const query = checkedQuery('getComments', request);
     const type = stringOf(query, 'parent_entity_type');
     const id = stringOf(query, 'parent_entity_id');
@@ -52,7 +53,7 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
     return paged(comments, query);
   });
 
-  app.get('/comments/user_address/:user_address', { config: { routeId: 'getCommentsByUser' } }, async (request) => {
+  app.get('/comments/user_address/:user_address', { config: { routeId: 'getCommentsByUser' } }, (request) => {
     const query = checkedQuery('getCommentsByUser', request);
     const wallet = world.wallet((request.params as { user_address: string }).user_address);
     if (!wallet) return [];
@@ -64,7 +65,7 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
     return paged(mine, query);
   });
 
-  app.get('/comments/:id', { config: { routeId: 'getCommentReplies' } }, async (request) => {
+  app.get('/comments/:id', { config: { routeId: 'getCommentReplies' } }, (request) => {
     const query = checkedQuery('getCommentReplies', request);
     const { id } = request.params as { id: string };
     const comment = world.comment(id);

@@ -12,7 +12,7 @@ import { ERR_HEARTBEAT_ID } from '../trading/messages.ts';
  * the cancel on expiry are in trading/heartbeats.ts. They pass in every trading mode.
  */
 export function registerHeartbeatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.post('/v1/heartbeats', { config: { routeId: 'postHeartbeatV1' } }, async (request) => {
+  app.post('/v1/heartbeats', { config: { routeId: 'postHeartbeatV1' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const body = request.body as Record<string, unknown> | undefined;
     const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? body['heartbeat_id'] : undefined;
@@ -22,7 +22,7 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: SandboxContex
     return { heartbeat_id: outcome.heartbeatId } satisfies WireHeartbeat;
   });
 
-  app.post('/heartbeats', { config: { routeId: 'postHeartbeat' } }, async (request) => {
+  app.post('/heartbeats', { config: { routeId: 'postHeartbeat' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     ctx.heartbeats.beatLegacy(caller.apiKey, ctx.clock.now());
     return { status: 'ok' } satisfies WireHeartbeatStatus;

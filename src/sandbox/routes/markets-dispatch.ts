@@ -13,7 +13,7 @@ import { tradingMarket } from './trading.ts';
 export function registerMarketsDispatch(app: FastifyInstance, ctx: SandboxContext): void {
   const resolveRoute = (request: FastifyRequest): RouteId =>
     (request.params as { x?: string }).x?.startsWith('0x') ? 'getTradingMarket' : 'getMetadataMarket';
-  app.get('/markets/:x', { config: { resolveRoute } }, async (request) => {
+  app.get('/markets/:x', { config: { resolveRoute } }, (request) => {
     const { x } = request.params as { x: string };
     if (request.sandboxRoute === 'getTradingMarket') {
       checkedQuery('getTradingMarket', request);

@@ -21,8 +21,9 @@ const DEFAULT_CREATORS_LIMIT = 20;
 const DEFAULT_SEARCH_LIMIT = 5;
 
 /** Sort columns of `GET /events/creators`; any other `order` sorts by id. */
+const creatorById = (c: SandboxCreator): number => Number(c.id);
 const CREATOR_ORDER: Readonly<Record<string, (c: SandboxCreator) => number | string>> = {
-  id: (c) => Number(c.id),
+  id: creatorById,
   creatorName: (c) => c.creatorName,
   creatorHandle: (c) => c.creatorHandle,
   createdAt: (c) => c.createdAt,
@@ -43,7 +44,7 @@ const EVENT_ORDER: Readonly<Record<string, (e: SandboxEvent) => number | string>
 export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext, options: { marketsById: boolean }): void {
   const { world } = ctx;
 
-  app.get('/markets/slug/:slug', { config: { routeId: 'getMarketBySlug' } }, async (request) => {
+  app.get('/markets/slug/:slug', { config: { routeId: 'getMarketBySlug' } }, (request) => {
     const query = checkedQuery('getMarketBySlug', request);
     const { slug } = request.params as { slug: string };
     const market = world.marketBySlug(slug);
@@ -52,13 +53,13 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
   });
 
   if (options.marketsById) {
-    app.get('/markets/:id', { config: { routeId: 'getMetadataMarket' } }, async (request) => {
+    app.get('/markets/:id', { config: { routeId: 'getMetadataMarket' } }, (request) => {
       const { id } = request.params as { id: string };
       return metadataMarket(ctx, id, checkedQuery('getMetadataMarket', request));
     });
   }
 
-  app.get('/events/slug/:slug', { config: { routeId: 'getEventBySlug' } }, async (request) => {
+  app.get('/events/slug/:slug', { config: { routeId: 'getEventBySlug' } }, (request) => {
     const query = checkedQuery('getEventBySlug', request);
     const { slug } = request.params as { slug: string };
     const event = world.eventBySlug(slug);
@@ -66,19 +67,19 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
     return toEvent(event) satisfies WireEvent;
   });
 
-  app.get('/events/creators', { config: { routeId: 'getEventCreators' } }, async (request) => {
+  app.get('/events/creators', { config: { routeId: 'getEventCreators' } }, (request) => {
     const query = checkedQuery('getEventCreators', request);
     const name = stringOf(query, 'creator_name')?.toLowerCase();
     const handle = stringOf(query, 'creator_handle')?.toLowerCase();
     let creators = world.creators.filter(
       (c) => (name === undefined || c.creatorName.toLowerCase().includes(name)) && (handle === undefined || c.creatorHandle.toLowerCase().includes(handle)),
     );
-    const key = CREATOR_ORDER[stringOf(query, 'order') ?? 'id'] ?? (CREATOR_ORDER['id'] as (c: SandboxCreator) => number);
+    const key = CREATOR_ORDER[stringOf(query, 'order') ?? 'id'] ?? creatorById;
     creators = sortBy(creators, key, boolOf(query, 'ascending', false));
     return slice(creators, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_CREATORS_LIMIT)).map(toCreator) satisfies WireEventCreator[];
   });
 
-  app.get('/events', { config: { routeId: 'getEvents' } }, async (request) => {
+  app.get('/events', { config: { routeId: 'getEvents' } }, (request) => {
     const query = checkedQuery('getEvents', request);
     const slug = stringOf(query, 'slug');
     const tagId = stringOf(query, 'tag_id');
@@ -94,12 +95,12 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
     return slice(events, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_EVENTS_LIMIT)).map(toEvent) satisfies WireEvent[];
   });
 
-  app.get('/tags', { config: { routeId: 'getTags' } }, async (request) => {
+  app.get('/tags', { config: { routeId: 'getTags' } }, (request) => {
     const query = checkedQuery('getTags', request);
     return slice(world.tags, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_TAGS_LIMIT)).map(toTag) satisfies WireTag[];
   });
 
-  app.get('/public-search', { config: { routeId: 'publicSearch' } }, async (request) => {
+  app.get('/public-search', { config: { routeId: 'publicSearch' } }, (request) => {
     const query = checkedQuery('publicSearch', request);
     const q = (stringOf(query, 'q') ?? '').toLowerCase();
     const limit = intOf(query, 'limit_per_type', DEFAULT_SEARCH_LIMIT);

@@ -50,7 +50,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return answerOrDrop(ctx, request, reply, processOrderItem(ctx, caller, body, 'postOrder').result);
   });
 
-  app.delete('/order', { config: { routeId: 'cancelOrder' } }, async (request) => {
+  app.delete('/order', { config: { routeId: 'cancelOrder' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const body = request.body as Record<string, unknown> | undefined;
     const id = typeof body === 'object' && body !== null ? body['orderID'] : undefined;
@@ -58,7 +58,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return cancelAnswer(ctx.engine.cancel(id, caller.apiKey, ctx.clock.now()));
   });
 
-  app.delete('/orders', { config: { routeId: 'cancelOrders' } }, async (request) => {
+  app.delete('/orders', { config: { routeId: 'cancelOrders' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const body = request.body;
     if (!Array.isArray(body) || body.length === 0 || body.length > MAX_CANCELS_PER_REQUEST || !body.every((id) => typeof id === 'string')) {
@@ -66,15 +66,15 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     }
     const extra = requestCost('cancelOrders', body.length) - 1;
     if (extra > 0) enforceLimits(ctx, request, 'cancelOrders', extra);
-    return cancelAnswer(ctx.engine.cancelOrders(body as string[], caller.apiKey, ctx.clock.now()));
+    return cancelAnswer(ctx.engine.cancelOrders(body, caller.apiKey, ctx.clock.now()));
   });
 
-  app.delete('/cancel-all', { config: { routeId: 'cancelAll' } }, async (request) => {
+  app.delete('/cancel-all', { config: { routeId: 'cancelAll' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     return cancelAnswer(ctx.engine.cancelAll(caller.apiKey, ctx.clock.now()));
   });
 
-  app.delete('/cancel-market-orders', { config: { routeId: 'cancelMarketOrders' } }, async (request) => {
+  app.delete('/cancel-market-orders', { config: { routeId: 'cancelMarketOrders' } }, (request) => {
     const caller = authenticateL2(ctx, request);
     const body = request.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -38,29 +38,29 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
   const { world } = ctx;
   const sampling = (): readonly SandboxMarket[] => world.markets.filter((m) => m.rewards !== undefined && m.acceptingOrders);
 
-  app.get('/markets', { config: { routeId: 'getMarkets' } }, async (request) => {
+  app.get('/markets', { config: { routeId: 'getMarkets' } }, (request) => {
     const query = checkedQuery('getMarkets', request);
     return page('getMarkets', world.markets, stringOf(query, 'next_cursor'), (m) => toTradingMarket(m, world.books));
   });
 
   if (options.marketsByConditionId) {
-    app.get('/markets/:condition_id', { config: { routeId: 'getTradingMarket' } }, async (request) => {
+    app.get('/markets/:condition_id', { config: { routeId: 'getTradingMarket' } }, (request) => {
       checkedQuery('getTradingMarket', request);
       return tradingMarket(ctx, (request.params as { condition_id: string }).condition_id);
     });
   }
 
-  app.get('/sampling-markets', { config: { routeId: 'getSamplingMarkets' } }, async (request) => {
+  app.get('/sampling-markets', { config: { routeId: 'getSamplingMarkets' } }, (request) => {
     const query = checkedQuery('getSamplingMarkets', request);
     return page('getSamplingMarkets', sampling(), stringOf(query, 'next_cursor'), (m) => toTradingMarketDetail(m, world.books));
   });
 
-  app.get('/simplified-markets', { config: { routeId: 'getSimplifiedMarkets' } }, async (request) => {
+  app.get('/simplified-markets', { config: { routeId: 'getSimplifiedMarkets' } }, (request) => {
     const query = checkedQuery('getSimplifiedMarkets', request);
     return page('getSimplifiedMarkets', world.markets, stringOf(query, 'next_cursor'), (m) => toSimplifiedMarket(m, world.books));
   });
 
-  app.get('/sampling-simplified-markets', { config: { routeId: 'getSamplingSimplifiedMarkets' } }, async (request) => {
+  app.get('/sampling-simplified-markets', { config: { routeId: 'getSamplingSimplifiedMarkets' } }, (request) => {
     const query = checkedQuery('getSamplingSimplifiedMarkets', request);
     return page('getSamplingSimplifiedMarkets', sampling(), stringOf(query, 'next_cursor'), (m) => toSimplifiedMarket(m, world.books));
   });
@@ -75,7 +75,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     return reply.type('application/json; charset=utf-8').send(text + ']');
   });
 
-  app.post('/prices', { config: { routeId: 'getPrices' } }, async (request) => {
+  app.post('/prices', { config: { routeId: 'getPrices' } }, (request) => {
     const items = tokenRequests('getPrices', request.body);
     const out: WirePriceMap = {};
     for (const item of items) {
@@ -96,7 +96,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     return reply.type('application/json; charset=utf-8').send(orderBookJson(bookOf(ctx, query['token_id'] as string)));
   });
 
-  app.get('/price', { config: { routeId: 'getPrice' } }, async (request) => {
+  app.get('/price', { config: { routeId: 'getPrice' } }, (request) => {
     const query = checkedQuery('getPrice', request);
     const tokenId = query['token_id'] as string;
     const view = bookOf(ctx, tokenId);
@@ -105,7 +105,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     return { price: formatMicros(level.price) } satisfies WirePrice;
   });
 
-  app.get('/midpoint', { config: { routeId: 'getMidpoint' } }, async (request) => {
+  app.get('/midpoint', { config: { routeId: 'getMidpoint' } }, (request) => {
     const query = checkedQuery('getMidpoint', request);
     const tokenId = query['token_id'] as string;
     const view = bookOf(ctx, tokenId);
@@ -115,7 +115,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     return { mid: formatMicros((bid + ask) / 2) } satisfies WireMidpoint;
   });
 
-  app.get('/prices-history', { config: { routeId: 'getPricesHistory' } }, async (request) => {
+  app.get('/prices-history', { config: { routeId: 'getPricesHistory' } }, (request) => {
     const query = checkedQuery('getPricesHistory', request);
     const token = tokenOf(ctx, query['market'] as string);
     const history = priceHistory('getPricesHistory', world.seed, token, ctx.clock.now(), {
@@ -127,7 +127,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     return { history } satisfies WirePricesHistory;
   });
 
-  app.post('/batch-prices-history', { config: { routeId: 'getBatchPricesHistory' } }, async (request) => {
+  app.post('/batch-prices-history', { config: { routeId: 'getBatchPricesHistory' } }, (request) => {
     const body = batchHistoryBody(request.body);
     const tokens = body.markets.map((id) => tokenOf(ctx, id));
     const history: WireBatchPricesHistory['history'] = {};
@@ -139,22 +139,22 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     reply.type('application/json; charset=utf-8').send(String(Math.floor(ctx.clock.now() / 1000))),
   );
 
-  app.get('/tick-size', { config: { routeId: 'getTickSize' } }, async (request) => {
+  app.get('/tick-size', { config: { routeId: 'getTickSize' } }, (request) => {
     const token = tokenOf(ctx, checkedQuery('getTickSize', request)['token_id'] as string);
     return { minimum_tick_size: token.market.tickSize / 1_000_000 } satisfies WireTickSize;
   });
 
-  app.get('/neg-risk', { config: { routeId: 'getNegRisk' } }, async (request) => {
+  app.get('/neg-risk', { config: { routeId: 'getNegRisk' } }, (request) => {
     const token = tokenOf(ctx, checkedQuery('getNegRisk', request)['token_id'] as string);
     return { neg_risk: token.market.negRisk } satisfies WireNegRisk;
   });
 
-  app.get('/fee-rate', { config: { routeId: 'getFeeRate' } }, async (request) => {
+  app.get('/fee-rate', { config: { routeId: 'getFeeRate' } }, (request) => {
     const token = tokenOf(ctx, checkedQuery('getFeeRate', request)['token_id'] as string);
     return { base_fee: token.market.takerBaseFee } satisfies WireFeeRate;
   });
 
-  app.get('/version', { config: { routeId: 'getVersion' } }, async () => ({ version: CLOB_VERSION }) satisfies WireVersion);
+  app.get('/version', { config: { routeId: 'getVersion' } }, () => ({ version: CLOB_VERSION }) satisfies WireVersion);
 }
 
 /** `GET /markets/{condition_id}`, trading form with the extra fields. */

@@ -505,7 +505,7 @@ function uniqueSlug(seen: Set<string>, base: string, id: string): string {
 }
 
 function pickTags(rng: Prng, topic: Topic, byLabel: ReadonlyMap<string, SandboxTag>): SandboxTag[] {
-  const labels = new Set<string>([(TOPIC_TAGS[topic] as readonly string[])[0] as string]);
+  const labels = new Set<string>([TOPIC_TAGS[topic][0] as string]);
   for (const label of TOPIC_TAGS[topic]) if (rng.chance(0.5)) labels.add(label);
   if (rng.chance(0.3)) labels.add(rng.pick(words.TAG_LABELS));
   return [...labels].map((label) => byLabel.get(label) as SandboxTag);

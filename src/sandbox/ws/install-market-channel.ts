@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
-import { SandboxHttpError } from '../http-error.ts';
-import { isLoopback } from '../routes/admin.ts';
+import { loopbackOnly } from '../routes/loopback-only.ts';
 import { MarketChannel } from './market-channel.ts';
 
 /**
@@ -19,13 +18,13 @@ export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, 
     lastTradeFallback: (tokenId) => ctx.world.seededBooks.book(tokenId)?.lastTradePrice,
   });
   channel.attach(app.server);
-  app.addHook('preClose', async () => channel.close());
+  app.addHook('preClose', (done) => {
+    channel.close();
+    done();
+  });
   const admin = { config: { admin: true }, preHandler: loopbackOnly };
-  app.get('/admin/ws', admin, async () => channel.stats());
-  app.post('/admin/ws/drop', admin, async () => ({ dropped: channel.dropAll() }));
+  app.get('/admin/ws', admin, () => channel.stats());
+  app.post('/admin/ws/drop', admin, () => ({ dropped: channel.dropAll() }));
   return channel;
 }
 
-async function loopbackOnly(request: FastifyRequest): Promise<void> {
-  if (!isLoopback(request.socket.remoteAddress)) throw new SandboxHttpError(403, 'admin routes answer loopback callers only');
-}

@@ -8,6 +8,7 @@ import type { MatchingEngine } from '../../sim/matching-engine.ts';
 import type { BookChanged, SimEvent, TickSizeChanged, TokenTop, Trade } from '../../sim/types.ts';
 import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.ts';
 import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';
+import { rawDataText } from './raw-data-text.ts';
 
 /** Paths the market channel answers on (the root mount and the trading prefix). */
 export const MARKET_CHANNEL_PATHS: readonly string[] = ['/ws/market', '/clob/ws/market'];
@@ -166,7 +167,7 @@ export class MarketChannel {
 
   #onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     if (isBinary) return;
-    const text = data.toString();
+    const text = rawDataText(data);
     if (text === 'PING') {
       this.#pings++;
       this.#send(conn, 'PONG');

@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { MarketChannel, type MarketChannelOptions } from '../../../src/sandbox/ws/market-channel.ts';
+import { rawDataText } from '../../../src/sandbox/ws/raw-data-text.ts';
 import { flowRig, type FlowRig, type FlowRigOptions } from '../flow/helpers.ts';
 
 export interface ChannelRig extends FlowRig {
@@ -64,7 +65,7 @@ export class TestClient {
   private constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (data) => {
-      const text = data.toString();
+      const text = rawDataText(data);
       try {
         this.frames.push(JSON.parse(text));
       } catch {
