@@ -31,9 +31,10 @@ interface Harness {
   cancel(ids: string[]): { canceled: readonly string[]; notCanceled: Readonly<Record<string, string>> } | undefined;
 }
 
-function harness(options: { queue?: QueueModel['name']; entryMs?: number; responseMs?: number; balance?: string; makerBps?: number; takerBps?: number } = {}): Harness {
+function harness(options: { kind?: 'paper' | 'backtest'; queue?: QueueModel['name']; entryMs?: number; responseMs?: number; balance?: string; makerBps?: number; takerBps?: number } = {}): Harness {
   const clock = new SimulatedClock(T0);
   const venue = new SimulatedExecutionClient({
+    kind: options.kind,
     clock,
     tokens: [
       {
@@ -433,5 +434,18 @@ describe('SimulatedExecutionClient: latency', () => {
     expect(h.fills).toEqual([]);
     h.clock.advanceTo(T0 + 330);
     expect(h.fills.map((f) => [f.tsEvent - T0, f.tsInit - T0, f.size])).toEqual([[300, 330, m('10')]]);
+  });
+});
+
+describe('SimulatedExecutionClient: the mode it serves', () => {
+  it('names itself after its kind (backtest by default) and so do its trade ids', () => {
+    for (const kind of ['backtest', 'paper'] as const) {
+      const h = harness({ kind });
+      expect(h.venue.kind).toBe(kind);
+      h.feed(bookEvent(T0, ...BOOK));
+      h.send('BUY', '0.52', '10', 'FAK');
+      expect(h.fills.map((f) => f.tradeId)).toEqual([kind === 'paper' ? 'paper-trade-1' : 'bt-trade-1']);
+    }
+    expect(harness().venue.kind).toBe('backtest');
   });
 });
