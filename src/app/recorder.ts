@@ -4,7 +4,6 @@ import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { fieldLogger } from '../core/log.ts';
 import type { RunConfig } from '../config/run-config.ts';
-import type { RunningSandbox } from '../sandbox/server.ts';
 import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
@@ -12,7 +11,7 @@ import type { MarketEvent } from '../core/events.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from '../data/recording/format.ts';
-import { createRecordingWriter, type RecordingWriter } from '../data/recording/writer.ts';
+import { createRecordingWriter } from '../data/recording/writer.ts';
 import { marketDataSource } from './market-data.ts';
 import { resolveSelections } from './venue-markets.ts';
 

@@ -1,7 +1,6 @@
 import { engineSettings } from './engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
-import { ConfigError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';

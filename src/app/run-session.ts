@@ -102,10 +102,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     store?.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: markets.map(recordedMarketOf) });
 
     // the execution edge: the only thing paper and live do differently
-    let engineRef: TradingEngine | undefined;
+    const built: { engine?: TradingEngine } = {};
     const edge =
       config.mode === 'live'
-        ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => engineRef)
+        ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => built.engine)
         : paperEdge(config, clock, tokens);
     const execution = edge.execution;
     closers.unshift(() => {
@@ -142,7 +142,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       onEvent: options.onEvent,
       http429: () => venue.transport.counters.http429,
     });
-    engineRef = engine;
+    built.engine = engine;
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());

@@ -59,7 +59,7 @@ export interface SweepOptions {
 export async function runSweep(options: SweepOptions): Promise<SweepRow[]> {
   const points = options.points;
   const size = Math.max(1, Math.min(points.length, options.workers ?? availableParallelism()));
-  const rows: (SweepRow | undefined)[] = new Array(points.length);
+  const rows: (SweepRow | undefined)[] = new Array<SweepRow | undefined>(points.length);
   const failures: string[] = [];
   let next = 0;
   let done = 0;

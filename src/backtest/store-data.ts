@@ -83,6 +83,7 @@ function* storeEvents(path: string): Generator<MarketEvent> {
 }
 
 /** The same events in batches, reporting the number of rows read so far. */
+// eslint-disable-next-line @typescript-eslint/require-await -- batches are an AsyncIterable like the recording readers'; SQLite reads are synchronous
 async function* storeBatches(path: string, onRows: (rows: number) => void): AsyncGenerator<MarketEvent[]> {
   let batch: MarketEvent[] = [];
   let rows = 0;

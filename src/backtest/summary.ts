@@ -104,7 +104,8 @@ function plain(value: unknown): Json {
     for (const key of Object.keys(value).sort()) out[key] = plain((value as Record<string, unknown>)[key]);
     return out;
   }
-  return String(value);
+  // what is left: a symbol or a function
+  return (value as symbol | (() => unknown)).toString();
 }
 
 export function buildSummary(input: {

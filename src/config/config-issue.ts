@@ -138,7 +138,7 @@ export function fromZodIssues(
 
 function boundText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
   const small = issue.code === 'too_small';
-  const bound = small ? (issue as z.core.$ZodIssueTooSmall).minimum : (issue as z.core.$ZodIssueTooBig).maximum;
+  const bound = small ? issue.minimum : issue.maximum;
   const n = Number(bound);
   switch (issue.origin) {
     case 'array':

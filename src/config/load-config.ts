@@ -64,7 +64,7 @@ export function parseConfig(text: string, file: string, env: Env = process.env, 
     throw new ConfigError(`(root) (${file}:${src.lineOf([])}): must be a mapping of sections (mode:, venue:, ...), was ${Array.isArray(src.data) ? 'a list' : 'a single value'}`);
   }
   const data = emptyToDefaults(src.data, configFileSchema) as Record<string, unknown>;
-  const lineOf = src.lineOf;
+  const lineOf = (path: KeyPath): number => src.lineOf(path);
   const fail = (groups: ConfigIssue[][]): never => {
     throw new ConfigError(limit(groups.flatMap((g) => byLine(g, lineOf)).map((i) => formatIssue(i, file, data, lineOf))));
   };

@@ -23,7 +23,7 @@ type Ctx = z.core.$RefinementCtx;
 
 function fail(ctx: Ctx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);

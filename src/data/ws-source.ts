@@ -65,6 +65,13 @@ export function wsMarketSource(options: WsSourceOptions): Observable<MarketEvent
   return merge(...chunks.map((c) => connection$(url, c, options)));
 }
 
+/** A text frame's text: ws hands a frame as one Buffer by default; the other forms for completeness. */
+function frameText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
 /** `<base>/ws/market` with the ws scheme matching the base's http scheme. */
 export function marketChannelUrl(base: string): string {
   let u: URL;
@@ -150,7 +157,7 @@ class WsConnection {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (this.#ws !== ws || isBinary) return;
       this.#lastFrameAt = this.#clock.now();
-      this.#onText(ws, data.toString());
+      this.#onText(ws, frameText(data));
     });
     ws.on('error', (err: Error) => {
       if (this.#ws !== ws || this.#stopped) return;

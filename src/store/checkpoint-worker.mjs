@@ -2,6 +2,7 @@
 // fast). It opens its own connection to the store and copies WAL pages into the database file
 // with PASSIVE checkpoints, which never wait for and never block the owning writer, so the
 // fsyncs of checkpointing stay off the engine's thread. It writes no row of its own.
+import { clearInterval, setInterval } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 

@@ -221,7 +221,7 @@ describe('wsMarketSource', () => {
     wss.on('connection', (socket: ServerSocket) => {
       n++;
       socket.on('message', (data) => {
-        const msg = JSON.parse(data.toString());
+        const msg = JSON.parse((data as Buffer).toString('utf8'));
         if (!Array.isArray(msg.assets_ids)) return;
         socket.send(JSON.stringify([book]));
         if (n === 1) socket.send(JSON.stringify({ event_type: 'price_change', market: book.market, timestamp: '1', price_changes: [{ asset_id: book.asset_id, price: 'x', side: 'BUY', size: '1' }] }));

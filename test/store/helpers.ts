@@ -43,8 +43,8 @@ export function spawnChild(args: string[]): Child {
   const lines: string[] = [];
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   let stderr = '';
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  createInterface({ input: proc.stdout! }).on('line', (line) => {
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  createInterface({ input: proc.stdout }).on('line', (line) => {
     lines.push(line);
     for (const w of [...waiters]) {
       if (w.match(line)) {

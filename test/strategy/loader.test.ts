@@ -42,7 +42,7 @@ describe('strategy loader', () => {
     const definition: StrategyDefinition = {
       name: 'p',
       apiVersion: STRATEGY_API_VERSION,
-      params: z.object({ size: z.number().min(1).default(5) }) as unknown as StrategyDefinition['params'],
+      params: z.object({ size: z.number().min(1).default(5) }),
     };
     const s: StrategySource = { id: 'mm', module: 'p.ts', modulePath: '/none/p.ts', moduleCandidates: ['/none/p.ts'], params: {} };
     expect((await loadStrategy(s, { definition })).params).toEqual({ size: 5 });

@@ -54,7 +54,7 @@ export function registerRecord(program: Command): void {
         tty ? TTY_REFRESH_MS : LINE_EVERY_MS,
       );
 
-      let failure: unknown;
+      let failure: Error | undefined;
       await new Promise<void>((done) => {
         const finish = () => {
           process.off('SIGINT', finish);
@@ -66,7 +66,7 @@ export function registerRecord(program: Command): void {
         process.once('SIGINT', finish);
         process.once('SIGTERM', finish);
         recorder.failed.catch((err: unknown) => {
-          failure = err;
+          failure = err instanceof Error ? err : new Error(String(err));
           finish();
         });
       });

@@ -36,7 +36,7 @@ export function watchedCalls(tag: string): WatchedCalls {
 export default defineStrategy<P>({
   name: 'price-watcher',
   description: 'Counts onBook and onPrice calls; may take one ask (tests).',
-  params: Params as unknown as z.ZodType<P>,
+  params: Params,
   onBook({ ctx, book }) {
     watchedCalls(ctx.params.tag).books++;
     const ask = book.asks[0];
