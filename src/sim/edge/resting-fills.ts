@@ -11,7 +11,8 @@ import type { EdgeVenue } from './edge-venue.ts';
  *
  * Several of our orders at one price share that level's displayed queue: what a print trades
  * there comes off the front, so it is in front of each of them; and what fills one of our orders
- * is not there for another (no liquidity is used twice).
+ * (from a print, a crossing, or a shrink the optimistic model reads as trades) is not there for
+ * another (no liquidity is used twice).
  */
 export class RestingFills {
   readonly #venue: EdgeVenue;
@@ -70,36 +71,47 @@ export class RestingFills {
   }
 
   #snapshotSide(token: TokenVenue, list: SimOrder[], now: number): void {
+    // what a shrink at one price filled of our orders there (the optimistic model): gone for the
+    // orders behind them at that price
+    let price = -1;
+    let used = 0;
     // an order that fills up leaves the list: the next one takes its index
     for (let i = 0; i < list.length; ) {
       const order = list[i]!;
-      this.#snapshotOrder(token, order, now);
+      if (order.price !== price) {
+        price = order.price;
+        used = 0;
+      }
+      used += this.#snapshotOrder(token, order, used, now);
       if (list[i] === order) i++;
     }
   }
 
-  #snapshotOrder(token: TokenVenue, order: SimOrder, now: number): void {
+  /** Moves one order with its level; returns what a shrink filled of it. */
+  #snapshotOrder(token: TokenVenue, order: SimOrder, used: Micros, now: number): Micros {
     const book = token.book;
     const isBuy = order.isBuy;
     this.#crossFill(token, order, now);
-    if (order.status !== 'LIVE') return;
+    if (order.status !== 'LIVE') return 0;
     if (!book.inView(isBuy, order.price)) {
       order.lastSeen = undefined;
-      return;
+      return 0;
     }
     const shown = book.sizeAt(isBuy, order.price);
     const before = order.lastSeen;
+    let q = 0;
     if (before !== undefined && shown < before) {
       const printed = book.printed(isBuy).get(order.price) ?? 0;
-      const unexplained = Math.max(0, before - shown - printed);
+      const unexplained = Math.max(0, before - shown - printed - used);
       const moved = this.#queue.onShrink(Math.min(order.queueAhead, before), before, shown, unexplained);
       order.queueAhead = moved.ahead;
-      const q = floorLot(Math.min(order.size - order.filled, moved.fill), this.#venue.lot);
+      q = floorLot(Math.min(order.size - order.filled, moved.fill), this.#venue.lot);
       if (q > 0) this.#venue.fillMaker(token, order, q, now);
     }
     // nobody in front of us can be left once the level shows less than them
     if (order.queueAhead > shown) order.queueAhead = shown;
     order.lastSeen = shown;
+    return q;
   }
 
   /**

@@ -234,6 +234,16 @@ describe('SimulatedExecutionClient: two of our orders at one price (docs/fill-mo
     expect(h.fills.map((f) => f.orderId)).toEqual([a.id, a.id, b.id, b.id]);
   });
 
+  it('optimistic: a shrink past both queues fills A with what is beyond A, and only the rest of it is there for B', () => {
+    const { h, filled } = twoOrders('optimistic');
+    // 10 join behind B; then the level vanishes: 140 displayed left, read as trades at the front.
+    // A: 100 in front, 20 of the other 40 fill it; B: 130 in front, of the 10 beyond it none is
+    // left once A's 20 are counted (the 40 beyond A included those 10)
+    h.feed(bookEvent(T0 + 200, [['0.50', '140'], ['0.49', '200']], BOOK[1]));
+    h.feed(bookEvent(T0 + 300, [['0.49', '200']], BOOK[1]));
+    expect(filled()).toEqual([m('20'), 0]);
+  });
+
   it('a snapshot after the prints explains the shrink by them: no queue moves twice', () => {
     const { h, filled } = twoOrders();
     h.feed(tradeEvent(T0 + 200, 'SELL', '0.50', '60'));
