@@ -2,8 +2,9 @@ import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, MarketRules, OrderType, Side, TokenId } from '../core/types.ts';
 
 /**
- * Domain types of the simulated matching engine (shared by the sandbox venue, paper trading and
- * backtests). Prices and sizes are Micros; times are epoch milliseconds passed in by the caller.
+ * Domain types of the simulated matching engine (the sandbox venue's; paper trading and backtests
+ * use the edge in edge/). Prices and sizes are Micros; times are epoch milliseconds passed in by
+ * the caller.
  * Prices are in the order's own token unless a name says `yes`.
  */
 
