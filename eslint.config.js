@@ -12,6 +12,13 @@ const NODE_GLOBALS = {
   Buffer: 'readonly',
   setTimeout: 'readonly',
   clearTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearInterval: 'readonly',
+  setImmediate: 'readonly',
+  queueMicrotask: 'readonly',
+  performance: 'readonly',
+  TextEncoder: 'readonly',
+  TextDecoder: 'readonly',
 };
 
 export default tseslint.config(
