@@ -10,3 +10,12 @@ export interface BacktestData {
   /** The same events in batches (the fast way), reporting file bytes read as it goes. */
   batches?(onBytes?: (bytesRead: number) => void): AsyncIterable<readonly MarketEvent[]>;
 }
+
+/** Backtest data from a file, read in batches with a running count of file bytes. */
+export interface FileData extends BacktestData {
+  readonly kind: 'recording' | 'store';
+  readonly path: string;
+  /** Size of the file on disk. */
+  readonly bytes: number;
+  batches(onBytes?: (bytesRead: number) => void): AsyncIterable<MarketEvent[]>;
+}

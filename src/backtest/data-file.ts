@@ -9,7 +9,7 @@ import { headerTokens } from '../data/recording/decode-recorded.ts';
 import type { RecordingForm, RecordingHeader } from '../data/recording/format.ts';
 import { openRecording, readRecordingBatches } from '../data/recording/reader.ts';
 import type { FromDecodeWorker, ToDecodeWorker } from './decode-worker-protocol.ts';
-import type { BacktestData } from './backtest-data.ts';
+import type { FileData } from './backtest-data.ts';
 import { openStoreData, type StoreData } from './store-data.ts';
 
 /** What a `--data` file is, told by its first bytes (never by its name). */
@@ -38,15 +38,6 @@ export function dataFileKind(path: string): DataFileKind {
   const text = head.toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
   if (text.startsWith('{')) return 'recording';
   return 'unknown';
-}
-
-/** Backtest data from a file, read in batches with a running count of file bytes. */
-export interface FileData extends BacktestData {
-  readonly kind: 'recording' | 'store';
-  readonly path: string;
-  /** Size of the file on disk. */
-  readonly bytes: number;
-  batches(onBytes?: (bytesRead: number) => void): AsyncIterable<MarketEvent[]>;
 }
 
 /** A recording on disk as backtest data. */

@@ -5,7 +5,7 @@ import type { MarketEvent } from '../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from '../data/recording/format.ts';
 import { StoreReader } from '../store/store-reader.ts';
 import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalRow } from '../store/store-types.ts';
-import type { FileData } from './data-file.ts';
+import type { FileData } from './backtest-data.ts';
 
 /** A run store as backtest data: the markets and market events its run journaled. */
 export interface StoreData extends FileData {

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ClobotError, ConfigError, StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { registerCommands } from './commands.ts';
+import { UsageError } from './usage-error.ts';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
 export const EXIT_OK = 0;
@@ -54,8 +55,3 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED']);
-
-/** Bad input from the command line: printed as one line, exit code 2. */
-export class UsageError extends ClobotError {
-  override readonly name: string = 'UsageError';
-}

@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../../config/load-config.ts';
 import { ConfigError, StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
-import { UsageError } from '../main.ts';
+import { UsageError } from '../usage-error.ts';
 import { parseIntOption } from '../options.ts';
 import { renderTable } from '../table.ts';
 

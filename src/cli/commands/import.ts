@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UsageError } from '../main.ts';
+import { UsageError } from '../usage-error.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { parseIntOption } from '../options.ts';
 

@@ -4,7 +4,7 @@ import { maskValue, Secret } from '../../core/secret.ts';
 import { getOrCreateApiKey } from '../../venue/actions/get-or-create-api-key.ts';
 import { l1Address } from '../../venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueProfile } from '../../venue/client.ts';
-import { UsageError } from '../main.ts';
+import { UsageError } from '../usage-error.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 
 /** The environment variable `clobot keys` reads the private key from. */
