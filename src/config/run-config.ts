@@ -199,7 +199,10 @@ export interface SigningAccount extends AccountConfig {
 
 export interface DataConfig {
   readonly transport: 'poll' | 'ws';
-  /** Poll period; `auto` = as fresh as the rate budget allows. */
+  /**
+   * Poll period of each token's books and of its prices (`POST /books`, `POST /prices`: each route
+   * has its own budget); `auto` = as fresh as each route's rate budget allows.
+   */
   readonly pollIntervalMs: number | 'auto';
   /** A market's data older than this is stale (health, marks). */
   readonly staleAfterMs: number;
