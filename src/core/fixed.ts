@@ -16,55 +16,86 @@ export const MICRO_DECIMALS = 6;
 export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 export type Dec = Decimal;
 
+/** Text a decimal is read from: a string, or the ASCII bytes of one (the recording scanner's chunks). */
+export type DecimalText = string | Uint8Array;
+
+/** Longest decimal accepted, sign included. */
+const MAX_DECIMAL_LENGTH = 24;
+/** Micros per unit of the last fraction digit read, by the number of fraction digits read. */
+const FRACTION_SCALE = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+
+/** Where the last `scanMicros` stopped: the index just after the decimal it read. */
+let scanEnd = 0;
+
+/** The index just after the decimal the last `scanMicros` call read (NaN results included). */
+export function scannedTo(): number {
+  return scanEnd;
+}
+
 /**
- * Parses a decimal string ("0.52", "100", "-1.5", ".5") into micros. Returns NaN when the text is
- * not a plain decimal or has non-zero digits beyond the 6th decimal; callers turn NaN into a
- * DecodeError naming the field (keeps this function allocation-free for the book decoder).
+ * THE decimal parser, which every reader of wire decimals uses (`parseMicros` below, the books
+ * scanner, the recording line scanner). Reads a plain decimal with an optional '+' ("0.52",
+ * "100", ".5", "5.", "+2") at `text[start]` into micros, stopping at the first character that
+ * cannot continue it; `scannedTo()` then gives that index. Returns NaN when that character is
+ * not `close` (a scanner passes its closing quote; -1 accepts any, and the caller checks where it
+ * stopped), no digit was read, the decimal is longer than 24 characters, it has a non-zero
+ * digit beyond the 6th decimal (precision would be lost), or it is beyond 2^53 micros. A '-' is
+ * the caller's to read.
+ *
+ * Allocation-free and small enough for V8 to inline into a scanner's level loop (which keeps
+ * sizes above 2^31 micros out of heap numbers): a string and bytes take the same code, with one
+ * predictable type check per character.
  */
-export function parseMicros(text: string): Micros {
-  const n = text.length;
-  if (n === 0 || n > 24) return NaN;
-  let i = 0;
-  let negative = false;
-  const c0 = text.charCodeAt(0);
-  if (c0 === 45 /* - */) {
-    negative = true;
-    i = 1;
-  } else if (c0 === 43 /* + */) {
-    i = 1;
-  }
+export function scanMicros(text: DecimalText, start: number, close: number): Micros {
+  let i = start;
+  let c = codeAt(text, i);
+  if (c === 43 /* + */) c = codeAt(text, ++i);
+  const first = i;
   let whole = 0;
-  let digits = 0;
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 46 /* . */) break;
-    if (c < 48 || c > 57) return NaN;
-    whole = whole * 10 + (c - 48);
-    digits++;
+  while (c >= 48 && c <= 57) {
+    whole = whole * 10 + c - 48;
+    c = codeAt(text, ++i);
   }
+  let digits = i - first;
   let frac = 0;
   let fracDigits = 0;
-  if (i < n) {
-    i++; // skip '.'
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 48 || c > 57) return NaN;
+  if (c === 46 /* . */) {
+    const dot = i;
+    c = codeAt(text, ++i);
+    while (c >= 48 && c <= 57) {
       if (fracDigits < MICRO_DECIMALS) {
-        frac = frac * 10 + (c - 48);
+        frac = frac * 10 + c - 48;
         fracDigits++;
       } else if (c !== 48) {
+        scanEnd = i;
         return NaN; // precision beyond micros would be lost
       }
-      digits++;
+      c = codeAt(text, ++i);
     }
+    digits += i - dot - 1;
   }
-  if (digits === 0) return NaN;
-  while (fracDigits < MICRO_DECIMALS) {
-    frac *= 10;
-    fracDigits++;
-  }
-  const value = whole * MICROS_PER_UNIT + frac;
-  if (!Number.isSafeInteger(value)) return NaN;
+  scanEnd = i;
+  if ((close >= 0 && c !== close) || digits === 0 || i - start > MAX_DECIMAL_LENGTH) return NaN;
+  const value = whole * MICROS_PER_UNIT + frac * (FRACTION_SCALE[fracDigits] as number);
+  return Number.isSafeInteger(value) ? value : NaN;
+}
+
+/** The character code at `i` (NaN or undefined past the end: no digit, no dot). */
+function codeAt(text: DecimalText, i: number): number {
+  return typeof text === 'string' ? text.charCodeAt(i) : (text[i] as number);
+}
+
+/**
+ * Parses a decimal string ("0.52", "100", "-1.5", "+2", ".5") into micros: an optional '-', then
+ * `scanMicros` over the rest of the string. Returns NaN when the text is not a plain decimal or
+ * has non-zero digits beyond the 6th decimal; callers turn NaN into a DecodeError naming the field.
+ */
+export function parseMicros(text: string): Micros {
+  if (text.length > MAX_DECIMAL_LENGTH) return NaN;
+  const negative = text.charCodeAt(0) === 45; /* - */
+  if (negative && text.charCodeAt(1) === 43 /* + */) return NaN;
+  const value = scanMicros(text, negative ? 1 : 0, -1);
+  if (scanEnd !== text.length) return NaN;
   return negative ? -value : value;
 }
 

@@ -1,4 +1,4 @@
-import type { Micros } from '../core/fixed.ts';
+import { scanMicros, scannedTo, type Micros } from '../core/fixed.ts';
 import type { BookLevel, OrderBook } from '../core/types.ts';
 
 /**
@@ -261,7 +261,7 @@ function readLevel(): BookLevel {
     if (c === RBRACE) break;
     throw BAIL;
   }
-  // Negative values are not book levels: leave them to the generic path's checks.
+  // a level without its price or its size: leave it to the generic path
   if (price < 0 || size < 0) throw BAIL;
   return { price, size };
 }
@@ -307,51 +307,15 @@ function readStringValue(): string {
 }
 
 /**
- * A quoted decimal read in one pass (the hot path: every level's price and size). Same rules as
- * `parseMicros`; any other character, escapes included, bails to the generic path.
+ * A quoted decimal (the hot path: every level's price and size), read by core/fixed.ts's
+ * `scanMicros`. A '-' bails: the generic path decides what a negative value means.
  */
 function readMicrosString(): Micros {
   if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
-  let i = pos + 1;
-  let c = src.charCodeAt(i);
-  let negative = false;
-  if (c === MINUS) {
-    negative = true;
-    c = src.charCodeAt(++i);
-  } else if (c === 43) {
-    c = src.charCodeAt(++i);
-  }
-  let whole = 0;
-  let digits = 0;
-  while (c >= 48 && c <= 57) {
-    whole = whole * 10 + (c - 48);
-    digits++;
-    c = src.charCodeAt(++i);
-  }
-  let frac = 0;
-  let fracDigits = 0;
-  if (c === DOT) {
-    c = src.charCodeAt(++i);
-    while (c >= 48 && c <= 57) {
-      if (fracDigits < 6) {
-        frac = frac * 10 + (c - 48);
-        fracDigits++;
-      } else if (c !== 48) {
-        throw BAIL;
-      }
-      digits++;
-      c = src.charCodeAt(++i);
-    }
-  }
-  if (c !== QUOTE || digits === 0 || digits > 22) throw BAIL;
-  pos = i + 1;
-  while (fracDigits < 6) {
-    frac *= 10;
-    fracDigits++;
-  }
-  const value = whole * 1_000_000 + frac;
-  if (!Number.isSafeInteger(value)) throw BAIL;
-  return negative ? -value : value;
+  const value = scanMicros(src, pos + 1, QUOTE);
+  if (value !== value) throw BAIL; // NaN: not a quoted decimal
+  pos = scannedTo() + 1;
+  return value;
 }
 
 /** A string of decimal digits (epoch ms). */
@@ -379,52 +343,11 @@ function readBool(): boolean {
   throw BAIL;
 }
 
-/** The same rules as `parseMicros` (core/fixed.ts), on a slice of the source, without slicing. */
+/** The unsigned decimal spelled by the whole of `src[start, end)`, without slicing. */
 function microsOrBail(start: number, end: number): Micros {
-  const n = end - start;
-  if (n === 0 || n > 24) throw BAIL;
-  let i = start;
-  let negative = false;
-  const c0 = src.charCodeAt(i);
-  if (c0 === MINUS) {
-    negative = true;
-    i++;
-  } else if (c0 === 43) {
-    i++;
-  }
-  let whole = 0;
-  let digits = 0;
-  for (; i < end; i++) {
-    const c = src.charCodeAt(i);
-    if (c === DOT) break;
-    if (c < 48 || c > 57) throw BAIL;
-    whole = whole * 10 + (c - 48);
-    digits++;
-  }
-  let frac = 0;
-  let fracDigits = 0;
-  if (i < end) {
-    i++;
-    for (; i < end; i++) {
-      const c = src.charCodeAt(i);
-      if (c < 48 || c > 57) throw BAIL;
-      if (fracDigits < 6) {
-        frac = frac * 10 + (c - 48);
-        fracDigits++;
-      } else if (c !== 48) {
-        throw BAIL;
-      }
-      digits++;
-    }
-  }
-  if (digits === 0) throw BAIL;
-  while (fracDigits < 6) {
-    frac *= 10;
-    fracDigits++;
-  }
-  const value = whole * 1_000_000 + frac;
-  if (!Number.isSafeInteger(value)) throw BAIL;
-  return negative ? -value : value;
+  const value = scanMicros(src, start, QUOTE);
+  if (value !== value || scannedTo() !== end) throw BAIL;
+  return value;
 }
 
 /** Skips `"key": value` for a key we do not use. */

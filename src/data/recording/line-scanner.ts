@@ -1,4 +1,4 @@
-import type { Micros } from '../../core/fixed.ts';
+import { scanMicros, scannedTo, type Micros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
 import type { MarketEvent } from '../../core/events.ts';
@@ -242,7 +242,7 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
 
 /**
  * `[["price","size"], …]` at `pos`. The hot loop of the reader: the buffer and the position are
- * locals (and arguments of `micros`), so V8 keeps them in registers instead of reloading the
+ * locals (and arguments of `scanMicros`), so V8 keeps them in registers instead of reloading the
  * module's state at every byte. A level equal to one of `last` (the token's last book side) is
  * that object.
  */
@@ -262,10 +262,14 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
   for (;;) {
     if (s[i] !== LBRACKET) throw BAIL;
     i++;
-    // the price, then the size
+    // the price, then the size: quoted decimals, read by core/fixed.ts's scanMicros (a '-' bails)
     for (let k = 0; k < 2; k++) {
-      const value = micros(s, skipWsAt(s, i), e);
-      i = skipWsAt(s, pos);
+      i = skipWsAt(s, i);
+      if (s[i] !== QUOTE) throw BAIL;
+      const value = scanMicros(s, i + 1, QUOTE);
+      i = scannedTo();
+      if (value !== value || i >= e) throw BAIL; // NaN: not a quoted decimal
+      i = skipWsAt(s, i + 1);
       if (k === 0) {
         if (s[i] !== COMMA) throw BAIL;
         price = value;
@@ -366,50 +370,13 @@ function readInt(): number {
   return n;
 }
 
-/** A quoted non-negative decimal at `pos` (see `micros`). */
+/** A quoted decimal at `pos` (core/fixed.ts's `scanMicros`; a '-' bails), closed before `end`. */
 function readMicros(): Micros {
-  return micros(src, pos, end);
-}
-
-/**
- * A quoted non-negative decimal at `s[i]` with at most 6 significant decimals (the rules of
- * parseMicros), before `e`; sets `pos` after its closing quote.
- */
-function micros(s: Buffer, i: number, e: number): Micros {
-  const open = i;
-  if (s[i] !== QUOTE) throw BAIL;
-  let c = s[++i]!;
-  if (c === 43) c = s[++i]!; // '+'
-  let whole = 0;
-  let digits = 0;
-  while (c >= 48 && c <= 57) {
-    whole = whole * 10 + (c - 48);
-    digits++;
-    c = s[++i]!;
-  }
-  let frac = 0;
-  let fracDigits = 0;
-  if (c === DOT) {
-    c = s[++i]!;
-    while (c >= 48 && c <= 57) {
-      if (fracDigits < 6) {
-        frac = frac * 10 + (c - 48);
-        fracDigits++;
-      } else if (c !== 48) {
-        throw BAIL;
-      }
-      digits++;
-      c = s[++i]!;
-    }
-  }
-  if (c !== QUOTE || i >= e || digits === 0 || i - open - 1 > 24) throw BAIL;
-  pos = i + 1;
-  while (fracDigits < 6) {
-    frac *= 10;
-    fracDigits++;
-  }
-  const value = whole * 1_000_000 + frac;
-  if (!Number.isSafeInteger(value)) throw BAIL;
+  if (src[pos] !== QUOTE) throw BAIL;
+  const value = scanMicros(src, pos + 1, QUOTE);
+  const close = scannedTo();
+  if (Number.isNaN(value) || close >= end) throw BAIL;
+  pos = close + 1;
   return value;
 }
 
