@@ -11,7 +11,8 @@ import type { BookLevel, OrderBook } from '../core/types.ts';
  * field. Only `decode.ts` calls this.
  */
 
-const BAIL = { bail: true } as const;
+/** Thrown to leave the fast path (made once: throwing it costs no allocation). */
+const BAIL = new Error('not the shape the books scanner reads');
 
 const QUOTE = 34;
 const BACKSLASH = 92;

@@ -70,12 +70,12 @@ describe('report.html in headless Chromium', async () => {
       await page.goto(url);
       // (page code as strings: this project compiles without the DOM types)
       await page.waitForFunction('window.__report !== undefined', undefined, { timeout: 15_000 });
-      const report = (await page.evaluate('window.__report')) as { charts: number; priceCharts: number; markers: number };
+      const report = await page.evaluate<{ charts: number; priceCharts: number; markers: number }>('window.__report');
       expect(report.priceCharts).toBeGreaterThanOrEqual(1);
       expect(report.charts).toBe(2 + report.priceCharts);
       expect(report.markers).toBeGreaterThan(0);
       // every chart has a canvas whose pixels are not all one colour
-      const drawn = (await page.evaluate(`[...document.querySelectorAll('.chart')].map((el) => {
+      const drawn = await page.evaluate<number[]>(`[...document.querySelectorAll('.chart')].map((el) => {
         let best = 0;
         for (const canvas of el.querySelectorAll('canvas')) {
           if (canvas.width === 0 || canvas.height === 0) continue;
@@ -87,7 +87,7 @@ describe('report.html in headless Chromium', async () => {
           best = Math.max(best, colours.size);
         }
         return best;
-      })`)) as number[];
+      })`);
       expect(drawn).toHaveLength(report.charts);
       for (const colours of drawn) expect(colours).toBeGreaterThan(3);
       expect(problems).toEqual([]);

@@ -306,7 +306,7 @@ function sorted(levels: readonly BookLevel[], descending: boolean): readonly Boo
 // Decoding
 
 /** Thrown inside the block loop; becomes a DecodeError naming the record. */
-const CORRUPT = { corrupt: true } as const;
+const CORRUPT = new Error('a record that does not decode');
 
 let bytes: Buffer = Buffer.alloc(0);
 let p = 0;

@@ -1,6 +1,6 @@
 import { DecodeError } from '../../core/errors.ts';
 import { parseMicros, type Micros } from '../../core/fixed.ts';
-import type { BookLevel, Side, TokenPrices } from '../../core/types.ts';
+import type { BookLevel, TokenPrices } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from './format.ts';
@@ -122,7 +122,7 @@ export function decodeRecordedEvent(value: unknown, tokens?: ReadonlyMap<string,
       const size = decimal(o['size'], 'size');
       const side = o['side'];
       if (side !== 'BUY' && side !== 'SELL') throw new DecodeError('side', "'BUY' or 'SELL'", side);
-      return { type: 'trade', tokenId, price, size, side: side as Side, tsEvent, tsInit };
+      return { type: 'trade', tokenId, price, size, side, tsEvent, tsInit };
     }
     case 'tick': {
       const tokenId = token(o, tokens);

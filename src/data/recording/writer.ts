@@ -135,18 +135,23 @@ export function createRecordingWriter(path: string, header: RecordingHeader, opt
       }
     },
     flush,
-    async close(): Promise<void> {
-      if (closed) return;
-      try {
-        if (encoder) {
-          takeBlocks(true);
-          blocks.push(binaryEnd());
+    close(): Promise<void> {
+      // synchronous inside; a failure is the promise's rejection
+      return new Promise<void>((resolve) => {
+        if (!closed) {
+          try {
+            if (encoder) {
+              takeBlocks(true);
+              blocks.push(binaryEnd());
+            }
+            flush();
+          } finally {
+            closed = true;
+            closeSync(fd);
+          }
         }
-        flush();
-      } finally {
-        closed = true;
-        closeSync(fd);
-      }
+        resolve();
+      });
     },
   };
 }

@@ -188,7 +188,7 @@ export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile:
     maker: s.maker,
     signer: s.signer,
     tokenId: s.tokenId.toString(),
-    conditionId: unsigned.conditionId as string,
+    conditionId: unsigned.conditionId,
     makerAmount: String(s.makerAmount),
     takerAmount: String(s.takerAmount),
     side,

@@ -35,13 +35,13 @@ describe('digest signer', () => {
     }
   });
 
-  it('signs more digests than one round holds', async () => {
+  it('signs more digests than one round holds', () => {
     signer = createDigestSigner(KEY, { helpers: 1, spinMs: 20 });
     const digests = Array.from({ length: DIGEST_SLOTS * 2 + 7 }, () => randomBytes(32));
     expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
   });
 
-  it('takes a digest back when a helper is too slow, with the same result', async () => {
+  it('takes a digest back when a helper is too slow, with the same result', () => {
     // a steal window of 0: any digest a helper holds when the caller runs out is signed again here
     signer = createDigestSigner(KEY, { helpers: 1, spinMs: 50, stealAfterMs: 0 });
     for (let i = 0; i < 300 && signer.counters.stolen === 0; i++) {

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMicros } from '../../../src/core/fixed.ts';
 import { Secret } from '../../../src/core/secret.ts';
