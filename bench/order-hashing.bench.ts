@@ -11,10 +11,11 @@ import { printTable, type BenchTable } from './table.ts';
  * table gives the median per batch. The row in use is clobot's own JavaScript keccak256
  * (src/venue/signing/keccak256.ts): a native one would save less than that row's whole share.
  *
- * Measured here before the native ones were removed (one run, load about 4 on 2 vCPUs): per
- * batch, @noble/hashes 391 µs, keccak256.ts 156, the keccak package's public API 141, its
- * private native sponge 89, a C keccak in clobot's addon 49: the best native saved 107 µs
- * against keccak256.ts, 5.7% of tick-to-trade, under the 10% that would keep it.
+ * Measured here against the native ones before they were removed (median per batch): a C
+ * keccak in clobot's addon (of commit 29ac16e, built aside) 38-57 µs against 121-144 for
+ * keccak256.ts in the same runs, so it saved 80-91 µs, 4.3-4.9% of tick-to-trade, under the 10%
+ * that would keep it; the keccak package's private native sponge 89 µs and its public API 141
+ * (one earlier run, against 156 for a first keccak256.ts without bit interleaving).
  */
 
 /** Tick-to-trade of 15 orders, p50 with the defaults and no store (`npm run bench -- engine-live`, issue 11). */
@@ -45,7 +46,7 @@ function median(xs: number[]): number {
 export async function run(): Promise<BenchTable> {
   const data = buffers();
   const hashers: Hasher[] = [
-    { name: 'clobot keccak256.ts (JavaScript, unrolled; in use)', hash: keccak256, samples: [] },
+    { name: 'clobot keccak256.ts (JavaScript, bit-interleaved; in use)', hash: keccak256, samples: [] },
     { name: '@noble/hashes keccak_256 (JavaScript)', hash: keccak_256, samples: [] },
   ];
   for (const h of hashers) {

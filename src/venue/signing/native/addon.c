@@ -5,7 +5,7 @@
  * Why it exists: the `secp256k1` npm package bundles a 2019 libsecp256k1; a current release (0.2
  * and later: safegcd inverses, static precomputed tables) signs in about two thirds of the time,
  * and a batch of 15 signatures is most of clobot's tick-to-trade budget. (Hashing stays in
- * JavaScript, ../keccak256.ts: a C keccak saved under 6% of tick-to-trade against it, `npm run
+ * JavaScript, ../keccak256.ts: a C keccak saved under 5% of tick-to-trade against it, `npm run
  * bench -- order-hashing`.) See ../native-addon.ts, which loads this addon when it was built; without it,
  * clobot uses the npm package.
  *
