@@ -2,7 +2,7 @@ import { seededRandom as rng } from '../src/core/seeded-random.ts';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { OrderType, Side } from '../src/core/types.ts';
-import { MatchingEngine } from '../src/sim/matching-engine.ts';
+import { MatchingEngine } from '../src/sim/matching/matching-engine.ts';
 import type { SimOrderRequest } from '../src/sim/types.ts';
 import { printTable, type BenchTable } from './table.ts';
 

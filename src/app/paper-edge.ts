@@ -1,8 +1,8 @@
 import type { Clock } from '../core/clock.ts';
 import type { PaperRunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
-import { constantLatency } from '../sim/latency-model.ts';
-import { queueModel } from '../sim/queue-model.ts';
+import { constantLatency } from '../sim/edge/latency-model.ts';
+import { queueModel } from '../sim/edge/queue-model.ts';
 import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import type { ExecutionEdge } from './execution-edge.ts';
 import { backtestTokens } from './recorded-markets.ts';

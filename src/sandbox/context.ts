@@ -6,6 +6,7 @@ import type { SandboxProfile } from './profile.ts';
 import type { SandboxRateLimiter } from './rate-limiter.ts';
 import type { RequestStats } from './request-stats.ts';
 import type { ApiKeyRegistry } from './trading/api-keys.ts';
+import type { Caller, L1Signer } from './trading/caller.ts';
 import type { HeartbeatSessions } from './trading/heartbeats.ts';
 import type { OrderLog } from './trading/order-log.ts';
 import type { SandboxActivity } from './trading/sandbox-activity.ts';
@@ -45,6 +46,8 @@ export interface SandboxContext {
   readonly trading: TradingSettings;
   /** API keys issued by the L1 routes. */
   readonly apiKeys: ApiKeyRegistry;
+  /** When set, every admin route needs `authorization: Bearer <adminToken>`. */
+  readonly adminToken: string | undefined;
   /** Every order item received over HTTP (`GET /admin/orders`). */
   readonly orderLog: OrderLog;
   readonly heartbeats: HeartbeatSessions;
@@ -64,12 +67,18 @@ declare module 'fastify' {
     routeId?: RouteId;
     /** For a path that serves more than one route (`/markets/{x}`, `/data/trades`). */
     resolveRoute?: (request: FastifyRequest) => RouteId;
-    /** Admin routes: loopback callers only; no faults, limits or stats. */
+    /** Admin routes: see routes/admin-guard.ts for who may call them; no faults, limits or stats. */
     admin?: boolean;
   }
   interface FastifyRequest {
     /** The route this request was counted and limited as; null for admin and unmatched paths. */
     sandboxRoute: RouteId | null;
+    /** The rate-limit bucket the request was charged to (`ip:`, `key:` or `address:`); null before that. */
+    sandboxClient: string | null;
+    /** The L2 caller, once the request's L2 headers were checked. */
+    sandboxCaller: Caller | null;
+    /** The L1 signer, once the request's L1 headers were checked. */
+    sandboxSigner: L1Signer | null;
     /** The JSON body's exact text as received (what the L2 signature covers); undefined without a body. */
     rawBody: string | undefined;
   }

@@ -1,22 +1,35 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfigError, ParameterError } from '../core/errors.ts';
-import type { RouteId } from '../venue/endpoints.ts';
+import { ENDPOINTS, type RouteId } from '../venue/endpoints.ts';
 import type { WireError } from '../venue/wire/account.ts';
 import type { SandboxContext } from './context.ts';
 import { SandboxHttpError } from './http-error.ts';
+import type { LimitRefusal } from './rate-limiter.ts';
+import { checkAdminRequest } from './routes/admin-guard.ts';
+import { authenticateL1, authenticateL2 } from './trading/auth.ts';
 
 /** Retry-After sent during a rate-limit storm, seconds. */
 export const STORM_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The request pipeline every route goes through, in order: count the request, add latency,
- * maybe drop the connection, the rate-limit storm, part 8's limits, maybe a 500; after the
- * handler, hold the answer for `stallMs`. The fault knobs apply to the routes of the `routes`
- * fault setting (every route when it is empty). Errors become `{"error": ...}` with their status.
+ * maybe drop the connection, the rate-limit storm; once the body is read, authentication (routes
+ * that need L1 or L2), part 8's limits, maybe a 500; after the handler, hold the answer for
+ * `stallMs`. The fault knobs apply to the routes of the `routes` fault setting (every route when
+ * it is empty). Errors become `{"error": ...}` with their status.
+ *
+ * Limits are charged per API key (L2 routes) or address (L1 routes) once the request is
+ * authenticated, per IP address on public routes; a request that fails authentication is
+ * charged to its IP address's failed-auth bucket only, so unsigned floods from one caller never
+ * use up the budget of an account that shares its address. Admin routes pass none of this:
+ * they answer the callers routes/admin-guard.ts admits.
  */
 export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('sandboxRoute', null);
+  app.decorateRequest('sandboxClient', null);
+  app.decorateRequest('sandboxCaller', null);
+  app.decorateRequest('sandboxSigner', null);
   app.decorateRequest('rawBody', undefined);
 
   // JSON bodies are kept as received: the L2 signature covers their exact text.
@@ -37,7 +50,10 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    if (config.admin) return;
+    if (config.admin) {
+      checkAdminRequest(request, ctx.adminToken);
+      return;
+    }
     const route = config.routeId ?? config.resolveRoute?.(request);
     if (route === undefined) {
       ctx.stats.countUnmatched();
@@ -56,9 +72,22 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
     if (faulted && faults.rateLimitStorm) {
       throw new SandboxHttpError(429, 'rate limit storm: every request is throttled (fault injection)', STORM_RETRY_AFTER_SECONDS);
     }
-    enforceLimits(ctx, request, route, 1);
-    if (faulted && ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
     return undefined;
+  });
+
+  app.addHook('preHandler', (request, _reply, done) => {
+    const route = request.sandboxRoute;
+    try {
+      if (route !== null) {
+        request.sandboxClient = authenticatedClient(ctx, request, route);
+        enforceLimits(ctx, request, route, 1);
+        if (ctx.faults.applies(route) && ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
+      }
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
 
   app.addHook('onSend', async (request, _reply, payload) => {
@@ -99,11 +128,31 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
 }
 
 /**
- * Part 8's limits for a request of `cost` on `route`: throws a 429 with `Retry-After` (whole
- * seconds, at least 1) when a window is full. The order routes call it with their item count.
+ * The bucket a request's limits are charged to: `key:<api key>` for L2 routes, `address:<wallet>`
+ * for L1 routes (after their checks pass), `ip:<address>` for public ones. A failed check is
+ * charged to the IP address's failed-auth bucket and answered 401, or 429 once that is full.
+ */
+function authenticatedClient(ctx: SandboxContext, request: FastifyRequest, route: RouteId): string {
+  const auth = ENDPOINTS[route].auth;
+  if (auth === 'none') return `ip:${request.ip}`;
+  try {
+    return auth === 'l1' ? `address:${authenticateL1(ctx, request).address.toLowerCase()}` : `key:${authenticateL2(ctx, request).apiKey}`;
+  } catch (error) {
+    if (error instanceof SandboxHttpError && error.status === 401) refuse(ctx.limiter.admitFailedAuth(request.ip));
+    throw error;
+  }
+}
+
+/**
+ * Part 8's limits for a request of `cost` on `route`, charged to the request's bucket: throws a
+ * 429 with `Retry-After` (whole seconds, at least 1) when a window is full. The order routes call
+ * it again with their item count.
  */
 export function enforceLimits(ctx: SandboxContext, request: FastifyRequest, route: RouteId, cost: number): void {
-  const refusal = ctx.limiter.admit(request.ip, route, cost);
+  refuse(ctx.limiter.admit(request.sandboxClient ?? `ip:${request.ip}`, route, cost));
+}
+
+function refuse(refusal: LimitRefusal | undefined): void {
   if (!refusal) return;
   const { window, retryAfterMs } = refusal;
   throw new SandboxHttpError(

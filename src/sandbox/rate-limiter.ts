@@ -3,10 +3,12 @@ import { ENDPOINTS, type RouteId } from '../venue/endpoints.ts';
 import { windowsFor, type RateLimitConfig, type RateWindow } from '../venue/rate-limits.ts';
 
 /**
- * Part 8's limits on sliding windows, per client address: a request must fit every window of
- * its route and group (`windowsFor`, the table the client budgets with too). Windows that share
- * a name share a count (the "combined listings" window, the order burst window of `POST /order`
- * and `POST /orders`). Time is the injected clock's.
+ * Part 8's limits on sliding windows, per client: a request must fit every window of its route
+ * and group (`windowsFor`, the table the client budgets with too). Windows that share a name
+ * share a count (the "combined listings" window, the order burst window of `POST /order` and
+ * `POST /orders`). The client is whatever the caller names (the pipeline uses the API key or
+ * address once authenticated, the IP address before). Requests that fail authentication are
+ * charged apart, per IP address, to FAILED_AUTH_WINDOW only. Time is the injected clock's.
  */
 export interface LimitRefusal {
   readonly window: RateWindow;
@@ -14,11 +16,18 @@ export interface LimitRefusal {
   readonly retryAfterMs: number;
 }
 
+/**
+ * What requests that fail authentication may cost one IP address: the sandbox's own budget (the
+ * interface states none), scaled by `windowScale` like the others.
+ */
+export const FAILED_AUTH_WINDOW: RateWindow = Object.freeze({ name: 'failed auth', limit: 300, windowMs: 10_000 });
+
 export class SandboxRateLimiter {
   readonly #config: RateLimitConfig;
   readonly #clock: Clock;
   readonly #logs = new Map<string, SlidingLog>();
   readonly #windows = new Map<RouteId, RateWindow[]>();
+  #failedAuth: RateWindow[] | undefined;
 
   constructor(config: RateLimitConfig, clock: Clock) {
     this.#config = config;
@@ -31,9 +40,18 @@ export class SandboxRateLimiter {
 
   /** Admits a request of `cost` (recording it) or says which window refused it. */
   admit(client: string, route: RouteId, cost = 1): LimitRefusal | undefined {
+    return this.#admit(client, this.#windowsOf(route), cost);
+  }
+
+  /** Charges one failed authentication to `ip`'s own bucket, or says it is full. */
+  admitFailedAuth(ip: string): LimitRefusal | undefined {
+    this.#failedAuth ??= [scaled(FAILED_AUTH_WINDOW, this.#config.windowScale ?? 1)];
+    return this.#admit(`failed-auth:${ip}`, this.#failedAuth, 1);
+  }
+
+  #admit(client: string, windows: readonly RateWindow[], cost: number): LimitRefusal | undefined {
     if (!this.enabled) return undefined;
     const now = this.#clock.now();
-    const windows = this.#windowsOf(route);
     const logs: SlidingLog[] = [];
     for (const window of windows) {
       const key = `${client}\u0000${window.name}`;
@@ -65,6 +83,10 @@ export class SandboxRateLimiter {
     }
     return windows;
   }
+}
+
+function scaled(window: RateWindow, scale: number): RateWindow {
+  return scale === 1 ? window : { ...window, windowMs: Math.max(1, Math.round(window.windowMs * scale)) };
 }
 
 /** Timestamps and costs of admitted requests, oldest first; a head index instead of shifting. */

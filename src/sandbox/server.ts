@@ -28,7 +28,7 @@ import { EngineBookSource } from './trading/engine-books.ts';
 import { HeartbeatSessions } from './trading/heartbeats.ts';
 import { OrderLog } from './trading/order-log.ts';
 import { SandboxActivity, type SandboxActivityOptions } from './trading/sandbox-activity.ts';
-import type { MatchingEngineOptions } from '../sim/matching-engine.ts';
+import type { MatchingEngineOptions } from '../sim/matching/matching-engine.ts';
 import { LIQUIDITY_ADDRESS, LIQUIDITY_OWNER, SandboxEngine } from './trading/sandbox-engine.ts';
 import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/eip712.ts';
 import { isAddress } from '../venue/signing/address.ts';

@@ -7,8 +7,8 @@ import { EngineDesk } from '../../src/engine/engine-desk.ts';
 import type { EngineExecutionSettings, EngineLogger, EnginePersistence } from '../../src/engine/ports.ts';
 import type { ExecutionClient, VenueOrderState } from '../../src/execution/execution-client.ts';
 import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
-import { constantLatency } from '../../src/sim/latency-model.ts';
-import { queueModel } from '../../src/sim/queue-model.ts';
+import { constantLatency } from '../../src/sim/edge/latency-model.ts';
+import { queueModel } from '../../src/sim/edge/queue-model.ts';
 
 /** Shared by the tests of the engine's parts: one market on the paper/backtest edge, in virtual time. */
 export const COND = '0x' + 'ab'.repeat(32);

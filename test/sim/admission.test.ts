@@ -6,8 +6,8 @@ import type { OrderType, Side } from '../../src/core/types.ts';
 import type { SubmitResult as EdgeResult } from '../../src/execution/execution-client.ts';
 import { buyEntryRequirement, checkTerms, disposition, entryFeeRate, restingBuyReserve, submitStatus } from '../../src/sim/admission.ts';
 import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
-import { constantLatency } from '../../src/sim/latency-model.ts';
-import { queueModel } from '../../src/sim/queue-model.ts';
+import { constantLatency } from '../../src/sim/edge/latency-model.ts';
+import { queueModel } from '../../src/sim/edge/queue-model.ts';
 import {
   ERR_BALANCE,
   ERR_FAK_NO_MATCH,

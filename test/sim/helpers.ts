@@ -1,5 +1,5 @@
 import { parseMicros, type Micros } from '../../src/core/fixed.ts';
-import { MatchingEngine, type MatchingEngineOptions } from '../../src/sim/matching-engine.ts';
+import { MatchingEngine, type MatchingEngineOptions } from '../../src/sim/matching/matching-engine.ts';
 import type { SimMarketConfig, SimOrderRequest, SubmitResult } from '../../src/sim/types.ts';
 
 /** Exact micros from a decimal literal: m('0.55') = 550000. */

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
-import { loopbackOnly } from '../routes/loopback-only.ts';
 import type { World } from '../world/world.ts';
 import type { FlowMarket } from './market-agent.ts';
 import { SyntheticFlow } from './synthetic-flow.ts';
@@ -57,7 +56,7 @@ export function installSyntheticFlow(
       done();
     });
   }
-  app.get('/admin/flow', { config: { admin: true }, preHandler: loopbackOnly }, () =>
+  app.get('/admin/flow', { config: { admin: true } }, () =>
     flow === undefined ? { enabled: false } : { enabled: true, ...flow.stats() },
   );
   return flow;

@@ -2,7 +2,7 @@ import { ceilToTick, floorToTick, MICROS_PER_UNIT, type Micros } from '../../cor
 import type { ConditionId, OrderType, Side, TokenId } from '../../core/types.ts';
 import { FeeRate } from '../../core/money.ts';
 import { buyEntryRequirement } from '../../sim/admission.ts';
-import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SimMarketConfig } from '../../sim/types.ts';
 import { Prng } from '../world/prng.ts';
 import { FLOW_MAKER_ACCOUNTS, FLOW_MAKERS, FLOW_TAKER_ACCOUNTS, FLOW_TAKERS, type FlowAccount } from './flow-accounts.ts';

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
-import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import { FLOW_OWNER_PREFIX } from './flow-accounts.ts';
 import { DEFAULT_FLOW_PARAMS, MAX_FLOW_INTENSITY, type FlowParams } from './flow-params.ts';
 import { MarketAgent, type AgentEnv, type FlowCounters, type FlowMarket, type FlowTradingMode } from './market-agent.ts';

@@ -6,7 +6,6 @@ import type { SandboxContext } from '../context.ts';
 import { parseFaultPatch } from '../faults.ts';
 import { badRequest, SandboxHttpError } from '../http-error.ts';
 import type { OrderLogEntry } from '../trading/order-log.ts';
-import { loopbackOnly } from './loopback-only.ts';
 
 /**
  * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
@@ -15,10 +14,11 @@ import { loopbackOnly } from './loopback-only.ts';
  * (`POST /admin/tick-size {"conditionId", "tickSize": "0.01"}`: resting orders stay, new orders
  * are checked against the new tick, the books show it; the metadata routes keep the listed tick).
  * They pass no fault, limit or count, so a test can always turn a storm off. Amounts are decimal
- * strings.
+ * strings. Who may call them (loopback caller and Host, JSON posts, the optional admin token):
+ * admin-guard.ts, checked by the pipeline.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  const admin = { config: { admin: true }, preHandler: loopbackOnly };
+  const admin = { config: { admin: true } };
 
   app.get('/admin/faults', admin, () => ctx.faults.settings);
 

@@ -6,6 +6,7 @@ import { recoverClobAuthSigner } from '../../venue/signing/recover.ts';
 import type { SandboxContext } from '../context.ts';
 import { unauthorized } from '../http-error.ts';
 import { authHeaderNames, l1HeaderNames } from '../profile.ts';
+import type { Caller, L1Signer } from './caller.ts';
 
 /**
  * The sandbox's side of authentication. L1 (PROTOCOL "L1 key derivation"): the ClobAuth EIP-712
@@ -15,14 +16,10 @@ import { authHeaderNames, l1HeaderNames } from '../profile.ts';
  * `*_ADDRESS`, its passphrase, a fresh timestamp, and the HMAC over `timestamp + METHOD + path +
  * body`, where `path` has no query string and no `/clob` mount prefix and `body` is the exact
  * text received. Every failure is a 401 whose message names the check; no secret is echoed.
+ * The pipeline authenticates before it charges the rate limits (per API key or address); the
+ * result is kept on the request, so the handlers' own calls do not check twice.
  */
 
-/** Who an authenticated request comes from. */
-export interface Caller {
-  /** Checksummed wallet address the API key belongs to. */
-  readonly address: string;
-  readonly apiKey: string;
-}
 
 /** The mount prefix of the trading group; the signed path leaves it out. */
 const TRADING_PREFIX = '/clob';
@@ -40,8 +37,12 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Checks the L1 headers; returns the checksummed address and the nonce. */
-export function authenticateL1(ctx: SandboxContext, request: FastifyRequest): { address: string; nonce: bigint } {
+/** Checks the L1 headers once per request; returns the checksummed address and the nonce. */
+export function authenticateL1(ctx: SandboxContext, request: FastifyRequest): L1Signer {
+  return (request.sandboxSigner ??= checkL1(ctx, request));
+}
+
+function checkL1(ctx: SandboxContext, request: FastifyRequest): L1Signer {
   const names = l1HeaderNames(ctx.profile);
   const upper = (n: string): string => n.toUpperCase();
   const address = header(request, names.address);
@@ -64,8 +65,12 @@ export function authenticateL1(ctx: SandboxContext, request: FastifyRequest): { 
   return { address: toChecksumAddress(address as string), nonce: BigInt(nonceText) };
 }
 
-/** Checks the five L2 headers and the request's HMAC; returns the caller. */
+/** Checks the five L2 headers and the request's HMAC once per request; returns the caller. */
 export function authenticateL2(ctx: SandboxContext, request: FastifyRequest): Caller {
+  return (request.sandboxCaller ??= checkL2(ctx, request));
+}
+
+function checkL2(ctx: SandboxContext, request: FastifyRequest): Caller {
   const names = authHeaderNames(ctx.profile);
   const upper = (n: string): string => n.toUpperCase();
   const values = {

@@ -8,7 +8,7 @@ import { toHex } from '../../venue/signing/hex.ts';
 import { orderStructFromWire, recoverAddress } from '../../venue/signing/recover.ts';
 import type { WireOrderResult, WireSignedOrder } from '../../venue/wire/account.ts';
 import type { SandboxContext } from '../context.ts';
-import type { Caller } from './auth.ts';
+import type { Caller } from './caller.ts';
 import { ERR_BAD_SIGNATURE, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
 import type { OrderLogEntry } from './order-log.ts';
 import { transactionHashOf } from './transaction-hash.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import type { Micros } from '../../core/fixed.ts';
 import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
-import { MatchingEngine, type MatchingEngineOptions, type OrderQuery } from '../../sim/matching-engine.ts';
+import { MatchingEngine, type MatchingEngineOptions, type OrderQuery } from '../../sim/matching/matching-engine.ts';
 import type { OrderState, SimOrderRequest, SubmitResult, TokenQuote } from '../../sim/types.ts';
 import { checksumAddress } from '../world/ids.ts';
 import type { SandboxMarket } from '../world/model.ts';

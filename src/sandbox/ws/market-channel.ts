@@ -4,7 +4,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../../core/clock.ts';
 import { formatMicros, type Micros } from '../../core/fixed.ts';
 import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
-import type { MatchingEngine } from '../../sim/matching-engine.ts';
+import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { BookChanged, SimEvent, TickSizeChanged, TokenTop, Trade } from '../../sim/types.ts';
 import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.ts';
 import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';

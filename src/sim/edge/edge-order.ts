@@ -3,7 +3,7 @@ import type { OrderRequest } from '../../core/intents.ts';
 import type { MarketFees } from '../../core/money.ts';
 import type { ConditionId, OrderType, Side, TokenId } from '../../core/types.ts';
 import type { VenueOrderState } from '../../execution/execution-client.ts';
-import type { RecordedBook } from '../recorded-book.ts';
+import type { RecordedBook } from './recorded-book.ts';
 
 /** One token the simulated venue trades, with its rules at the start of the recording. */
 export interface SimToken {

@@ -4,7 +4,7 @@ import type { TokenId } from '../../core/types.ts';
 import type { VenueFill } from '../../execution/execution-client.ts';
 import { restingBuyReserve } from '../admission.ts';
 import { Account } from '../ledger.ts';
-import { RecordedBook } from '../recorded-book.ts';
+import { RecordedBook } from './recorded-book.ts';
 import { type SimOrder, type SimToken, type TokenVenue, UNSEEN } from './edge-order.ts';
 
 /**

@@ -3,7 +3,7 @@ import { notional } from '../../core/money.ts';
 import type { OrderType } from '../../core/types.ts';
 import type { PreparedOrder, SubmitResult } from '../../execution/execution-client.ts';
 import { checkCrossing, checkFunds, checkTerms, disposition, submitStatus } from '../admission.ts';
-import type { RecordedBook } from '../recorded-book.ts';
+import type { RecordedBook } from './recorded-book.ts';
 import { ERR_DUPLICATED, ERR_INVALID_PAYLOAD, ERR_MARKET_NOT_READY } from '../venue-messages.ts';
 import { floorLot, type SimOrder } from './edge-order.ts';
 import type { EdgeVenue } from './edge-venue.ts';

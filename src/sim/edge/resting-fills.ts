@@ -1,5 +1,5 @@
 import type { Micros } from '../../core/fixed.ts';
-import type { QueueModel } from '../queue-model.ts';
+import type { QueueModel } from './queue-model.ts';
 import { floorLot, type SimOrder, type TokenVenue } from './edge-order.ts';
 import type { EdgeVenue } from './edge-venue.ts';
 

@@ -1,8 +1,8 @@
 import { MICROS_PER_UNIT } from '../../core/fixed.ts';
-import type { PriceLevel } from '../book-side.ts';
-import type { MarketBook } from '../market-book.ts';
+import type { PriceLevel } from './book-side.ts';
+import type { MarketBook } from './market-book.ts';
 import type { BookChanged, LevelChange, SimEvent, SimEventListener } from '../types.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { OrderRecord } from './order-record.ts';
 
 /**
  * The matching engine's events of one call: collected while the call changes state and

@@ -1,9 +1,9 @@
 import { ParameterError } from '../../core/errors.ts';
 import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import type { ConditionId, TokenId } from '../../core/types.ts';
-import { MarketBook } from '../market-book.ts';
+import { MarketBook } from './market-book.ts';
 import type { OutcomeIndex, SimMarketConfig } from '../types.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { OrderRecord } from './order-record.ts';
 
 /** A token's market book and its outcome in it. */
 export interface TokenRef {

@@ -1,7 +1,7 @@
 import { ParameterError } from '../../core/errors.ts';
 import type { ConditionId, TokenId } from '../../core/types.ts';
-import type { MarketBook } from '../market-book.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { MarketBook } from './market-book.ts';
+import type { OrderRecord } from './order-record.ts';
 import type { Trade } from '../types.ts';
 
 /** Filter of `openOrders` / `trades`; every given field must match. */

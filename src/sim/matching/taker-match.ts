@@ -1,10 +1,10 @@
 import { MICROS_PER_UNIT } from '../../core/fixed.ts';
 import { notional } from '../../core/money.ts';
 import { restingBuyReserve } from '../admission.ts';
-import type { BookSide } from '../book-side.ts';
+import type { BookSide } from './book-side.ts';
 import type { Ledger } from '../ledger.ts';
-import type { MarketBook } from '../market-book.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { MarketBook } from './market-book.ts';
+import type { OrderRecord } from './order-record.ts';
 import type { MakerFill, Settlement, Trade } from '../types.ts';
 import type { EventBatch } from './event-batch.ts';
 import type { OrderRegistry } from './order-registry.ts';

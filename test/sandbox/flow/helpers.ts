@@ -7,7 +7,7 @@ import type { FlowTradingMode } from '../../../src/sandbox/flow/market-agent.ts'
 import { SyntheticFlow } from '../../../src/sandbox/flow/synthetic-flow.ts';
 import { SandboxEngine } from '../../../src/sandbox/trading/sandbox-engine.ts';
 import { World } from '../../../src/sandbox/world/world.ts';
-import type { MatchingEngine } from '../../../src/sim/matching-engine.ts';
+import type { MatchingEngine } from '../../../src/sim/matching/matching-engine.ts';
 
 export const T0 = Date.UTC(2026, 10, 2);
 

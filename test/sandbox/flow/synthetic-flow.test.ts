@@ -3,7 +3,7 @@ import { isValidPrice, MICROS_PER_UNIT } from '../../../src/core/fixed.ts';
 import { FLOW_ACCOUNTS, FLOW_MAKER_ACCOUNTS, isFlowAccount } from '../../../src/sandbox/flow/flow-accounts.ts';
 import { quoteStep } from '../../../src/sandbox/flow/market-agent.ts';
 import { SyntheticFlow } from '../../../src/sandbox/flow/synthetic-flow.ts';
-import type { MatchingEngine } from '../../../src/sim/matching-engine.ts';
+import type { MatchingEngine } from '../../../src/sim/matching/matching-engine.ts';
 import { ERR_INVALID_PAYLOAD, ERR_PRICE_TICK, ERR_SIZE_MINIMUM } from '../../../src/sim/venue-messages.ts';
 import { expectSoundLedger, flowRig, T0 } from './helpers.ts';
 import { SimulatedClock } from '../../../src/core/clock.ts';

@@ -7,7 +7,7 @@ import type { TokenVenue } from '../../../src/sim/edge/edge-order.ts';
 import { EdgeVenue } from '../../../src/sim/edge/edge-venue.ts';
 import { arrive } from '../../../src/sim/edge/order-arrival.ts';
 import { RestingFills } from '../../../src/sim/edge/resting-fills.ts';
-import { queueModel } from '../../../src/sim/queue-model.ts';
+import { queueModel } from '../../../src/sim/edge/queue-model.ts';
 import { bookEvent, COND, m, T0, YES } from '../../backtest/helpers.ts';
 
 /** The edge's parts without its client and clock: the venue state, arrivals and resting fills. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedExecutionClient } from '../../../src/sim/edge/simulated-execution.ts';
 import { FeeRate } from '../../../src/core/money.ts';
-import { constantLatency } from '../../../src/sim/latency-model.ts';
-import { queueModel, type QueueModel } from '../../../src/sim/queue-model.ts';
+import { constantLatency } from '../../../src/sim/edge/latency-model.ts';
+import { queueModel, type QueueModel } from '../../../src/sim/edge/queue-model.ts';
 import { SimulatedClock } from '../../../src/core/clock.ts';
 import type { OrderType, Side } from '../../../src/core/types.ts';
 import type { MarketEvent } from '../../../src/core/events.ts';

@@ -1,4 +1,4 @@
-import type { Micros } from '../core/fixed.ts';
+import type { Micros } from '../../core/fixed.ts';
 
 /**
  * What a level's FIFO needs of a resting order: the links of an intrusive doubly linked list

@@ -1,9 +1,9 @@
-import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
-import { FeeRate, type MarketFees } from '../core/money.ts';
-import type { BookLevel, ConditionId, TokenId } from '../core/types.ts';
+import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
+import { FeeRate, type MarketFees } from '../../core/money.ts';
+import type { BookLevel, ConditionId, TokenId } from '../../core/types.ts';
 import { BookSide, type LevelEntry, type PriceLevel } from './book-side.ts';
 import { formatBookHash, levelHashA, levelHashB, stringHash32 } from './book-hash.ts';
-import type { OutcomeIndex, SimMarketConfig, TokenTop } from './types.ts';
+import type { OutcomeIndex, SimMarketConfig, TokenTop } from '../types.ts';
 
 /** What the book needs of a resting order: its place in a level and where it rests. */
 export interface BookEntry<E extends BookEntry<E>> extends LevelEntry<E> {

@@ -1,5 +1,5 @@
-import type { Micros } from '../core/fixed.ts';
-import type { BookLevel, OrderBook } from '../core/types.ts';
+import type { Micros } from '../../core/fixed.ts';
+import type { BookLevel, OrderBook } from '../../core/types.ts';
 
 const NO_LEVELS: readonly BookLevel[] = Object.freeze([]);
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OrderType, Side } from '../../src/core/types.ts';
-import { MatchingEngine } from '../../src/sim/matching-engine.ts';
-import type { SimMarketConfig, SubmitResult } from '../../src/sim/types.ts';
-import { ERR_BALANCE, ERR_FOK_UNFILLED } from '../../src/sim/venue-messages.ts';
-import { m, T0 } from './helpers.ts';
+import type { OrderType, Side } from '../../../src/core/types.ts';
+import { MatchingEngine } from '../../../src/sim/matching/matching-engine.ts';
+import type { SimMarketConfig, SubmitResult } from '../../../src/sim/types.ts';
+import { ERR_BALANCE, ERR_FOK_UNFILLED } from '../../../src/sim/venue-messages.ts';
+import { m, T0 } from '../helpers.ts';
 
 /**
  * Random order flow over two markets, checked after every step against laws computed here,

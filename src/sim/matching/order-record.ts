@@ -1,9 +1,9 @@
-import type { Micros } from '../core/fixed.ts';
-import type { OrderType, Side, TokenId } from '../core/types.ts';
+import type { Micros } from '../../core/fixed.ts';
+import type { OrderType, Side, TokenId } from '../../core/types.ts';
 import type { PriceLevel } from './book-side.ts';
-import type { Account, TokenHolding } from './ledger.ts';
+import type { Account, TokenHolding } from '../ledger.ts';
 import type { BookEntry, MarketBook } from './market-book.ts';
-import type { CancelReason, OrderState, OrderStatus, OutcomeIndex } from './types.ts';
+import type { CancelReason, OrderState, OrderStatus, OutcomeIndex } from '../types.ts';
 
 /**
  * The engine's mutable order: its state, its place in a price level's FIFO (an intrusive doubly

@@ -1,4 +1,4 @@
-import type { Micros } from '../core/fixed.ts';
+import type { Micros } from '../../core/fixed.ts';
 
 /**
  * Where a resting order of ours stands in its price level's queue, and how that place moves when

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError } from '../../src/core/errors.ts';
-import { MatchingEngine } from '../../src/sim/matching-engine.ts';
-import type { SimEvent } from '../../src/sim/types.ts';
+import { ParameterError } from '../../../src/core/errors.ts';
+import { MatchingEngine } from '../../../src/sim/matching/matching-engine.ts';
+import type { SimEvent } from '../../../src/sim/types.ts';
 import {
   CANCEL_ALREADY_MATCHED,
   CANCEL_NOT_FOUND,
@@ -14,8 +14,8 @@ import {
   ERR_POST_ONLY_CROSSES,
   ERR_PRICE_TICK,
   ERR_SIZE_MINIMUM,
-} from '../../src/sim/venue-messages.ts';
-import { COND, m, marketConfig, NO, newEngine, order, place, T0, YES } from './helpers.ts';
+} from '../../../src/sim/venue-messages.ts';
+import { COND, m, marketConfig, NO, newEngine, order, place, T0, YES } from '../helpers.ts';
 
 const START = m('10000');
 

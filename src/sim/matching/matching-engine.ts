@@ -1,14 +1,14 @@
-import { ParameterError } from '../core/errors.ts';
-import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
-import type { ConditionId, OrderBook, TokenId } from '../core/types.ts';
-import { checkCrossing, checkFunds, checkTerms, disposition, restingBuyReserve, SIZE_LOT, submitStatus } from './admission.ts';
+import { ParameterError } from '../../core/errors.ts';
+import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
+import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
+import { checkCrossing, checkFunds, checkTerms, disposition, restingBuyReserve, SIZE_LOT, submitStatus } from '../admission.ts';
 import type { BookSide, PriceLevel } from './book-side.ts';
 import { ExpiryQueue } from './expiry-queue.ts';
-import { Ledger } from './ledger.ts';
-import { EventBatch } from './matching/event-batch.ts';
-import { MarketRegistry } from './matching/market-registry.ts';
-import { OrderRegistry, type OrderQuery } from './matching/order-registry.ts';
-import { TakerMatch } from './matching/taker-match.ts';
+import { Ledger } from '../ledger.ts';
+import { EventBatch } from './event-batch.ts';
+import { MarketRegistry } from './market-registry.ts';
+import { OrderRegistry, type OrderQuery } from './order-registry.ts';
+import { TakerMatch } from './taker-match.ts';
 import { OrderRecord } from './order-record.ts';
 import type {
   CancelReason,
@@ -22,10 +22,10 @@ import type {
   SubmitResult,
   TokenQuote,
   Trade,
-} from './types.ts';
-import { CANCEL_ALREADY_MATCHED, CANCEL_NOT_FOUND, ERR_DUPLICATED, ERR_INVALID_PAYLOAD, ERR_MARKET_NOT_READY } from './venue-messages.ts';
+} from '../types.ts';
+import { CANCEL_ALREADY_MATCHED, CANCEL_NOT_FOUND, ERR_DUPLICATED, ERR_INVALID_PAYLOAD, ERR_MARKET_NOT_READY } from '../venue-messages.ts';
 
-export type { OrderQuery } from './matching/order-registry.ts';
+export type { OrderQuery } from './order-registry.ts';
 
 export interface MatchingEngineOptions {
   /** Collateral of an account opened on first use (micros). Default 10,000 units. */

@@ -1,4 +1,4 @@
-import { ParameterError } from '../core/errors.ts';
+import { ParameterError } from '../../core/errors.ts';
 
 /**
  * Delays between the engine and the simulated venue, milliseconds of virtual time. An order or a
