@@ -277,7 +277,7 @@ async function trackedMarkets(url: string, marketCount: number): Promise<{ venue
 async function pollFreshness(url: string, seconds: number): Promise<BenchTable> {
   const { venue, tokens } = await trackedMarkets(url, 1_000);
   const clock = venue.clock;
-  await fetch(`${url}/admin/stats/reset`, { method: 'POST' });
+  await fetch(`${url}/admin/stats/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   let books = 0;
   const started = performance.now();
   const sub = pollMarkets({ clock, feed: venueBookFeed(venue), tokenIds: tokens.map((t) => t.tokenId), chunkSize: 20, pollIntervalMs: 0, concurrency: 4 }).subscribe((e) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { interval, type Subscription } from 'rxjs';
@@ -70,8 +71,19 @@ export interface SandboxOptions {
   readonly heartbeatCheckMs?: number;
   /** L1 and L2 timestamps must be within this of the sandbox clock, seconds. Default 30. */
   readonly authWindowSeconds?: number;
-  /** Keys the HMACs that derive API credentials. Default: follows the seed. */
+  /**
+   * Keys the HMACs that derive API credentials. Default: random at every start, so nobody can
+   * compute an account's credentials from the seed and those of one start fail at the next.
+   */
   readonly serverSecret?: string;
+  /**
+   * For tests: the server secret follows the seed, so the same address and nonce get the same
+   * credentials at every start with that seed (anyone who knows the seed can compute them). Not
+   * with `serverSecret`.
+   */
+  readonly deterministicKeys?: boolean;
+  /** When set, every admin route needs `authorization: Bearer <adminToken>`. Default: none. */
+  readonly adminToken?: string;
   /** EIP-712 chain id of orders and ClobAuth. Default 137. */
   readonly chainId?: number;
   /** Order verifying contracts. Default DEFAULT_EXCHANGE_ADDRESSES. */
@@ -176,7 +188,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       exchanges: options.exchanges ?? DEFAULT_EXCHANGE_ADDRESSES,
       modeRetryAfterSeconds: MODE_RETRY_AFTER_SECONDS,
     },
-    apiKeys: new ApiKeyRegistry(options.serverSecret ?? `clobot-sandbox-server-secret:${seed}`),
+    apiKeys: new ApiKeyRegistry(serverSecretOf(options, seed)),
+    adminToken: options.adminToken,
     orderLog: new OrderLog(),
     heartbeats,
     activity: new SandboxActivity(world, engine, sandboxHistory().activity),
@@ -274,7 +287,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   await app.listen({ host, port: options.port ?? 0 });
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  options.logger?.info({ url, seed: ctx.world.seed, markets: ctx.world.markets.length, events: ctx.world.events.length, profile: ctx.profile }, 'sandbox listening');
+  const credentials = options.serverSecret !== undefined ? 'given secret' : options.deterministicKeys === true ? 'seed-derived' : 'random secret';
+  options.logger?.info(
+    { url, seed: ctx.world.seed, markets: ctx.world.markets.length, events: ctx.world.events.length, profile: ctx.profile, credentials, adminToken: ctx.adminToken !== undefined },
+    'sandbox listening',
+  );
   let closed: Promise<void> | undefined;
   return {
     url,
@@ -286,6 +303,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close: () => (closed ??= app.close()),
   };
 }
+
+/** The secret behind the API credentials: given, seed-derived (`deterministicKeys`) or random. */
+function serverSecretOf(options: SandboxOptions, seed: number): string {
+  if (options.serverSecret !== undefined) return options.serverSecret;
+  return options.deterministicKeys === true ? `clobot-sandbox-server-secret:${seed}` : randomBytes(32).toString('hex');
+}
+
+/** An admin token: 16 to 256 visible ASCII characters (no spaces). */
+const ADMIN_TOKEN_RE = /^[\x21-\x7e]{16,256}$/;
 
 function checkOptions(o: SandboxOptions): void {
   const int = (name: string, value: number | undefined, min: number, max: number): void => {
@@ -314,6 +340,12 @@ function checkOptions(o: SandboxOptions): void {
     throw new ConfigError('sandbox.exchanges: standard and negRisk must be 0x addresses');
   }
   if (o.serverSecret !== undefined && o.serverSecret.length < 8) throw new ConfigError('sandbox.serverSecret: must be at least 8 characters');
+  if (o.serverSecret !== undefined && o.deterministicKeys === true) {
+    throw new ConfigError('sandbox.deterministicKeys: cannot be combined with serverSecret (the secret would no longer follow the seed)');
+  }
+  if (o.adminToken !== undefined && !ADMIN_TOKEN_RE.test(o.adminToken)) {
+    throw new ConfigError('sandbox.adminToken: must be 16 to 256 visible ASCII characters without spaces');
+  }
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }

@@ -139,7 +139,7 @@ describe('admin routes', () => {
   });
 
   it('GET /admin/stats counts requests per route and unmatched paths, not admin calls', async () => {
-    await call(`${sb.url}/admin/stats/reset`, { method: 'POST' });
+    await call(`${sb.url}/admin/stats/reset`, { json: {} });
     await call(`${sb.url}/tags`);
     await call(`${sb.url}/tags?limit=1`);
     await call(`${sb.url}/book?token_id=1`);

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/core/clock.ts';
+import { LiveClock, SimulatedClock } from '../../src/core/clock.ts';
 import { buildSandboxApp, sandboxContextOf, startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import type { SandboxMarket } from '../../src/sandbox/world/model.ts';
 import { SHAPES, call, expectEach, expectShape } from './helpers.ts';
+import { TestTrader } from './trading/harness.ts';
 
 /** The root mount, the `/gamma`, `/clob`, `/data` mounts, `/markets/{x}` dispatch and the profiles. */
 
@@ -95,7 +96,7 @@ describe('prefix mounts', () => {
   });
 
   it('counts a prefixed request as its route', async () => {
-    await call(`${sb.url}/admin/stats/reset`, { method: 'POST' });
+    await call(`${sb.url}/admin/stats/reset`, { json: {} });
     await call(`${sb.url}/clob/version`);
     await call(`${sb.url}/version`);
     await call(`${sb.url}/gamma/tags`);
@@ -124,7 +125,7 @@ describe('/markets/{x} dispatch', () => {
   });
 
   it('counts each form as its own route', async () => {
-    await call(`${sb.url}/admin/stats/reset`, { method: 'POST' });
+    await call(`${sb.url}/admin/stats/reset`, { json: {} });
     await call(`${sb.url}/markets/${market.conditionId}`);
     await call(`${sb.url}/markets/${market.id}`);
     await call(`${sb.url}/markets/${market.id}`);
@@ -133,7 +134,7 @@ describe('/markets/{x} dispatch', () => {
 });
 
 describe('/data/trades', () => {
-  it('is the analytics route, and the account route for API-key requests once the trading step installs one', async () => {
+  it('is the analytics route, and the account route for requests with an API-key header', async () => {
     const app = buildSandboxApp({ markets: 20, events: 5, limits: { enabled: false } });
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
@@ -141,16 +142,15 @@ describe('/data/trades', () => {
       const keyed = { headers: { SERVICE_API_KEY: '00000000-0000-4000-8000-000000000000' } };
       const before = await call(`${base}/data/trades?limit=2`);
       expectEach(before.body, SHAPES.tradeFill);
-      // the trading step's account route: the five L2 headers are checked
+      // the account route: the five L2 headers are checked
       expect((await call(`${base}/data/trades`, keyed)).status).toBe(401);
-      const ctx = sandboxContextOf(app);
-      ctx.accountTrades = () => ({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
-      const account = await call(`${base}/data/trades`, keyed);
+      const trader = await new TestTrader(base, 'interface', new LiveClock(), 0x5a).login();
+      const account = await trader.l2('GET', '/data/trades');
       expect(account.body).toEqual({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
       const analytics = await call(`${base}/data/trades?limit=2`);
       expect(analytics.body).toEqual(before.body);
-      const stats = ctx.stats.snapshot();
-      expect(stats.routes).toEqual({ getTrades: 2, getAccountTrades: 2 });
+      const stats = sandboxContextOf(app).stats.snapshot();
+      expect(stats.routes).toEqual({ getTrades: 2, getAccountTrades: 2, createApiKey: 1 });
     } finally {
       await app.close();
     }

@@ -16,5 +16,5 @@ export async function stats(url: string): Promise<RequestStatsSnapshot> {
 }
 
 export async function resetStats(url: string): Promise<void> {
-  await fetch(`${url}/admin/stats/reset`, { method: 'POST' });
+  await fetch(`${url}/admin/stats/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 }

@@ -5,6 +5,7 @@ import type { TradingMode } from '../../sandbox/faults.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../sandbox/profile.ts';
 import { MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
 import { parseIntOption } from '../options.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** Port `clobot sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 8765;
@@ -25,7 +26,14 @@ interface SandboxFlags {
   heartbeatTimeoutMs: number;
   flow: boolean;
   flowIntensity: number;
+  serverSecret?: string;
+  deterministicKeys: boolean;
+  adminToken?: string;
 }
+
+/** Environment variables that may carry the secrets instead of the command line (which `ps` shows). */
+export const SERVER_SECRET_ENV = 'CLOBOT_SANDBOX_SERVER_SECRET';
+export const ADMIN_TOKEN_ENV = 'CLOBOT_SANDBOX_ADMIN_TOKEN';
 
 const TRADING_MODES: readonly TradingMode[] = ['normal', 'post-only', 'cancel-only'];
 
@@ -53,7 +61,32 @@ export function registerSandbox(program: Command): void {
     .option('--heartbeat-timeout-ms <n>', 'open orders of a key are cancelled this long after its last valid beat, ms', parseIntOption(1, 86_400_000), DEFAULT_HEARTBEAT_TIMEOUT_MS)
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
+    .addOption(
+      new Option('--server-secret <hex>', `key of the API credentials, 32 to 512 hex digits (default: random at every start, so credentials do not outlive the process)`)
+        .env(SERVER_SECRET_ENV)
+        .conflicts('deterministicKeys'),
+    )
+    .option('--deterministic-keys', 'for tests: credentials follow the seed (the same at every start; anyone who knows the seed can compute them)', false)
+    .addOption(
+      new Option('--admin-token <token>', 'admin routes (/admin/*) need header "authorization: Bearer <token>"; 16 to 256 visible characters').env(ADMIN_TOKEN_ENV),
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Admin routes (/admin/faults, /admin/stats, /admin/orders, ...) answer loopback callers only, with a loopback',
+        'Host header (localhost, 127.x.x.x, [::1]); their POSTs take content-type application/json only (else 415), and',
+        'with --admin-token every admin request needs "authorization: Bearer <token>" (else 401).',
+      ].join('\n'),
+    )
     .action(async (flags: SandboxFlags) => {
+      // checked here, not by commander, so a malformed secret is never echoed in the error
+      if (flags.serverSecret !== undefined && !/^(?:[0-9a-fA-F]{2}){16,256}$/.test(flags.serverSecret)) {
+        throw new UsageError('--server-secret: expected 32 to 512 hex digits, an even number (the value is not shown)');
+      }
+      if (flags.adminToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(flags.adminToken)) {
+        throw new UsageError('--admin-token: expected 16 to 256 visible ASCII characters without spaces (the value is not shown)');
+      }
       const logger = pino({ name: 'clobot-sandbox', level: 'info' }, pino.destination({ dest: 2, sync: true }));
       const sandbox = await startSandbox({
         port: flags.port,
@@ -72,6 +105,9 @@ export function registerSandbox(program: Command): void {
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
+        serverSecret: flags.serverSecret,
+        deterministicKeys: flags.deterministicKeys,
+        adminToken: flags.adminToken,
         logger,
       });
       process.stdout.write(`listening on ${sandbox.url}\n`);

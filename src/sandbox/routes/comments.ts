@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { ParameterError } from '../../core/errors.ts';
+import { isAddress } from '../../venue/signing/address.ts';
 import type { WireComment } from '../../venue/wire/comments.ts';
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../http-error.ts';
@@ -55,7 +57,9 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get('/comments/user_address/:user_address', { config: { routeId: 'getCommentsByUser' } }, (request) => {
     const query = checkedQuery('getCommentsByUser', request);
-    const wallet = world.wallet((request.params as { user_address: string }).user_address);
+    const address = (request.params as { user_address: string }).user_address;
+    if (!isAddress(address)) throw new ParameterError('getCommentsByUser', 'user_address', `must be a 0x address (40 hex digits), was '${address.slice(0, 60)}'`);
+    const wallet = world.wallet(address);
     if (!wallet) return [];
     const mine: SandboxComment[] = [];
     for (const c of world.comments) {

@@ -13,7 +13,7 @@ import {
   POST_ONLY_MODE_MESSAGE,
   tooManyOrdersMessage,
 } from '../trading/messages.ts';
-import { processOrderItem } from '../trading/order-intake.ts';
+import { checkExpiration, processOrderItem } from '../trading/order-intake.ts';
 
 /**
  * The order routes (4.2, PROTOCOL "Orders"): `POST /orders` (1 to 15 items, one result per item
@@ -24,7 +24,9 @@ import { processOrderItem } from '../trading/order-intake.ts';
  * Faults: in mode `cancel-only` every order post is a 503 with Retry-After; in mode `post-only`
  * an order post with an item that is not `postOnly: true` is (the whole request); cancels pass
  * in both. `dropAfterAccept` places the orders and then destroys the connection unanswered;
- * `stallMs` holds the answer after the orders were placed (pipeline).
+ * `stallMs` holds the answer after the orders were placed (pipeline). An expiration that is not
+ * unix seconds, or not "0" on an order that is not GTD, is a 400 for the whole request
+ * (`checkExpiration`), before anything is placed.
  */
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/orders', { config: { routeId: 'postOrders' } }, async (request, reply) => {
@@ -33,6 +35,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     if (!Array.isArray(body)) throw badRequest('Invalid order payload: the body must be a JSON array of orders');
     if (body.length === 0) throw badRequest('Invalid order payload: the batch holds no orders');
     if (body.length > MAX_ORDERS_PER_BATCH) throw badRequest(tooManyOrdersMessage(body.length));
+    body.forEach((item: unknown, i) => checkExpiration(item, `body[${i}]`));
     const extra = requestCost('postOrders', body.length) - 1;
     if (extra > 0) enforceLimits(ctx, request, 'postOrders', extra);
     checkMode(ctx, body);
@@ -46,6 +49,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('Invalid order payload: the body must be one order item {order, orderType, owner}');
     }
+    checkExpiration(body, 'body');
     checkMode(ctx, [body]);
     return answerOrDrop(ctx, request, reply, processOrderItem(ctx, caller, body, 'postOrder').result);
   });

@@ -211,7 +211,7 @@ function batchHistoryBody(body: unknown): HistoryRequest & { markets: string[] }
   const int = (name: string, min: number): number | undefined => {
     const v = b[name];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new ParameterError(route, name, `must be an integer >= ${min}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new ParameterError(route, name, `must be a whole number from ${min} to ${Number.MAX_SAFE_INTEGER}`);
     return v;
   };
   const interval = b['interval'];

@@ -8,6 +8,7 @@ import { toHex } from '../../venue/signing/hex.ts';
 import { orderStructFromWire, recoverAddress } from '../../venue/signing/recover.ts';
 import type { WireOrderResult, WireSignedOrder } from '../../venue/wire/account.ts';
 import type { SandboxContext } from '../context.ts';
+import { badRequest } from '../http-error.ts';
 import type { Caller } from './caller.ts';
 import { ERR_BAD_SIGNATURE, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
 import type { OrderLogEntry } from './order-log.ts';
@@ -25,10 +26,34 @@ import { transactionHashOf } from './transaction-hash.ts';
  * minimum size, the 0.01 lot and the balance of `maker`, and matches.
  *
  * `conditionId` may be sent or omitted in either profile. `deferExec` is accepted and ignored.
- * `expiration` (unix seconds) is read for GTD orders only.
+ * `expiration` (unix seconds) is read for GTD orders only; `checkExpiration` refuses the whole
+ * request (400) before any item is placed when one is not unix seconds, or is not "0" on an order
+ * that is not GTD.
  */
 
 const ORDER_TYPES: ReadonlySet<string> = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
+
+/**
+ * The `order.expiration` of one item, checked before any item of the request is placed: absent, or
+ * a decimal string of unix seconds; "0" (no expiry) for GTC, FOK and FAK, which never expire. A
+ * GTD item without a positive one is refused item by item (`Invalid order payload`).
+ */
+export function checkExpiration(item: unknown, where: string): void {
+  if (typeof item !== 'object' || item === null) return;
+  const it = item as Record<string, unknown>;
+  const order = it['order'];
+  if (typeof order !== 'object' || order === null) return;
+  const expiration = (order as Record<string, unknown>)['expiration'];
+  if (expiration === undefined) return;
+  const shown = JSON.stringify(expiration)?.slice(0, 40) ?? String(expiration);
+  if (typeof expiration !== 'string' || !/^\d{1,12}$/.test(expiration)) {
+    throw badRequest(`${ERR_INVALID_PAYLOAD}: ${where}.order.expiration must be unix seconds as a decimal string, was ${shown}`);
+  }
+  const orderType = it['orderType'];
+  if (orderType !== 'GTD' && typeof orderType === 'string' && ORDER_TYPES.has(orderType) && Number(expiration) !== 0) {
+    throw badRequest(`${ERR_INVALID_PAYLOAD}: ${where}.order.expiration must be "0" or absent for a ${orderType} order (only GTD orders expire), was ${shown}`);
+  }
+}
 
 export interface ItemOutcome {
   readonly result: WireOrderResult;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../../src/core/clock.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.ts';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.ts';
 import { decodeApiCredentials } from '../../../src/venue/decode.ts';
 import { send, TestTrader } from './harness.ts';
 
@@ -41,14 +41,32 @@ describe('L1: POST /auth/api-key and GET /auth/derive-api-key', () => {
     expect((await bob.deriveKey(0)).body.apiKey).not.toBe(created.body.apiKey);
   });
 
-  it('are the same after a restart with the same seed', async () => {
-    const again = await startSandbox({ flow: { enabled: false }, seed: 3, markets: 30, events: 6, clock, limits: { enabled: false } });
+  /** The credentials of key 0x11, nonce 0, from a fresh sandbox of seed 3 started with `extra`. */
+  async function credentialsAfterStart(extra: Partial<SandboxOptions>): Promise<unknown> {
+    const again = await startSandbox({ flow: { enabled: false }, seed: 3, markets: 30, events: 6, clock, limits: { enabled: false }, ...extra });
     try {
-      const t = new TestTrader(again.url, 'interface', clock, 0x11);
-      expect((await t.deriveKey(0)).body).toEqual((await alice.deriveKey(0)).body);
+      const answer = await new TestTrader(again.url, 'interface', clock, 0x11).deriveKey(0);
+      expect(answer.status).toBe(200);
+      return answer.body;
     } finally {
       await again.close();
     }
+  }
+
+  it('differ at every start by default: the server secret is random, not computable from the seed', async () => {
+    const first = await credentialsAfterStart({});
+    const second = await credentialsAfterStart({});
+    expect(second).not.toEqual(first);
+    expect(first).not.toEqual((await alice.deriveKey(0)).body);
+  });
+
+  it('are the same after a restart with the same given server secret, or with the seed-derived one (deterministicKeys, for tests)', async () => {
+    const serverSecret = 'ab'.repeat(32);
+    expect(await credentialsAfterStart({ serverSecret })).toEqual(await credentialsAfterStart({ serverSecret }));
+    const seeded = await credentialsAfterStart({ deterministicKeys: true });
+    expect(await credentialsAfterStart({ deterministicKeys: true })).toEqual(seeded);
+    expect(seeded).not.toEqual(await credentialsAfterStart({ serverSecret }));
+    await expect(startSandbox({ serverSecret, deterministicKeys: true })).rejects.toThrow(/deterministicKeys: cannot be combined with serverSecret/);
   });
 
   it('answer 401 naming the check for a bad signature, a stale timestamp, a missing header', async () => {

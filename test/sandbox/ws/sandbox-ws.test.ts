@@ -91,7 +91,7 @@ describe('sandbox: flow and ws market channel', () => {
       }),
     );
     await until(() => books.size === 2 && connects === 1, 'connected');
-    expect((await call(`${sb.url}/admin/ws/drop`, { method: 'POST' })).body).toEqual({ dropped: 1 });
+    expect((await call(`${sb.url}/admin/ws/drop`, { json: {} })).body).toEqual({ dropped: 1 });
     for (let s = 1; s <= 10; s++) clock.advanceTo(T0 + s * 1_000);
     await until(() => connects === 2, 'reconnected');
     await until(() => tokens.every((t) => books.get(t)?.hash === sb.engine.quote(t).hash), 'caught up');
