@@ -28,30 +28,35 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv]);
     return EXIT_OK;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-        return EXIT_OK;
-      }
-      return EXIT_USAGE;
-    }
-    if (err instanceof ConfigError) {
-      // one line per problem, each naming its key path and file:line; a bad config is bad input
-      for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
-      return EXIT_USAGE;
-    }
-    if (err instanceof StoreError && STORE_INPUT_ERRORS.has(err.code)) {
-      // a wrong path, a file that is not a (readable) store, or one in use: bad input
-      process.stderr.write(`clobot: ${err.message}\n`);
-      return EXIT_USAGE;
-    }
-    if (err instanceof UsageError) {
-      process.stderr.write(`clobot: ${err.message}\n`);
-      return EXIT_USAGE;
-    }
-    const message = err instanceof ClobotError ? `${err.name}: ${err.message}` : err instanceof Error ? err.message : String(err);
-    process.stderr.write(`clobot: ${message}\n`);
-    return EXIT_FAILURE;
+    return reportError(err);
   }
 }
 
-const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED']);
+/** Writes a failure as one line (a ConfigError: one line per problem) on stderr; returns the exit code. */
+export function reportError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return EXIT_OK;
+    }
+    return EXIT_USAGE;
+  }
+  if (err instanceof ConfigError) {
+    // one line per problem, each naming its key path and file:line; a bad config is bad input
+    for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
+    return EXIT_USAGE;
+  }
+  if (err instanceof StoreError && STORE_INPUT_ERRORS.has(err.code)) {
+    // a wrong path, a file that is not a (readable or writable) store, or one in use: bad input
+    process.stderr.write(`clobot: ${err.message}\n`);
+    return EXIT_USAGE;
+  }
+  if (err instanceof UsageError) {
+    process.stderr.write(`clobot: ${err.message}\n`);
+    return EXIT_USAGE;
+  }
+  const message = err instanceof ClobotError ? `${err.name}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  process.stderr.write(`clobot: ${message}\n`);
+  return EXIT_FAILURE;
+}
+
+const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED', 'READ_ONLY']);

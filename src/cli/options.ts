@@ -20,12 +20,23 @@ export function parseUrlOption(value: string): string {
   }
 }
 
-/** Durations like `90`, `90s`, `5m`, `1h`, `250ms` to milliseconds. */
+/** A file or folder path: an empty value (`--store ''`, an unset variable) is refused, not ignored. */
+export function parsePathOption(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a path, got an empty value');
+  return value;
+}
+
+/** The longest `--duration`: 100 years (timers wait in chunks, see core/long-timer.ts). */
+const MAX_DURATION_MS = 100 * 365 * 86_400_000;
+
+/** Durations like `90`, `90s`, `5m`, `1h`, `30d`, `250ms` to milliseconds, at most 100 years. */
 export function parseDurationOption(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m) throw new InvalidArgumentError(`expected a duration like 30s, 5m or 1h, got '${value}'`);
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`expected a duration like 30s, 5m, 1h or 7d, got '${value}'`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  return Math.round(n * factor);
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : unit === 'h' ? 3_600_000 : 86_400_000;
+  const ms = Math.round(n * factor);
+  if (!(ms <= MAX_DURATION_MS)) throw new InvalidArgumentError(`expected a duration of at most 100 years (36500d), got '${value}'`);
+  return ms;
 }

@@ -75,6 +75,9 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
   bigint: 'a whole number',
 };
 
+/** Unknown keys of one mapping that get a "did you mean" hint; the edit distances are the costly part. */
+const MAX_HINTED_KEYS = 100;
+
 /**
  * Turns zod issues into config issues. `allowedKeys(path)` gives the keys an object at `path`
  * accepts, for "did you mean" hints on unknown keys. `data` is the parsed file, to tell a
@@ -87,16 +90,18 @@ export function fromZodIssues(
   lineOf: (path: KeyPath) => number,
 ): ConfigIssue[] {
   const out: ConfigIssue[] = [];
-  for (const issue of issues) {
+  for (const issue of tightestBounds(issues)) {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     const value = valueAt(data, path);
     switch (issue.code) {
       case 'unrecognized_keys': {
         const allowed = allowedKeys(path);
-        for (const key of issue.keys) {
+        issue.keys.forEach((key, n) => {
           const keyPath = [...path, key];
-          out.push({ path: keyPath, message: `unknown key${suggest(key, allowed)}`, line: lineOf(keyPath) });
-        }
+          // a hint for the first ones only: a file is never shown more than a screen of problems
+          const hint = n < MAX_HINTED_KEYS ? suggest(key, allowed) : '';
+          out.push({ path: keyPath, message: `unknown key${hint}`, line: lineOf(keyPath) });
+        });
         break;
       }
       case 'invalid_type': {
@@ -134,6 +139,24 @@ export function fromZodIssues(
     }
   }
   return out;
+}
+
+/**
+ * One bound per key and direction, the tightest: `int(1, 100_000)` given 1e300 fails both zod's
+ * safe-integer bound and the schema's own maximum, and only `must be <= 100000` says what to write.
+ */
+function tightestBounds(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const best = new Map<string, z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall>();
+  const tighter = (a: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, b: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): boolean =>
+    a.code === 'too_big' && b.code === 'too_big' ? Number(a.maximum) < Number(b.maximum) : a.code === 'too_small' && b.code === 'too_small' && Number(a.minimum) > Number(b.minimum);
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') continue;
+    const key = `${issue.code}\u0000${issue.path.map(String).join('\u0000')}`;
+    const seen = best.get(key);
+    if (seen === undefined || tighter(issue, seen)) best.set(key, issue);
+  }
+  const kept = new Set<z.core.$ZodIssue>(best.values());
+  return issues.filter((issue) => (issue.code !== 'too_big' && issue.code !== 'too_small') || kept.has(issue));
 }
 
 function boundText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../core/errors.ts';
+import { checkStrategies } from './check-strategies.ts';
 import { fromZodIssues, formatIssue, looksLikeSecret, type ConfigIssue } from './config-issue.ts';
 import { checkRules } from './config-rules.ts';
 import { deepFreeze } from './deep-freeze.ts';
@@ -12,6 +12,7 @@ import type { ConfigSource, RunConfig, SigningAccount } from './run-config.ts';
 import { configFileSchema, type ConfigFile } from './schema.ts';
 import { allowedKeysAt, emptyToDefaults } from './schema-keys.ts';
 import { findSecretKeys } from './secret-keys.ts';
+import { readConfigText } from './read-config-text.ts';
 import { parseYamlSource, type KeyPath } from './yaml-source.ts';
 
 export interface LoadConfigOptions {
@@ -41,18 +42,46 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * `config/mm.yaml:3:7: YAML syntax error: ...`. Messages never contain a secret.
  */
 export function loadConfig(path: string, env: Env = process.env, options: LoadConfigOptions = {}): RunConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    throw new ConfigError(`${path}: cannot read config file (${typeof code === 'string' ? code : 'unreadable'})`);
+  return parseConfig(readConfigText(path), path, env, options);
+}
+
+/**
+ * Everything a run checks before it starts anything: loadConfig with every enabled strategy's
+ * module a regular .ts/.mts/.js/.mjs file, imported and its definition checked, and its `params`
+ * parsed by the strategy's schema and the framework's bounds; each problem one line naming the
+ * key and file:line (ConfigError). `requireStrategy`: a config without an enabled strategy is
+ * refused too (a run needs one; `clobot record` does not).
+ */
+export async function loadCheckedConfig(
+  path: string,
+  env: Env = process.env,
+  options: Omit<LoadConfigOptions, 'checkModules'> & { readonly requireStrategy?: boolean } = {},
+): Promise<RunConfig> {
+  const parsed = parseConfigFile(readConfigText(path), path, env, { ...options, checkModules: true });
+  const { config } = parsed;
+  const issues = await checkStrategies(config, parsed.data, parsed.lineOf);
+  if (options.requireStrategy === true && !config.strategies.some((s) => s.enabled)) {
+    issues.push({ path: ['strategies'], message: 'no enabled strategy: a run needs at least one' });
   }
-  return parseConfig(text, path, env, options);
+  if (issues.length > 0) parsed.fail([issues]);
+  return config;
 }
 
 /** Like loadConfig, for text already read; `file` names the file in messages and locates relative paths. */
 export function parseConfig(text: string, file: string, env: Env = process.env, options: LoadConfigOptions = {}): RunConfig {
+  return parseConfigFile(text, file, env, options).config;
+}
+
+interface ParsedConfigFile {
+  readonly config: RunConfig;
+  /** The file's data (after empty values became defaults), for the values shown in messages. */
+  readonly data: unknown;
+  readonly lineOf: (path: KeyPath) => number;
+  /** Throws the ConfigError of these issues, one line each, sorted by line within each group. */
+  readonly fail: (groups: ConfigIssue[][]) => never;
+}
+
+function parseConfigFile(text: string, file: string, env: Env, options: LoadConfigOptions): ParsedConfigFile {
   const cwd = resolve(options.cwd ?? process.cwd());
   const absPath = resolve(cwd, file);
   const src = parseYamlSource(text);
@@ -66,7 +95,9 @@ export function parseConfig(text: string, file: string, env: Env = process.env, 
   const data = emptyToDefaults(src.data, configFileSchema) as Record<string, unknown>;
   const lineOf = (path: KeyPath): number => src.lineOf(path);
   const fail = (groups: ConfigIssue[][]): never => {
-    throw new ConfigError(limit(groups.flatMap((g) => byLine(g, lineOf)).map((i) => formatIssue(i, file, data, lineOf))));
+    const sorted = groups.flatMap((g) => byLine(g, lineOf));
+    // only the lines shown are formatted (a file may hold 100k unknown keys)
+    throw new ConfigError(limit(sorted.slice(0, MAX_LINES + 1).map((i) => formatIssue(i, file, data, lineOf)), sorted.length));
   };
 
   // 1. secrets written into the file, then the schema
@@ -129,7 +160,7 @@ export function parseConfig(text: string, file: string, env: Env = process.env, 
       config = { mode: 'backtest', ...base, venue: venue.venue, account: undefined };
       break;
   }
-  return deepFreeze(config);
+  return { config: deepFreeze(config), data, lineOf, fail };
 }
 
 function sharedMarkets(cfg: ConfigFile): RunConfig['data']['markets'] {
@@ -150,7 +181,8 @@ function byLine(issues: readonly ConfigIssue[], lineOf: (p: KeyPath) => number):
     .map((x) => x.issue);
 }
 
-function limit(lines: readonly string[]): string {
-  if (lines.length <= MAX_LINES) return lines.join('\n');
-  return [...lines.slice(0, MAX_LINES), `... and ${lines.length - MAX_LINES} more problems`].join('\n');
+/** At most MAX_LINES lines, then how many more problems there were (`total`: all of them, default `lines.length`). */
+function limit(lines: readonly string[], total = lines.length): string {
+  if (total <= MAX_LINES) return lines.join('\n');
+  return [...lines.slice(0, MAX_LINES), `... and ${total - MAX_LINES} more problems`].join('\n');
 }

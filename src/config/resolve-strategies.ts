@@ -1,5 +1,5 @@
 import type { MarketSelection } from '../data/market-selection.ts';
-import { findStrategyModule } from '../strategy/loader.ts';
+import { findStrategyModule, moduleFileProblem } from '../strategy/loader.ts';
 import type { ConfigIssue } from './config-issue.ts';
 import type { StrategyConfig } from './run-config.ts';
 import type { ConfigFile, MarketSelectionSection } from './schema.ts';
@@ -9,7 +9,9 @@ import type { ConfigFile, MarketSelectionSection } from './schema.ts';
  * (its own `markets`, else `data.markets`; one of the two must exist).
  *
  * Module lookup is the strategy loader's (`findStrategyModule`): the first existing candidate
- * wins; when none exists the first candidate is kept, and only `checkModules` makes that an error.
+ * wins; when none exists the first candidate is kept. Only `checkModules` makes a missing module,
+ * or one that is not a regular .ts/.mts/.js/.mjs file, an error (for enabled strategies: what a
+ * run loads).
  */
 export interface ResolveStrategiesInput {
   readonly file: ConfigFile;
@@ -35,8 +37,9 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
     }
 
     const { path: found, candidates } = findStrategyModule(s.module, configDir, repoRoot);
-    if (found === undefined && checkModules) {
-      issues.push({ path: ['strategies', i, 'module'], message: `module file not found (looked at ${candidates.join(', ')})` });
+    if (checkModules && s.enabled) {
+      const problem = found === undefined ? `module file not found (looked at ${candidates.join(', ')})` : moduleFileProblem(found);
+      if (problem !== undefined) issues.push({ path: ['strategies', i, 'module'], message: problem });
     }
 
     let markets: MarketSelection | undefined;

@@ -69,7 +69,7 @@ const money = (bound: Bound) =>
     if (problem !== undefined) return fail(ctx, problem);
     if (d.decimalPlaces() > MICRO_DECIMALS) return fail(ctx, `must have at most ${MICRO_DECIMALS} decimals`);
     const n = d.mul(10 ** MICRO_DECIMALS).toNumber();
-    if (!Number.isSafeInteger(n)) return fail(ctx, `must be <= ${formatMicros(Number.MAX_SAFE_INTEGER)}`);
+    if (!Number.isSafeInteger(n)) return fail(ctx, `must be <= ${formatMicros(Number.MAX_SAFE_INTEGER)}, the largest amount the venue can represent (2^53 - 1 Micros)`);
     return decimalToMicros(d);
   });
 

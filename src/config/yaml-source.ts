@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { Dec } from '../core/fixed.ts';
 
 /** One segment of a key path: a mapping key or a list index. */
@@ -33,12 +33,18 @@ export interface YamlSource {
 
 export function parseYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, merge: true, uniqueKeys: true });
-  const syntax = doc.errors.map((err): YamlSyntaxIssue => {
-    const pos = err.linePos?.[0] ?? lineCounter.linePos(err.pos[0]);
-    return { line: pos.line || 1, col: pos.col || 1, message: firstLine(err.message) };
-  });
-  const lineOf = (path: KeyPath): number => lineOfPath(doc, lineCounter, path);
+  // duplicate keys are found by duplicateKeys below: yaml's own check scans the mapping for
+  // every key (quadratic: minutes for a file of 100k keys)
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, merge: true, uniqueKeys: false });
+  const syntax = [
+    ...doc.errors.map((err): YamlSyntaxIssue => {
+      const pos = err.linePos?.[0] ?? lineCounter.linePos(err.pos[0]);
+      return { line: pos.line || 1, col: pos.col || 1, message: firstLine(err.message) };
+    }),
+    ...duplicateKeys(doc, lineCounter),
+  ].sort((a, b) => a.line - b.line || a.col - b.col);
+  const keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const lineOf = (path: KeyPath): number => lineOfPath(doc, lineCounter, keyIndex, path);
   if (syntax.length > 0) return { data: undefined, syntax, lineOf };
   keepInexactNumbersAsText(doc);
   let data: unknown;
@@ -49,6 +55,27 @@ export function parseYamlSource(text: string): YamlSource {
     return { data: undefined, syntax: [{ line: 1, col: 1, message: err instanceof Error ? firstLine(err.message) : String(err) }], lineOf };
   }
   return { data, syntax, lineOf };
+}
+
+/** A second key equal to an earlier one in the same mapping (as yaml's `uniqueKeys` would report it), in one pass. */
+function duplicateKeys(doc: Document, lc: LineCounter): YamlSyntaxIssue[] {
+  const out: YamlSyntaxIssue[] = [];
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const value = pair.key.value;
+        if (!seen.has(value)) {
+          seen.add(value);
+          continue;
+        }
+        const pos = lc.linePos(pair.key.range?.[0] ?? 0);
+        out.push({ line: pos.line || 1, col: pos.col || 1, message: 'Map keys must be unique' });
+      }
+    },
+  });
+  return out;
 }
 
 /** The message without yaml's " at line N, column M:" tail and source excerpt. */
@@ -80,13 +107,32 @@ function isExact(source: string, value: number | bigint): boolean {
   return written.eq(new Dec(value));
 }
 
-function lineOfPath(doc: Document, lc: LineCounter, path: KeyPath): number {
+/**
+ * A mapping's pairs by key text, built on first use: a file with 100k keys in one mapping is
+ * looked up once per key, so a scan per lookup would be quadratic. The first pair of a key wins.
+ */
+function pairsByKey(map: YAMLMap, index: WeakMap<YAMLMap, Map<string, Pair>>): Map<string, Pair> {
+  let byKey = index.get(map);
+  if (byKey === undefined) {
+    byKey = new Map();
+    for (const p of map.items) {
+      if (isPair(p) && isScalar(p.key)) {
+        const key = String(p.key.value);
+        if (!byKey.has(key)) byKey.set(key, p);
+      }
+    }
+    index.set(map, byKey);
+  }
+  return byKey;
+}
+
+function lineOfPath(doc: Document, lc: LineCounter, index: WeakMap<YAMLMap, Map<string, Pair>>, path: KeyPath): number {
   let node: unknown = doc.contents;
   let line = startLine(lc, node) ?? 1;
   for (const seg of path) {
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairsByKey(node, index).get(String(seg));
       if (!pair) break;
       line = startLine(lc, pair.key) ?? line;
       node = pair.value;

@@ -86,8 +86,12 @@ export class StrategyError extends ClobotError {
   override readonly name: string = 'StrategyError';
 }
 
-/** Why a run store could not be opened or written. */
-export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'INVALID' | 'WRITE_FAILED';
+/**
+ * Why a run store could not be opened or written. LOCKED: another process holds it (its lock
+ * row, or SQLite's own lock: SQLITE_BUSY); READ_ONLY: the file or its folder cannot be written
+ * (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM).
+ */
+export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED';
 
 /**
  * A run store (SQLite state file) problem; the message names the file. Never followed by a

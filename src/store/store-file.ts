@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { REQUIRED_TABLES, STORE_FORMAT, STORE_SCHEMA_VERSION } from './schema.ts';
@@ -18,6 +18,12 @@ export function storeFailure(file: string, what: string, err: unknown, code: Sto
   if (typeof sqliteCode === 'string') {
     if (sqliteCode === 'SQLITE_NOTADB') return new StoreError(`${file}: not a SQLite database (${message})`, 'NOT_A_STORE', file, { cause: err });
     if (sqliteCode.startsWith('SQLITE_CORRUPT')) return new StoreError(`${file}: corrupt store (${message})`, 'CORRUPT', file, { cause: err });
+    if (sqliteCode.startsWith('SQLITE_BUSY') || sqliteCode.startsWith('SQLITE_LOCKED')) {
+      return new StoreError(`${file}: ${what} failed: in use by another process (${sqliteCode}: ${message})`, 'LOCKED', file, { cause: err });
+    }
+    if (sqliteCode.startsWith('SQLITE_READONLY') || sqliteCode.startsWith('SQLITE_CANTOPEN') || sqliteCode === 'SQLITE_PERM' || sqliteCode === 'SQLITE_AUTH') {
+      return new StoreError(`${file}: ${what} failed: the file or its folder cannot be written (${sqliteCode}: ${message})`, 'READ_ONLY', file, { cause: err });
+    }
   }
   const detail = typeof sqliteCode === 'string' ? `${sqliteCode}: ${message}` : message;
   return new StoreError(`${file}: ${what} failed (${detail})`, code, file, { cause: err });
@@ -64,6 +70,7 @@ export function assertNotNewer(version: number, file: string): void {
  */
 export function openReadOnlyChecked(file: string): { db: Db; schemaVersion: number } {
   checkHeader(file);
+  const before = sidecarsOf(file);
   let db: Db | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -84,7 +91,35 @@ export function openReadOnlyChecked(file: string): { db: Db; schemaVersion: numb
     return { db, schemaVersion };
   } catch (err) {
     db?.close();
+    removeNewSidecars(file, before);
     throw storeFailure(file, 'open', err, 'CORRUPT');
+  }
+}
+
+/** Which of SQLite's WAL files (`-wal`, `-shm`) are beside the store. */
+export interface Sidecars {
+  readonly wal: boolean;
+  readonly shm: boolean;
+}
+
+export function sidecarsOf(file: string): Sidecars {
+  return { wal: existsSync(`${file}-wal`), shm: existsSync(`${file}-shm`) };
+}
+
+/**
+ * After a refused open (connection closed): removes the `-wal` and `-shm` files that opening
+ * the store created, so a file we refused is left as we found it. Files that were there before
+ * are kept, and so is a `-wal` holding anything (never lose a write).
+ */
+export function removeNewSidecars(file: string, before: Sidecars): void {
+  if (before.wal || before.shm) return;
+  const wal = `${file}-wal`;
+  try {
+    if (existsSync(wal) && statSync(wal).size > 0) return;
+    rmSync(wal, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+  } catch {
+    // best effort: the refusal is what gets reported
   }
 }
 

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import { migrateStore } from './migrate.ts';
-import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, storeFailure } from './store-file.ts';
+import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, removeNewSidecars, sidecarsOf, storeFailure } from './store-file.ts';
 import { claimLock } from './store-lock.ts';
 import { readRun } from './store-queries.ts';
 import type { LockHolder, RunInfo, RunStoreOptions, StoreDurability } from './store-types.ts';
@@ -52,6 +52,7 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
   }
   const now = options.now ?? Date.now;
   const durability = options.durability ?? 'normal';
+  const sidecars = sidecarsOf(file);
   let db: Db | undefined;
   try {
     db = new Database(file, { fileMustExist: exists, timeout: 5_000 });
@@ -78,6 +79,7 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
     return { file, db: d, info, durability, now, takenOver };
   } catch (err) {
     db?.close();
+    removeNewSidecars(file, sidecars);
     throw storeFailure(file, 'open', err);
   }
 }

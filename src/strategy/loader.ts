@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
 import { STRATEGY_API_VERSION, type StrategyDefinition } from './api.ts';
@@ -31,6 +31,27 @@ export function findStrategyModule(module: string, configDir: string, repoRoot: 
   return { path: candidates.find((p) => existsSync(p)), candidates };
 }
 
+/** The files a strategy module may be: TypeScript (run through tsx) or JavaScript modules. */
+export const STRATEGY_MODULE_EXTENSIONS: readonly string[] = ['.ts', '.mts', '.js', '.mjs'];
+
+/**
+ * Why `path` cannot be a strategy module, or undefined when it can: it must be a regular file
+ * named .ts, .mts, .js or .mjs (not `/etc/passwd`, a folder, `package.json`, a device).
+ */
+export function moduleFileProblem(path: string): string | undefined {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    return `cannot be read (${typeof code === 'string' ? code : 'unreadable'})`;
+  }
+  const allowed = `a ${STRATEGY_MODULE_EXTENSIONS.join(', ').replace(/, (?=[^,]*$)/, ' or ')} file`;
+  if (!st.isFile()) return `must be ${allowed}, but ${path} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`;
+  if (!STRATEGY_MODULE_EXTENSIONS.includes(extname(path))) return `must be ${allowed}, but ${path} is not`;
+  return undefined;
+}
+
 /** A configured strategy as the loader needs it (a config's `StrategyConfig` is one). */
 export interface StrategySource {
   readonly id: string;
@@ -59,22 +80,29 @@ export interface LoadStrategyOptions {
 
 /** Imports a configured strategy's module, checks its definition and parses its params. */
 export async function loadStrategy(source: StrategySource, options: LoadStrategyOptions = {}): Promise<LoadedStrategy> {
-  const definition = options.definition ?? (await importStrategy(source));
+  const definition = options.definition ?? (await importStrategyModule(source));
   const params = parseStrategyParams(definition, source.id, options.params ?? source.params);
   return { id: source.id, definition, params };
 }
 
-async function importStrategy(source: StrategySource): Promise<StrategyDefinition> {
+/**
+ * Imports a configured strategy's module and checks its definition (no params): the module must
+ * be a regular .ts/.mts/.js/.mjs file. Throws StrategyError with one line naming the module.
+ */
+export async function importStrategyModule(source: StrategySource): Promise<StrategyDefinition> {
   const { module, modulePath } = source;
   if (!existsSync(modulePath)) {
     const looked = source.moduleCandidates.length > 0 ? source.moduleCandidates : [modulePath];
     throw new StrategyError(`strategy module '${module}' not found (looked in ${looked.join(', ')})`);
   }
+  const problem = moduleFileProblem(modulePath);
+  if (problem !== undefined) throw new StrategyError(`strategy module '${module}' ${problem}`);
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(modulePath).href)) as { default?: unknown };
   } catch (err) {
-    throw new StrategyError(`strategy module '${module}' failed to load: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    const cause = (err instanceof Error ? err.message : String(err)).trim().split('\n')[0];
+    throw new StrategyError(`strategy module '${module}' failed to load: ${cause}`, { cause: err });
   }
   return checkDefinition(mod.default, module);
 }

@@ -251,6 +251,26 @@ describe('loadConfig: one line per error, naming the key path and file:line', ()
     ]);
   });
 
+  it('100k unknown keys: the first 20 in file order with their lines, and how many more (found in linear time)', () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `k${i.toString(36)}`);
+    // at the top level (no indent), so 100k keys stay within the 1 MiB a config file may have
+    const text = `${base}${keys.map((k) => `${k}: 1\n`).join('')}`;
+    const { path, lines } = errorsOf('many-keys.yaml', text);
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toMatch(new RegExp(`^k0 \\(${escape(path)}:4\\): unknown key; allowed here: mode, `));
+    expect(lines[19]).toMatch(new RegExp(`^kj \\(${escape(path)}:23\\): unknown key`));
+    expect(lines[20]).toBe('... and 99980 more problems');
+  }, 60_000);
+
+  it('a bound is told once per key, the tightest: 1e300 for a whole number of at most 100000', () => {
+    const text = `${base}risk:\n  maxOpenOrders: 1e300\n  maxOrderNotional: 1e300\n`;
+    const { path, lines } = errorsOf('bounds.yaml', text);
+    expect(lines).toEqual([
+      `risk.maxOpenOrders (${path}:5): must be <= 100000, was 1e+300`,
+      `risk.maxOrderNotional (${path}:6): must be <= 9007199254.740991, the largest amount the venue can represent (2^53 - 1 Micros), was 1e+300`,
+    ]);
+  });
+
   it('an unknown key with an empty value is still reported', () => {
     const text = `${base}logging:\n  levl:\n`;
     const { path, lines } = errorsOf('unknown-empty.yaml', text);
@@ -333,6 +353,10 @@ describe('loadConfig: one line per error, naming the key path and file:line', ()
     const text = `mode: paper\nmode: live\n`;
     const { path, lines } = errorsOf('dupkey.yaml', text);
     expect(lines).toEqual([`${path}:2:1: YAML syntax error: Map keys must be unique`]);
+    // nested and in a flow mapping; equal keys of different mappings are no duplicates
+    const nested = `mode: paper\nrisk:\n  maxOpenOrders: 1\n  maxOpenOrders: 2\nvenue: { embedded: {}, embedded: {} }\nexecution: { maxBatchSize: 1 }\n`;
+    const two = errorsOf('dupkey2.yaml', nested);
+    expect(two.lines).toEqual([`${two.path}:4:3: YAML syntax error: Map keys must be unique`, `${two.path}:5:24: YAML syntax error: Map keys must be unique`]);
   });
 
   it('empty file and a file that is not a mapping', () => {

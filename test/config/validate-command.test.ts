@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { STRATEGY_API_VERSION } from '../../src/strategy/api.ts';
 import { tempDir, VECTOR_KEY } from './helpers.ts';
 
 const tmp = tempDir();
@@ -46,14 +47,32 @@ describe('clobot validate', () => {
     expect(ok.status).toBe(0);
   });
 
-  it('--check-modules checks that strategy modules exist', () => {
-    tmp.write('strat.ts', 'export default {};\n');
-    const text = 'mode: backtest\ndata:\n  markets: { tokenIds: ["1", "2"] }\nstrategies:\n  - { id: a, module: ./strat.ts }\n  - { id: b, module: ./gone.ts, markets: { slugs: [s] } }\n';
+  it('loads the strategy modules without being asked (--check-modules of older scripts still accepted)', () => {
+    tmp.write('strat.mjs', 'export default {};\n');
+    const text = 'mode: backtest\ndata:\n  markets: { tokenIds: ["1", "2"] }\nstrategies:\n  - { id: a, module: ./strat.mjs }\n  - { id: b, module: ./gone.mjs, markets: { slugs: [s] } }\n';
     const path = tmp.write('mods.yaml', text);
-    expect(clobot(['validate', path]).stdout).toBe(`ok: ${path} (mode backtest, 2 strategies, 3 market selectors)\n`);
-    const r = clobot(['validate', '--check-modules', path]);
-    expect(r.stderr).toBe(`strategies[1].module (${path}:6): module file not found (looked at ${tmp.dir}/gone.ts)\n`);
+    for (const args of [['validate', path], ['validate', '--check-modules', path]]) {
+      const r = clobot(args);
+      expect(r.stderr).toBe(`strategies[1].module (${path}:6): module file not found (looked at ${tmp.dir}/gone.mjs)\n`);
+      expect(r.status).toBe(2);
+    }
+    tmp.write('gone.mjs', `export default { name: 'g', apiVersion: ${STRATEGY_API_VERSION} };\n`);
+    const r = clobot(['validate', path]);
+    expect(r.stderr).toBe(`strategies[0].module (${path}:5): strategy module './strat.mjs': definition has no name\n`);
     expect(r.status).toBe(2);
+  });
+
+  it('reads a config only from a regular file of at most 1 MiB: a device, a folder and a large file are refused at once', () => {
+    const big = tmp.write('big.yaml', `mode: backtest\n#${'x'.repeat(1024 * 1024)}\n`);
+    const cases: [string, string][] = [
+      ['/dev/zero', '/dev/zero: cannot read config file (a device; give the path of a YAML file)'],
+      [tmp.dir, `${tmp.dir}: cannot read config file (a directory; give the path of a YAML file)`],
+      [big, `${big}: cannot read config file (larger than 1 MiB; a run config is a few kilobytes)`],
+    ];
+    for (const [path, line] of cases) {
+      const r = clobot(['validate', path]);
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `${line}\n`]);
+    }
   });
 
   it('a missing file: exit 2', () => {

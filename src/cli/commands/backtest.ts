@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadConfig } from '../../config/load-config.ts';
+import { loadCheckedConfig } from '../../config/load-config.ts';
+import type { RunConfig } from '../../config/run-config.ts';
 import { ConfigError, StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
-import { parseIntOption } from '../options.ts';
+import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
 
 interface BacktestOptions {
@@ -46,15 +47,15 @@ export function registerBacktest(program: Command): void {
     .command('backtest')
     .description('replay recorded market data through a config\'s strategies (simulated fills, virtual time)')
     .argument('<config>', 'path to the YAML run config')
-    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)')
-    .option('--out <dir>', 'output directory (default backtest/out/<config name>)')
+    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)', parsePathOption)
+    .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
     .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
     .option('--sort <metric>', `sweep table order: ${SORTS.join(', ')}`, parseSort, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
     .option('--no-progress', 'no progress bar')
     .action(async (configPath: string, opts: BacktestOptions) => {
-      const config = loadConfig(configPath);
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const outDir = resolve(opts.out ?? join('backtest', 'out', config.name));
       const { openBacktestData } = await import('../../backtest/data-file.ts');
@@ -93,7 +94,7 @@ export function registerBacktest(program: Command): void {
     });
 }
 
-async function sweep(configPath: string, config: ReturnType<typeof loadConfig>, dataPath: string, opts: BacktestOptions, outDir: string, showProgress: boolean): Promise<void> {
+async function sweep(configPath: string, config: RunConfig, dataPath: string, opts: BacktestOptions, outDir: string, showProgress: boolean): Promise<void> {
   const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
   const { checkSweepPoints, runSweep, sortRows, sweepPoints } = await import('../../app/sweep.ts');
   const ids = config.strategies.filter((s) => s.enabled).map((s) => s.id);

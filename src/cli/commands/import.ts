@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../usage-error.ts';
 import { formatBytes } from '../format-bytes.ts';
-import { parseIntOption } from '../options.ts';
+import { parseIntOption, parsePathOption } from '../options.ts';
 
 interface ImportOptions {
   out: string;
@@ -23,10 +23,10 @@ export function registerImport(program: Command): void {
     .command('import')
     .description('turn Parquet top-of-book quotes into a recording, or convert a recording (text <-> binary)')
     .argument('<file>', 'a quotes .parquet file, or a recording to convert')
-    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)')
+    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--limit-markets <n>', 'keep only the first N markets (slugs, in file order)', parseIntOption(1))
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
-    .option('--markets <file>', 'markets.parquet for questions (default: the one beside the input)')
+    .option('--markets <file>', 'markets.parquet for questions (default: the one beside the input)', parsePathOption)
     .option('--no-markets', 'do not look up questions; use the slugs')
     .action(async (input: string, opts: ImportOptions) => {
       const form = opts.toBinary ? 'binary' : 'text';

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { asyncScheduler } from 'rxjs';
+import { longTimer } from '../../core/long-timer.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
-import { parseDurationOption, parseUrlOption } from '../options.ts';
+import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
 import { formatBytes } from '../format-bytes.ts';
 
 interface RecordOptions {
@@ -26,7 +28,7 @@ export function registerRecord(program: Command): void {
     .command('record')
     .description('record market data (books, prices) of a config\'s markets for backtests')
     .argument('<config>', 'path to the YAML run config (its venue and market selection)')
-    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)')
+    .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
@@ -59,10 +61,10 @@ export function registerRecord(program: Command): void {
         const finish = () => {
           process.off('SIGINT', finish);
           process.off('SIGTERM', finish);
-          if (timer) clearTimeout(timer);
+          timer?.unsubscribe();
           done();
         };
-        const timer = opts.duration !== undefined ? setTimeout(finish, opts.duration) : undefined;
+        const timer = opts.duration !== undefined ? longTimer(opts.duration, asyncScheduler, finish) : undefined;
         process.once('SIGINT', finish);
         process.once('SIGTERM', finish);
         recorder.failed.catch((err: unknown) => {

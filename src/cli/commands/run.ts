@@ -1,9 +1,11 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.ts';
+import { asyncScheduler } from 'rxjs';
+import { longTimer } from '../../core/long-timer.ts';
+import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
-import { parseDurationOption, parseUrlOption } from '../options.ts';
+import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
 
 interface RunOptions {
   venue?: string;
@@ -28,19 +30,20 @@ export function registerRun(program: Command): void {
     .argument('<config>', 'path to the YAML run config')
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
-    .option('--summary <file>', 'write the run summary as JSON to this file')
+    .option('--summary <file>', 'write the run summary as JSON to this file', parsePathOption)
     .option('--keep-orders', 'leave open orders resting when stopping')
-    .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed')
+    .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed', parsePathOption)
     .option('--no-status', 'no status view even on a terminal')
     .action(async (configPath: string, opts: RunOptions) => {
-      const config = loadConfig(configPath);
+      // every check a run makes of its config and strategies, before anything starts (no sandbox, no venue call)
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
-      const session = await startRunSession({ config, logger, venueUrl: opts.venue, storePath: opts.store ? resolve(opts.store) : undefined });
+      const session = await startRunSession({ config, logger, venueUrl: opts.venue, storePath: opts.store !== undefined ? resolve(opts.store) : undefined });
       const view = tty ? new StatusView(session) : undefined;
       view?.start();
 
@@ -56,10 +59,10 @@ export function registerRun(program: Command): void {
         const finish = () => {
           process.off('SIGINT', finish);
           process.off('SIGTERM', finish);
-          if (timer) clearTimeout(timer);
+          timer?.unsubscribe();
           done();
         };
-        const timer = opts.duration !== undefined ? setTimeout(finish, opts.duration) : undefined;
+        const timer = opts.duration !== undefined ? longTimer(opts.duration, asyncScheduler, finish) : undefined;
         process.once('SIGINT', finish);
         process.once('SIGTERM', finish);
       });

@@ -1,22 +1,25 @@
-import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.ts';
+import { Option, type Command } from 'commander';
+import { loadCheckedConfig } from '../../config/load-config.ts';
 import { selectorCount } from '../../config/resolve-strategies.ts';
 import type { RunConfig } from '../../config/run-config.ts';
 
 /**
- * `clobot validate <config>`: loads a run config exactly as a run would (schema, mode rules,
- * secrets from the environment) and says `ok: ...` on stdout, exit 0. A bad config throws
- * ConfigError, which main prints as its lines on stderr with exit code 2. Warnings go to stderr
- * and do not fail. Secrets are never printed.
+ * `clobot validate <config>`: checks a run config exactly as `clobot run` does before it starts
+ * anything (schema, mode rules, secrets from the environment, and every enabled strategy: its
+ * module a regular .ts/.mts/.js/.mjs file, imported, its params parsed by the strategy's schema)
+ * and says `ok: ...` on stdout, exit 0. A bad config throws ConfigError, which main prints as its
+ * lines (each naming the key and file:line) on stderr with exit code 2. Warnings go to stderr and
+ * do not fail. Secrets are never printed.
  */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('check a run config (types, ranges, mode rules, secrets from the environment) without running it')
+    .description('check a run config as a run would (types, ranges, mode rules, secrets from the environment, strategy modules and params) without running it')
     .argument('<config>', 'path to the YAML run config')
-    .option('--check-modules', 'also check that every strategy module file exists (nothing is loaded)')
-    .action((configPath: string, opts: { checkModules?: boolean }) => {
-      const config = loadConfig(configPath, process.env, { checkModules: opts.checkModules === true });
+    // strategy modules are always loaded now; the flag of older scripts is still accepted
+    .addOption(new Option('--check-modules').hideHelp())
+    .action(async (configPath: string) => {
+      const config = await loadCheckedConfig(configPath, process.env);
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       process.stdout.write(`${summary(configPath, config)}\n`);
     });

@@ -1,0 +1,148 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `clobot run` and `clobot validate` as a user runs them: a bad config is refused by both with
+ * the same lines (key, file:line) and exit 2, and `run` refuses it before it starts anything.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'clobot-run-cli-'));
+const MARKET_MAKER = resolve('strategies/market-maker.ts');
+let venue: Server;
+let venueUrl: string;
+let venueRequests = 0;
+
+beforeAll(async () => {
+  // a venue that counts every request: a refused config must not reach it
+  venue = createServer((_req, res) => {
+    venueRequests++;
+    res.writeHead(503).end();
+  });
+  venue.listen(0, '127.0.0.1');
+  await once(venue, 'listening');
+  const address = venue.address();
+  venueUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+});
+
+afterAll(() => {
+  venue?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function clobot(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['bin/clobot.mjs', ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A paper config against the counting venue with one strategy whose lines are `strategy`. */
+function paperConfig(name: string, strategy: string[]): string {
+  const path = join(dir, name);
+  const text = ['mode: paper', 'venue:', `  baseUrl: ${venueUrl}`, 'data:', '  markets: { slugs: [m] }', 'strategies:', ...strategy, ''].join('\n');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('a bad config: validate and run refuse it alike, run before starting anything', () => {
+  it('params the strategy schema refuses, an unknown param and a size beyond Micros: each with file:line, exit 2', () => {
+    const path = paperConfig('params.yaml', [
+      '  - id: mm',
+      `    module: ${MARKET_MAKER}`,
+      '    params:',
+      '      size: 1e300',
+      '      improveTicks: -1',
+      '      minSpreadTick: 2',
+    ]);
+    const expected = [
+      `strategies[0].params.size (${path}:10): must be within ±9007199254.740991, the largest amount the venue can represent (2^53 - 1 Micros), was 1e+300`,
+      `strategies[0].params.improveTicks (${path}:11): must be >= 0, was -1`,
+      `strategies[0].params.minSpreadTick (${path}:12): unknown key; did you mean minSpreadTicks?`,
+      '',
+    ].join('\n');
+    const validate = clobot(['validate', path]);
+    expect([validate.status, validate.stdout, validate.stderr]).toEqual([2, '', expected]);
+    const run = clobot(['run', path, '--no-status', '--duration', '1s']);
+    expect([run.status, run.stdout, run.stderr]).toEqual([2, '', expected]);
+    expect(venueRequests).toBe(0);
+  }, 60_000);
+
+  it('module paths that are not a strategy module: /etc/passwd, a folder, package.json, a missing file', () => {
+    mkdirSync(join(dir, 'folder.ts'));
+    const cases: [string, string][] = [
+      ['/etc/passwd', 'must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not'],
+      ['./folder.ts', `must be a .ts, .mts, .js or .mjs file, but ${dir}/folder.ts is a folder`],
+      [resolve('package.json'), `must be a .ts, .mts, .js or .mjs file, but ${resolve('package.json')} is not`],
+      ['./gone.ts', `module file not found (looked at ${dir}/gone.ts)`],
+    ];
+    for (const [n, [module, message]] of cases.entries()) {
+      const path = paperConfig(`module-${n}.yaml`, ['  - id: s', `    module: ${module}`]);
+      const expected = `strategies[0].module (${path}:8): ${message}\n`;
+      const validate = clobot(['validate', path]);
+      expect([validate.status, validate.stderr]).toEqual([2, expected]);
+      const run = clobot(['run', path, '--no-status', '--duration', '1s']);
+      expect([run.status, run.stderr]).toEqual([2, expected]);
+    }
+    expect(venueRequests).toBe(0);
+  }, 120_000);
+
+  it('a module that loads but is no strategy, and a disabled strategy that is not loaded at all', () => {
+    writeFileSync(join(dir, 'nothing.mjs'), 'export default {};\n');
+    const path = paperConfig('nodef.yaml', ['  - id: a', '    module: ./nothing.mjs', '  - id: off', '    module: ./gone.ts', '    enabled: false']);
+    const expected = `strategies[0].module (${path}:8): strategy module './nothing.mjs': definition has no name\n`;
+    expect(clobot(['validate', path]).stderr).toBe(expected);
+    const run = clobot(['run', path, '--no-status']);
+    expect([run.status, run.stderr]).toEqual([2, expected]);
+    expect(venueRequests).toBe(0);
+  }, 60_000);
+
+  it('run without an enabled strategy, and an empty --store, are refused with exit 2 before anything starts', () => {
+    const path = paperConfig('none.yaml', ['  - id: off', `    module: ${MARKET_MAKER}`, '    enabled: false']);
+    const validate = clobot(['validate', path]);
+    expect([validate.status, validate.stderr]).toEqual([0, `warning: strategies (${path}:6): every strategy is disabled: nothing will trade\n`]);
+    expect(clobot(['run', path, '--no-status'])).toMatchObject({ status: 2, stderr: `strategies (${path}:6): no enabled strategy: a run needs at least one\n` });
+    const good = paperConfig('good.yaml', ['  - id: mm', `    module: ${MARKET_MAKER}`]);
+    expect(clobot(['run', good, '--store', '', '--no-status'])).toMatchObject({
+      status: 2,
+      stderr: "error: option '--store <file>' argument '' is invalid. expected a path, got an empty value\n",
+    });
+    expect(venueRequests).toBe(0);
+  }, 60_000);
+});
+
+describe('clobot run --duration', () => {
+  it('600h (beyond a 32-bit timer) keeps the run going until SIGINT stops it, exit 0', async () => {
+    const path = join(dir, 'long.yaml');
+    writeFileSync(
+      path,
+      [
+        'mode: paper',
+        'venue:',
+        '  embedded: { markets: 2, events: 1 }',
+        'data:',
+        '  markets: { filter: { maxCount: 1 } }',
+        'strategies:',
+        '  - id: mm',
+        `    module: ${MARKET_MAKER}`,
+        'logging:',
+        '  level: warn',
+        '',
+      ].join('\n'),
+    );
+    const summary = join(dir, 'long-summary.json');
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', path, '--duration', '600h', '--no-status', '--summary', summary], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    // started: the embedded sandbox answers, then well past the 1 ms an overflowing timer would wait
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(stderr).toMatch(/^stopped: /m);
+    expect(code).toBe(0);
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toHaveProperty('ordersSubmitted');
+  }, 60_000);
+});
