@@ -120,6 +120,23 @@ export class OutcomeUnknownError extends ClobotError {
   }
 }
 
+/**
+ * Exit codes of a run beyond 0 (ok), 1 (runtime failure) and 2 (bad input, refused credentials):
+ * 3, the stop could not verify that none of our orders is live at the venue (they are listed);
+ * 4, the run failed closed on a fault in our own process (store, log sink, unexpected exception)
+ * after a verified stop. Orders left live win over a fault: the operator must act on them first.
+ */
+export const EXIT_ORDERS_LIVE = 3;
+export const EXIT_FAIL_CLOSED = 4;
+
+/** A run that ended without the safety it promises; `exitCode` is one of the codes above. */
+export class RunEndError extends ClobotError {
+  override readonly name: string = 'RunEndError';
+  constructor(message: string, readonly exitCode: number, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 /** Reads may be retried after these; writes never are. */
 export function isRetryable(err: unknown): boolean {
   if (err instanceof RateLimitError) return true;
