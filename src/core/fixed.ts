@@ -16,50 +16,54 @@ export const MICRO_DECIMALS = 6;
 export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 export type Dec = Decimal;
 
+/** Text a decimal is read from: a string, or the ASCII bytes of one (the recording scanner's chunks). */
+export type DecimalText = string | Uint8Array;
+
 /** Longest decimal accepted, sign included. */
 const MAX_DECIMAL_LENGTH = 24;
 /** Micros per unit of the last fraction digit read, by the number of fraction digits read. */
 const FRACTION_SCALE = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 
-/** Where the last scan stopped: the index just after the decimal it read. */
+/** Where the last `scanMicros` stopped: the index just after the decimal it read. */
 let scanEnd = 0;
 
-/** The index just after the decimal the last `scanMicros` or `scanMicrosText` call read (NaN results included). */
+/** The index just after the decimal the last `scanMicros` call read (NaN results included). */
 export function scannedTo(): number {
   return scanEnd;
 }
 
 /**
- * THE decimal parser, which every reader of wire decimals uses: the recording line scanner on
- * the bytes of its chunks, and through `scanMicrosText` (which copies a string's few characters
- * in) `parseMicros` and the books scanner. Reads a plain decimal with an optional '+' ("0.52",
- * "100", ".5", "5.", "+2") at `bytes[start]` (ASCII) into micros, stopping at the first byte
- * that cannot continue it; `scannedTo()` then gives that index. Returns NaN when that byte is not
- * `close` (a scanner passes its closing quote; -1 accepts any, and the caller checks where it
- * stopped), no digit was read, the decimal is longer than 24 characters, it has a non-zero digit
- * beyond the 6th decimal (precision would be lost), or it is beyond 2^53 micros. A '-' is the
- * caller's to read.
+ * THE decimal parser, which every reader of wire decimals uses (`parseMicros` below, the books
+ * scanner, the recording line scanner). Reads a plain decimal with an optional '+' ("0.52",
+ * "100", ".5", "5.", "+2") at `text[start]` into micros, stopping at the first character that
+ * cannot continue it; `scannedTo()` then gives that index. Returns NaN when that character is
+ * not `close` (a scanner passes its closing quote; -1 accepts any, and the caller checks where it
+ * stopped), no digit was read, the decimal is longer than 24 characters, it has a non-zero
+ * digit beyond the 6th decimal (precision would be lost), or it is beyond 2^53 micros. A '-' is
+ * the caller's to read.
  *
- * Allocation-free, small enough for V8 to inline into a scanner's level loop (which keeps sizes
- * above 2^31 micros out of heap numbers), and bytes only: one function reading both strings and
- * bytes was 15-20% slower in the line scanner once it had seen both.
+ * Allocation-free and small enough for V8 to inline into a scanner's level loop (which keeps
+ * sizes above 2^31 micros out of heap numbers). A string and bytes take the same code, one type
+ * check per character: free while a process reads only one of the two (live: strings; a
+ * recording: bytes), 15-20% of the line scanner's time once both are hot (measured; copying a
+ * string's characters into bytes instead cost the books scanner 20-25%).
  */
-export function scanMicros(bytes: Uint8Array, start: number, close: number): Micros {
+export function scanMicros(text: DecimalText, start: number, close: number): Micros {
   let i = start;
-  let c = bytes[i] as number;
-  if (c === 43 /* + */) c = bytes[++i] as number;
+  let c = codeAt(text, i);
+  if (c === 43 /* + */) c = codeAt(text, ++i);
   const first = i;
   let whole = 0;
   while (c >= 48 && c <= 57) {
     whole = whole * 10 + c - 48;
-    c = bytes[++i] as number;
+    c = codeAt(text, ++i);
   }
   let digits = i - first;
   let frac = 0;
   let fracDigits = 0;
   if (c === 46 /* . */) {
     const dot = i;
-    c = bytes[++i] as number;
+    c = codeAt(text, ++i);
     while (c >= 48 && c <= 57) {
       if (fracDigits < MICRO_DECIMALS) {
         frac = frac * 10 + c - 48;
@@ -68,7 +72,7 @@ export function scanMicros(bytes: Uint8Array, start: number, close: number): Mic
         scanEnd = i;
         return NaN; // precision beyond micros would be lost
       }
-      c = bytes[++i] as number;
+      c = codeAt(text, ++i);
     }
     digits += i - dot - 1;
   }
@@ -78,37 +82,21 @@ export function scanMicros(bytes: Uint8Array, start: number, close: number): Mic
   return Number.isSafeInteger(value) ? value : NaN;
 }
 
-/** A decimal's characters, copied in for `scanMicros` (one more for what follows it). */
-const textBytes = new Uint8Array(MAX_DECIMAL_LENGTH + 2);
-
-/**
- * `scanMicros` on a string: the characters from `start` up to `close` (or the end) are copied
- * into a scratch array and scanned there; `scannedTo()` is then an index into `text`.
- */
-export function scanMicrosText(text: string, start: number, close: number): Micros {
-  const out = textBytes;
-  let n = 0;
-  let c = text.charCodeAt(start); // NaN past the end
-  while (c !== close && c < 127 && n <= MAX_DECIMAL_LENGTH) {
-    out[n++] = c;
-    c = text.charCodeAt(start + n);
-  }
-  out[n] = c < 127 ? c : 255; // what stopped the copy, if the decimal ends there (255: no digit)
-  const value = scanMicros(out, 0, close);
-  scanEnd += start;
-  return value;
+/** The character code at `i` (NaN or undefined past the end: no digit, no dot). */
+function codeAt(text: DecimalText, i: number): number {
+  return typeof text === 'string' ? text.charCodeAt(i) : (text[i] as number);
 }
 
 /**
  * Parses a decimal string ("0.52", "100", "-1.5", "+2", ".5") into micros: an optional '-', then
- * the parser over the rest of the string. Returns NaN when the text is not a plain decimal or has
- * non-zero digits beyond the 6th decimal; callers turn NaN into a DecodeError naming the field.
+ * `scanMicros` over the rest of the string. Returns NaN when the text is not a plain decimal or
+ * has non-zero digits beyond the 6th decimal; callers turn NaN into a DecodeError naming the field.
  */
 export function parseMicros(text: string): Micros {
   if (text.length > MAX_DECIMAL_LENGTH) return NaN;
   const negative = text.charCodeAt(0) === 45; /* - */
   if (negative && text.charCodeAt(1) === 43 /* + */) return NaN;
-  const value = scanMicrosText(text, negative ? 1 : 0, -1);
+  const value = scanMicros(text, negative ? 1 : 0, -1);
   if (scanEnd !== text.length) return NaN;
   return negative ? -value : value;
 }

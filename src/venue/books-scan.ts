@@ -1,4 +1,4 @@
-import { scanMicrosText, scannedTo, type Micros } from '../core/fixed.ts';
+import { scanMicros, scannedTo, type Micros } from '../core/fixed.ts';
 import type { BookLevel, OrderBook } from '../core/types.ts';
 
 /**
@@ -309,11 +309,11 @@ function readStringValue(): string {
 
 /**
  * A quoted decimal (the hot path: every level's price and size), read by core/fixed.ts's
- * `scanMicrosText`. A '-' bails: the generic path decides what a negative value means.
+ * `scanMicros`. A '-' bails: the generic path decides what a negative value means.
  */
 function readMicrosString(): Micros {
   if (src.charCodeAt(pos) !== QUOTE) throw BAIL;
-  const value = scanMicrosText(src, pos + 1, QUOTE);
+  const value = scanMicros(src, pos + 1, QUOTE);
   if (value !== value) throw BAIL; // NaN: not a quoted decimal
   pos = scannedTo() + 1;
   return value;
@@ -346,7 +346,7 @@ function readBool(): boolean {
 
 /** The unsigned decimal spelled by the whole of `src[start, end)`, without slicing. */
 function microsOrBail(start: number, end: number): Micros {
-  const value = scanMicrosText(src, start, QUOTE);
+  const value = scanMicros(src, start, QUOTE);
   if (value !== value || scannedTo() !== end) throw BAIL;
   return value;
 }
