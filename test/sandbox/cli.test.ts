@@ -1,7 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LiveClock } from '../../src/core/clock.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { ADMIN_TOKEN_ENV, SERVER_SECRET_ENV } from '../../src/cli/commands/sandbox.ts';
 import { call } from './helpers.ts';
+import { TestTrader } from './trading/harness.ts';
 
 /** `clobot sandbox` as a user runs it: a real process, its stdout line, signals and exit codes. */
 
@@ -14,8 +18,8 @@ interface Run {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT });
+function run(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -72,6 +76,10 @@ describe('clobot sandbox', () => {
     [['--error-rate', '1.5'], '--error-rate'],
     [['--latency-ms', 'soon'], '--latency-ms'],
     [['--colour'], '--colour'],
+    [['--server-secret', 'not-hex-but-private'], '--server-secret'],
+    [['--server-secret', 'abcd'], '--server-secret'],
+    [['--server-secret', 'ab'.repeat(16), '--deterministic-keys'], '--deterministic-keys'],
+    [['--admin-token', 'short-private'], '--admin-token'],
   ])('refuses %j with one line naming it and exit code 2', async (args, flag) => {
     const r = run(['sandbox', ...args]);
     const { code } = await r.exit;
@@ -80,5 +88,59 @@ describe('clobot sandbox', () => {
     const lines = r.stderr().trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(flag);
+    // a refused secret is not echoed
+    for (const secret of ['not-hex-but-private', 'short-private']) expect(r.stderr()).not.toContain(secret);
   });
+
+  /** The credentials of key 0x44, nonce 0, from a sandbox started with `args` and `env`. */
+  async function credentialsOf(args: string[], env: Record<string, string> = {}): Promise<unknown> {
+    const r = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--no-flow', ...args], env);
+    try {
+      const url = await listening(r);
+      const answer = await new TestTrader(url, 'interface', new LiveClock(), 0x44).deriveKey(0);
+      expect(answer.status).toBe(200);
+      return answer.body;
+    } finally {
+      r.child.kill('SIGKILL');
+      await r.exit;
+    }
+  }
+
+  it('credentials: random at every start; the same for the same --server-secret (flag or env) and with --deterministic-keys', async () => {
+    const secret = '0123456789abcdef'.repeat(4);
+    const byFlag = await credentialsOf(['--server-secret', secret]);
+    expect(await credentialsOf([], { [SERVER_SECRET_ENV]: secret })).toEqual(byFlag);
+    const random = await credentialsOf([]);
+    expect(random).not.toEqual(byFlag);
+    // the seed-derived secret: the same as an in-process sandbox of the same seed with deterministicKeys
+    const seeded = await startSandbox({ markets: 10, events: 3, flow: { enabled: false }, deterministicKeys: true });
+    try {
+      const inProcess = (await new TestTrader(seeded.url, 'interface', new LiveClock(), 0x44).deriveKey(0)).body;
+      expect(await credentialsOf(['--deterministic-keys'])).toEqual(inProcess);
+      expect(inProcess).not.toEqual(random);
+    } finally {
+      await seeded.close();
+    }
+  }, 60_000);
+
+  it('--admin-token (or its env variable) guards the admin routes, and --help says how to send it', async () => {
+    const token = 'cli-admin-token-0123456789';
+    const r = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--no-flow'], { [ADMIN_TOKEN_ENV]: token });
+    try {
+      const url = await listening(r);
+      expect((await call(`${url}/admin/faults`)).status).toBe(401);
+      expect((await call(`${url}/admin/faults`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await call(`${url}/version`)).status).toBe(200);
+      expect(r.stderr()).not.toContain(token);
+    } finally {
+      r.child.kill('SIGKILL');
+      await r.exit;
+    }
+    const help = run(['sandbox', '--help']);
+    expect(await help.exit).toEqual({ code: 0, signal: null });
+    expect(help.stdout()).toContain('--admin-token <token>');
+    expect(help.stdout()).toContain('authorization: Bearer <token>');
+    expect(help.stdout()).toContain('--server-secret <hex>');
+    expect(help.stdout()).toContain('--deterministic-keys');
+  }, 60_000);
 });

@@ -45,7 +45,7 @@ export function checkExpiration(item: unknown, where: string): void {
   if (typeof order !== 'object' || order === null) return;
   const expiration = (order as Record<string, unknown>)['expiration'];
   if (expiration === undefined) return;
-  const shown = JSON.stringify(expiration)?.slice(0, 40) ?? String(expiration);
+  const shown = (JSON.stringify(expiration) ?? '').slice(0, 40);
   if (typeof expiration !== 'string' || !/^\d{1,12}$/.test(expiration)) {
     throw badRequest(`${ERR_INVALID_PAYLOAD}: ${where}.order.expiration must be unix seconds as a decimal string, was ${shown}`);
   }
