@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ClobotError, ConfigError, StoreError, type StoreErrorCode } from '../core/errors.ts';
+import { AuthError, ClobotError, ConfigError, RunEndError, StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { registerCommands } from './commands.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -32,31 +32,34 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** Writes a failure as one line (a ConfigError: one line per problem) on stderr; returns the exit code. */
-export function reportError(err: unknown): number {
+/** The exit code of a failure: 0 for help and version, 2 for bad input (flags, config, a store path), else 1. */
+export function exitCodeOf(err: unknown): number {
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-      return EXIT_OK;
-    }
-    return EXIT_USAGE;
+    const shown = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+    return shown ? EXIT_OK : EXIT_USAGE;
   }
-  if (err instanceof ConfigError) {
-    // one line per problem, each naming its key path and file:line; a bad config is bad input
-    for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
-    return EXIT_USAGE;
-  }
-  if (err instanceof StoreError && STORE_INPUT_ERRORS.has(err.code)) {
-    // a wrong path, a file that is not a (readable or writable) store, or one in use: bad input
-    process.stderr.write(`clobot: ${err.message}\n`);
-    return EXIT_USAGE;
-  }
-  if (err instanceof UsageError) {
-    process.stderr.write(`clobot: ${err.message}\n`);
-    return EXIT_USAGE;
-  }
-  const message = err instanceof ClobotError ? `${err.name}: ${err.message}` : err instanceof Error ? err.message : String(err);
-  process.stderr.write(`clobot: ${message}\n`);
+  // a bad config; a wrong path, a file that is not a (readable or writable) store, or one in use
+  if (err instanceof ConfigError || err instanceof UsageError || err instanceof AuthError) return EXIT_USAGE;
+  // a stop that left orders live (3), a run that failed closed (4): core/errors.ts
+  if (err instanceof RunEndError) return err.exitCode;
+  if (err instanceof StoreError && STORE_INPUT_ERRORS.has(err.code)) return EXIT_USAGE;
   return EXIT_FAILURE;
+}
+
+/** Writes a failure on stderr (commander has written its own; a ConfigError is one line per problem); returns the exit code. */
+export function reportError(err: unknown): number {
+  const code = exitCodeOf(err);
+  if (err instanceof CommanderError) return code;
+  if (err instanceof ConfigError) {
+    // one line per problem, each naming its key path and file:line
+    for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);
+  } else if (code === EXIT_USAGE) {
+    process.stderr.write(`clobot: ${(err as Error).message}\n`);
+  } else {
+    const message = err instanceof ClobotError ? `${err.name}: ${err.message}` : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`clobot: ${message}\n`);
+  }
+  return code;
 }
 
 const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED', 'READ_ONLY']);

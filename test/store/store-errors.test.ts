@@ -8,6 +8,8 @@ import { migrateStore } from '../../src/store/migrate.ts';
 import { RunStore } from '../../src/store/run-store.ts';
 import { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/schema.ts';
 import { StoreReader } from '../../src/store/store-reader.ts';
+import { storeFailure } from '../../src/store/store-file.ts';
+import { exitCodeOf } from '../../src/cli/main.ts';
 import { order, request, sha256, tempDir } from './helpers.ts';
 
 const tmp = tempDir();
@@ -130,6 +132,69 @@ describe('stores that cannot be opened', () => {
     expect(sha256(file)).toBe(before);
     // nothing was written through the WAL either
     expect(existsSync(file + '-wal') ? readFileSync(file + '-wal').length : 0).toBe(0);
+  });
+});
+
+describe('refused opens leave nothing behind, and input errors exit 2', () => {
+  it('a corrupt, a foreign-shaped and a newer store: no -wal or -shm is left beside the file', () => {
+    const truncated = makeStore('left-truncated.db', 300);
+    truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
+    const missing = makeStore('left-missing.db');
+    const mdb = new Database(missing);
+    mdb.exec('DROP TABLE cursor');
+    mdb.close();
+    const newer = makeStore('left-newer.db');
+    const ndb = new Database(newer);
+    ndb.prepare("UPDATE meta SET value = ? WHERE key = 'schemaVersion'").run(String(STORE_SCHEMA_VERSION + 1));
+    ndb.close();
+    for (const file of [truncated, missing, newer]) {
+      expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
+      const before = sha256(file);
+      for (const err of everyOpen(file)) {
+        expect(['CORRUPT', 'NEWER_FORMAT']).toContain(err.code);
+        expect(exitCodeOf(err)).toBe(2);
+      }
+      expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
+      expect(sha256(file)).toBe(before);
+    }
+  });
+
+  it("SQLITE_BUSY (SQLite's lock held by another connection): LOCKED, exit 2; the holder's files are left alone", () => {
+    const file = makeStore('busy.db');
+    const holder = new Database(file);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    holder.exec('UPDATE run SET updated_at = 5');
+    try {
+      const err = storeError(() => RunStore.open(file));
+      expect(err.code).toBe('LOCKED');
+      expect(err.message).toBe(`${file}: open failed: in use by another process (SQLITE_BUSY: database is locked)`);
+      expect(exitCodeOf(err)).toBe(2);
+      // the holder's WAL, with its uncommitted write, is not ours to remove
+      expect(existsSync(`${file}-wal`)).toBe(true);
+    } finally {
+      holder.exec('COMMIT');
+      holder.close();
+    }
+    RunStore.open(file).close();
+  }, 30_000);
+
+  it('SQLITE_READONLY (the file or its folder cannot be written): READ_ONLY, exit 2', () => {
+    const file = makeStore('readonly.db');
+    const db = new Database(file, { readonly: true });
+    let failure: unknown;
+    try {
+      db.exec('UPDATE run SET updated_at = 5');
+    } catch (err) {
+      failure = err;
+    } finally {
+      db.close();
+    }
+    expect((failure as { code?: string }).code).toBe('SQLITE_READONLY');
+    const err = storeFailure(file, 'write', failure);
+    expect(err.code).toBe('READ_ONLY');
+    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: write failed: the file or its folder cannot be written \\(SQLITE_READONLY: `));
+    expect(exitCodeOf(err)).toBe(2);
   });
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StrategyError } from '../../src/core/errors.ts';
 import { STRATEGY_API_VERSION, type StrategyDefinition } from '../../src/strategy/api.ts';
-import { checkDefinition, findStrategyModule, loadStrategy, strategyModuleCandidates, type StrategySource } from '../../src/strategy/loader.ts';
+import { checkDefinition, findStrategyModule, importStrategyModule, loadStrategy, moduleFileProblem, strategyModuleCandidates, type StrategySource } from '../../src/strategy/loader.ts';
 
 const STRATEGIES = resolve('strategies');
 
@@ -73,5 +73,27 @@ describe('strategy loader', () => {
     const dir = mkdtempSync(join(tmpdir(), 'clobot-strat-'));
     writeFileSync(join(dir, 'broken.mjs'), 'export default {;\n');
     await expect(loadStrategy(source('./broken.mjs', dir))).rejects.toThrow(/failed to load/);
+  });
+});
+
+describe('strategy module files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'clobot-modules-'));
+
+  it('only a regular .ts, .mts, .js or .mjs file can be a strategy module', () => {
+    mkdirSync(join(dir, 'folder.mjs'));
+    writeFileSync(join(dir, 'notes.txt'), 'hi');
+    expect(moduleFileProblem(resolve('strategies/market-maker.ts'))).toBeUndefined();
+    expect(moduleFileProblem('/etc/passwd')).toBe('must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not');
+    expect(moduleFileProblem(resolve('package.json'))).toBe(`must be a .ts, .mts, .js or .mjs file, but ${resolve('package.json')} is not`);
+    expect(moduleFileProblem(join(dir, 'folder.mjs'))).toBe(`must be a .ts, .mts, .js or .mjs file, but ${dir}/folder.mjs is a folder`);
+    expect(moduleFileProblem('/dev/null')).toBe('must be a .ts, .mts, .js or .mjs file, but /dev/null is not a regular file');
+    expect(moduleFileProblem(join(dir, 'gone.ts'))).toBe('cannot be read (ENOENT)');
+  });
+
+  it('the loader refuses such a file before importing it, and a load failure is one line', async () => {
+    const source = (module: string, modulePath: string) => ({ id: 's', module, modulePath, moduleCandidates: [modulePath], params: {} });
+    await expect(importStrategyModule(source('/etc/passwd', '/etc/passwd'))).rejects.toThrow("strategy module '/etc/passwd' must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not");
+    writeFileSync(join(dir, 'throws.mjs'), "throw new Error('first line\\nsecond line');\n");
+    await expect(importStrategyModule(source('./throws.mjs', join(dir, 'throws.mjs')))).rejects.toThrow(/^strategy module '\.\/throws\.mjs' failed to load: first line$/);
   });
 });
