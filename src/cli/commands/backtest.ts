@@ -46,7 +46,7 @@ export function registerBacktest(program: Command): void {
   program
     .command('backtest')
     .description('replay recorded market data through a config\'s strategies (simulated fills, virtual time)')
-    .argument('<config>', 'path to the YAML run config')
+    .argument('<config>', 'path to the YAML run config', parsePathOption)
     .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)', parsePathOption)
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
     .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])

@@ -22,7 +22,7 @@ export function registerImport(program: Command): void {
   program
     .command('import')
     .description('turn Parquet top-of-book quotes into a recording, or convert a recording (text <-> binary)')
-    .argument('<file>', 'a quotes .parquet file, or a recording to convert')
+    .argument('<file>', 'a quotes .parquet file, or a recording to convert', parsePathOption)
     .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--limit-markets <n>', 'keep only the first N markets (slugs, in file order)', parseIntOption(1))
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')

@@ -27,7 +27,7 @@ export function registerRecord(program: Command): void {
   program
     .command('record')
     .description('record market data (books, prices) of a config\'s markets for backtests')
-    .argument('<config>', 'path to the YAML run config (its venue and market selection)')
+    .argument('<config>', 'path to the YAML run config (its venue and market selection)', parsePathOption)
     .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)

@@ -27,7 +27,7 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description('run a config live or paper (against a venue URL or the embedded sandbox)')
-    .argument('<config>', 'path to the YAML run config')
+    .argument('<config>', 'path to the YAML run config', parsePathOption)
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--summary <file>', 'write the run summary as JSON to this file', parsePathOption)

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { StoreReader } from '../../store/store-reader.ts';
 import { buildStatusReport, type StatusReport } from '../../store/store-status.ts';
-import { parseIntOption } from '../options.ts';
+import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
 
 interface StatusFlags {
@@ -19,7 +19,7 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description("show a run store's positions, open orders, PnL and latest events (read-only)")
-    .argument('<store>', 'path to the run store (SQLite file)')
+    .argument('<store>', 'path to the run store (SQLite file)', parsePathOption)
     .option('--json', 'print JSON instead of tables')
     .option('--events <n>', 'how many of the newest journal events to show', parseIntOption(0, 100_000), 20)
     .action((path: string, flags: StatusFlags) => {

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { selectorCount } from '../../config/resolve-strategies.ts';
 import type { RunConfig } from '../../config/run-config.ts';
+import { parsePathOption } from '../options.ts';
 
 /**
  * `clobot validate <config>`: checks a run config exactly as `clobot run` does before it starts
@@ -15,7 +16,7 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check a run config as a run would (types, ranges, mode rules, secrets from the environment, strategy modules and params) without running it')
-    .argument('<config>', 'path to the YAML run config')
+    .argument('<config>', 'path to the YAML run config', parsePathOption)
     // strategy modules are always loaded now; the flag of older scripts is still accepted
     .addOption(new Option('--check-modules').hideHelp())
     .action(async (configPath: string) => {
