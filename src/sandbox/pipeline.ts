@@ -14,9 +14,9 @@ export const STORM_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The request pipeline every route goes through, in order: count the request, add latency,
- * maybe drop the connection, the rate-limit storm; once the body is read, authentication (routes
- * that need L1 or L2), part 8's limits, maybe a 500; after the handler, hold the answer for
- * `stallMs`. The fault knobs apply to the routes of the `routes` fault setting (every route when
+ * maybe drop the connection, the rate-limit storm, maybe a 500; once the body is read,
+ * authentication (routes that need L1 or L2) and part 8's limits; after the handler, hold the
+ * answer for `stallMs`. The fault knobs apply to the routes of the `routes` fault setting (every route when
  * it is empty). Errors become `{"error": ...}` with their status.
  *
  * Limits are charged per API key (L2 routes) or address (L1 routes) once the request is
@@ -72,6 +72,7 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
     if (faulted && faults.rateLimitStorm) {
       throw new SandboxHttpError(429, 'rate limit storm: every request is throttled (fault injection)', STORM_RETRY_AFTER_SECONDS);
     }
+    if (faulted && ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
     return undefined;
   });
 
@@ -81,7 +82,6 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
       if (route !== null) {
         request.sandboxClient = authenticatedClient(ctx, request, route);
         enforceLimits(ctx, request, route, 1);
-        if (ctx.faults.applies(route) && ctx.faults.drawError()) throw new SandboxHttpError(500, 'internal error (fault injection)');
       }
     } catch (error) {
       done(error as Error);
