@@ -127,17 +127,26 @@ describe('clobot run --duration', () => {
         '  - id: mm',
         `    module: ${MARKET_MAKER}`,
         'logging:',
-        '  level: warn',
+        '  level: info',
         '',
       ].join('\n'),
     );
     const summary = join(dir, 'long-summary.json');
-    const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', path, '--duration', '600h', '--no-status', '--summary', summary], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', path, '--duration', '600h', '--no-status', '--summary', summary], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    // started: the embedded sandbox answers, then well past the 1 ms an overflowing timer would wait
-    await new Promise((r) => setTimeout(r, 6_000));
+    // the JSON log on stdout says when the run has started (and its signal handlers are on)
+    await new Promise<void>((started, failed) => {
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        if (stdout.includes('"run started"')) started();
+      });
+      void exited.then(() => failed(new Error(`the run ended before it started: ${stderr}`)));
+    });
+    // well past the 1 ms an overflowing timer would have waited
+    await new Promise((r) => setTimeout(r, 2_000));
     expect(child.exitCode).toBeNull();
     child.kill('SIGINT');
     const [code] = await exited;
