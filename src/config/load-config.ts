@@ -20,7 +20,7 @@ export interface LoadConfigOptions {
   readonly cwd?: string;
   /** The repository root, for strategy modules given as `strategies/x.ts`; default: this package's root. */
   readonly repoRoot?: string;
-  /** Make a strategy module that does not exist an error (existence only; nothing is loaded). */
+  /** Make an enabled strategy's module that is missing, or not a regular .ts/.mts/.js/.mjs file, an error (nothing is loaded). */
   readonly checkModules?: boolean;
 }
 
@@ -34,8 +34,9 @@ const MAX_SYNTAX_LINES = 3;
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * Reads, parses and checks a run configuration file, reads its secrets from `env`, and returns
- * the typed, deeply frozen RunConfig with every default filled.
+ * Reads (a regular file of at most 1 MiB), parses and checks a run configuration file, reads its
+ * secrets from `env`, and returns the typed, deeply frozen RunConfig with every default filled.
+ * Strategy modules are not loaded: loadCheckedConfig does that.
  *
  * Throws ConfigError whose message is one line per problem, most important first:
  * `risk.maxOrderNotional (config/mm.yaml:14): must be > 0, was -5`; YAML syntax errors as
