@@ -4,8 +4,12 @@
 //   | signMany (build, hash, sign) | -> submit | submit -> fetch (body, HMAC, headers)
 // Run: node bin/run-ts.mjs bench/children/tick-to-trade-profile.ts
 // Env: ROUNDS (default 600), GAP ms between books (default 30), HELPERS (signing helper threads, default 0),
-// SPIN=1 (keep the event loop polling between books instead of sleeping).
+// SPIN=1 (keep the event loop polling between books instead of sleeping), STORE=1 (journal to a SQLite
+// run store in a temporary directory, as the engine does with the store on).
 // With --cpu-prof the same path can be profiled.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { LiveClock } from '../../src/core/clock.ts';
 import { Secret } from '../../src/core/secret.ts';
@@ -18,10 +22,13 @@ import { createVenueClient } from '../../src/venue/client.ts';
 import { decodeOrderBooksText } from '../../src/venue/decode.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
 import { createOrderSigner, type OrderSigner } from '../../src/venue/signing/order-signer.ts';
+import { RunStore } from '../../src/store/run-store.ts';
+import { storePersistence } from '../../src/store/store-persistence.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 600);
 const GAP_MS = Number(process.env.GAP ?? 30);
 const HELPERS = Number(process.env.HELPERS ?? 0);
+const store = process.env.STORE === '1' ? RunStore.open(join(mkdtempSync(join(tmpdir(), 'clobot-profile-')), 'run.sqlite'), { create: true, runName: 'profile' }) : undefined;
 const WARMUP = 100;
 const STAGES = ['decode', 'cache + strategy', 'risk', 'tracker + batch', 'to signMany', 'signMany', 'to submit', 'submit -> fetch'];
 
@@ -111,7 +118,8 @@ const engine = new TradingEngine({
   risk: { checks: ['tickGrid', 'priceBounds', 'minSize'], limits: {} },
   settings: { maxBatchWaitMs: 0, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0 }, reconcileDelayMs: 1000, syncIntervalMs: 0, maxInFlightBatches: 4 },
   startingBalance: 0,
-  runId: 'prof0001',
+  runId: store ? store.runId : 'prof0001',
+  persistence: store ? storePersistence(store) : undefined,
   log: silent,
 });
 const checkBatch = engine.risk.checkBatch.bind(engine.risk);
@@ -155,7 +163,7 @@ for (let i = 0; i < ROUNDS; i++) {
 
 const kept = rounds.slice(WARMUP).filter((r) => r.length === STAGES.length);
 const pct = (values: number[], p: number): number => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
-console.log(`${kept.length} rounds of 15 orders, ${GAP_MS} ms apart, ${HELPERS} signing helper(s); ms per stage`);
+console.log(`${kept.length} rounds of 15 orders, ${GAP_MS} ms apart, ${HELPERS} signing helper(s), store ${store ? 'on' : 'off'}; ms per stage`);
 console.log('stage'.padEnd(18), 'p50'.padStart(7), 'p99'.padStart(7));
 STAGES.forEach((name, k) => {
   const spans = kept.map((r) => r[k]! - (k === 0 ? 0 : r[k - 1]!));
@@ -164,4 +172,5 @@ STAGES.forEach((name, k) => {
 const totals = kept.map((r) => r[r.length - 1]!);
 console.log('total'.padEnd(18), pct(totals, 0.5).toFixed(3).padStart(7), pct(totals, 0.99).toFixed(3).padStart(7));
 signer.close();
+store?.close();
 process.exit(0);

@@ -2,7 +2,8 @@ import { interval, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { StrategyError } from '../core/errors.ts';
 import type { FillEvent, OrderEvent } from '../core/events.ts';
-import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
+import type { Micros } from '../core/fixed.ts';
+import { notional } from '../core/money.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
@@ -145,7 +146,7 @@ export class StrategyHost implements EngineListener {
     const { tracker, portfolio } = this.#opts;
     let reserved = 0;
     for (const r of tracker.open()) {
-      if (r.request.side === 'BUY') reserved += Math.floor((tracker.remaining(r) * r.request.price) / MICROS_PER_UNIT);
+      if (r.request.side === 'BUY') reserved += notional(r.request.price, tracker.remaining(r));
     }
     return portfolio.balance() - reserved;
   }

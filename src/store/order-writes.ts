@@ -38,8 +38,8 @@ export class OrderWrites {
     );
   }
 
-  /** Upserts an order (see RunStore.saveOrder). */
-  save(order: OrderStateInput, at: number, reason?: string): void {
+  /** Upserts an order (see RunStore.saveOrder); created at `at`, last changed at `updatedAt`. */
+  save(order: OrderStateInput, at: number, reason?: string, updatedAt: number = at): void {
     const file = this.#file;
     const r = order.request;
     checkMicros(file, 'price', r.price);
@@ -63,7 +63,7 @@ export class OrderWrites {
         order.filled,
         JSON.stringify(r),
         at,
-        at,
+        updatedAt,
       ).changes;
     } catch (err) {
       throw storeFailure(file, `saveOrder ${r.clientOrderId}`, err);

@@ -150,9 +150,9 @@ export class RunStore {
    * immutable: saving another request under a stored client order id is refused (an id reused
    * would be a bug that could double an order). Each status change lands in `order_history`.
    */
-  saveOrder(order: OrderStateInput, at: number, reason?: string): void {
+  saveOrder(order: OrderStateInput, at: number, reason?: string, updatedAt: number = at): void {
     this.#assertOpen();
-    this.#orders.save(order, at, reason);
+    this.#orders.save(order, at, reason, updatedAt);
   }
 
   /** Applies a status change (and the venue order id / filled size when given) to a stored order. */

@@ -1,9 +1,11 @@
 import type { MarketEvent } from '../core/events.ts';
 import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/ports.ts';
-import type { OrderRecord } from '../execution/order-tracker.ts';
+import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { FillEvent } from '../core/events.ts';
 import { IdAllocator } from './id-allocator.ts';
+import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
+import type { LoadedRun } from './store-types.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
 export const FILLS_CURSOR = 'fills.newestTsEvent';
@@ -12,18 +14,23 @@ export const FILLS_CURSOR = 'fills.newestTsEvent';
  * The engine's persistence over a RunStore: orders written when created and on every change
  * (with their hash before the post), fills, the heartbeat chain, the journal of every engine
  * event and every market event that changed the engine's cache, and client order ids from durably reserved blocks.
+ * Inside a transaction an order created is written once, when the transaction ends, with what
+ * changed since that left its status alone (the hash set before the post): one INSERT instead of
+ * an INSERT and an UPDATE per order, and the same rows once committed (pending-creations.ts).
  */
 export function storePersistence(store: RunStore, blockSize = 1_000): EnginePersistence {
   const ids = new IdAllocator(store, blockSize);
+  const creations = new PendingCreations(store);
   let newestFill = Number(store.cursor(FILLS_CURSOR) ?? 0);
   return {
     nextClientSeq: () => ids.next(),
-    transaction: <T>(fn: () => T): T => store.transaction(fn),
+    transaction: <T>(fn: () => T): T => store.transaction(() => creations.within(fn)),
     afterCommit: (callback: (committed: boolean) => void) => store.afterCommit(callback),
     orderCreated(record: OrderRecord, at: number) {
-      store.saveOrder({ request: record.request, status: record.status, orderId: record.orderId, filled: record.filled }, at);
+      if (!creations.hold(record, at)) store.saveOrder({ request: record.request, status: record.status, orderId: record.orderId, filled: record.filled }, at);
     },
     orderChanged(record: OrderRecord, at: number, reason?: string) {
+      if (creations.merge(record, at, reason)) return;
       store.updateOrder(record.request.clientOrderId, { status: record.status, orderId: record.orderId, filled: record.filled, at, reason });
     },
     fill(fill: FillEvent) {
@@ -48,12 +55,34 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
 /** What a restarted engine resumes from, out of a store's saved state. */
 export function restoreFromStore(store: RunStore): EngineRestore & { readonly fillsSinceMs: number | undefined; readonly resumed: boolean } {
   const state = store.load({ orders: 'all' });
-  const cursor = state.cursors[FILLS_CURSOR];
   return {
     orders: state.orders.map((o) => ({ request: o.request, orderId: o.orderId, status: o.status, filled: o.filled, updatedAt: o.updatedAt })),
     fills: state.fills,
     heartbeatId: state.heartbeatId,
-    fillsSinceMs: cursor === undefined ? undefined : Number(cursor),
+    fillsSinceMs: fillsResumeMs(state),
     resumed: state.orders.length > 0 || state.fills.length > 0,
   };
+}
+
+/**
+ * Where the fills poller of a restarted run starts: early enough for every fill a previous life
+ * may not have booked. That is the newest fill stored (fills before it were booked), but never
+ * later than the creation of an order that was still open at the kill or whose venue-reported
+ * filled size exceeds the fills stored for it; with no fill stored, the first order sent. (Starting
+ * at the restarted process's own clock lost the fills matched in the seconds before a kill once
+ * the next life took longer than the poller's margin to start.)
+ */
+export function fillsResumeMs(state: Pick<LoadedRun, 'orders' | 'fills' | 'cursors'>): number | undefined {
+  const cursor = state.cursors[FILLS_CURSOR];
+  const booked = new Map<string, number>();
+  for (const fill of state.fills) booked.set(fill.orderId, (booked.get(fill.orderId) ?? 0) + fill.size);
+  let since = cursor === undefined ? undefined : Number(cursor);
+  let firstSent: number | undefined;
+  for (const order of state.orders) {
+    if (order.orderId === undefined) continue;
+    if (firstSent === undefined || order.createdAt < firstSent) firstSent = order.createdAt;
+    const owed = OPEN_STATUSES.has(order.status) || order.filled > (booked.get(order.orderId) ?? 0);
+    if (owed && (since === undefined || order.createdAt < since)) since = order.createdAt;
+  }
+  return cursor === undefined ? firstSent : since;
 }
