@@ -1,5 +1,6 @@
 import { catchError, of, type Observable } from 'rxjs';
 import type { FillEvent } from '../core/events.ts';
+import type { Micros } from '../core/fixed.ts';
 import type { VenueFill } from '../execution/execution-client.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
 import type { EngineDesk } from './engine-desk.ts';
@@ -13,8 +14,8 @@ import type { EngineDesk } from './engine-desk.ts';
 export class FillBook {
   readonly #desk: EngineDesk;
   readonly #portfolio: Portfolio;
-  /** Trades booked, by order id then trade id (dropped with the order, see closedOrderRetentionMs). */
-  readonly #seenTrades = new Map<string, Map<string, { confirmed: boolean }>>();
+  /** Trades booked and their total size, by order id (dropped with the order, see closedOrderRetentionMs). */
+  readonly #booked = new Map<string, OrderFills>();
 
   constructor(desk: EngineDesk, portfolio: Portfolio) {
     this.#desk = desk;
@@ -24,14 +25,16 @@ export class FillBook {
   /** Puts back the fills of a previous life of the run (booked, so never booked twice). */
   restore(fills: readonly FillEvent[]): void {
     for (const fill of fills) {
-      this.#tradesOf(fill.orderId).set(fill.tradeId, { confirmed: fill.confirmed });
+      const booked = this.#bookedOf(fill.orderId);
+      booked.trades.set(fill.tradeId, { confirmed: fill.confirmed });
+      booked.size += fill.size;
       this.#portfolio.applyFill(fill);
     }
   }
 
   /** Forgets the trades booked on an order the engine no longer keeps. */
   forget(orderId: string): void {
-    this.#seenTrades.delete(orderId);
+    this.#booked.delete(orderId);
   }
 
   /** Books one fill from the edge (call inside the tick's transaction). */
@@ -40,17 +43,20 @@ export class FillBook {
     const { tracker } = desk;
     const record = tracker.byOrderId(fill.orderId);
     if (!record) return; // not ours (or from before this run: reconciliation adopts it)
-    const trades = this.#tradesOf(fill.orderId);
-    const seen = trades.get(fill.tradeId);
+    const booked = this.#bookedOf(fill.orderId);
+    const seen = booked.trades.get(fill.tradeId);
     const confirmed = fill.status === 'CONFIRMED';
     if (seen) {
       if (confirmed && !seen.confirmed) seen.confirmed = true;
       return;
     }
     if (fill.status === 'FAILED') return;
-    trades.set(fill.tradeId, { confirmed });
+    booked.trades.set(fill.tradeId, { confirmed });
+    booked.size += fill.size;
     const now = desk.clock.now();
-    tracker.setFilled(record, Math.min(record.request.size, record.filled + fill.size), now);
+    // the filled size may already count this fill: a restart's reconciliation takes the venue's
+    // matched size before the fills behind it are polled, so it is never below what is booked
+    tracker.setFilled(record, Math.min(record.request.size, Math.max(record.filled, booked.size)), now);
     desk.counters.fills++;
     this.#portfolio.applyFill({ tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee });
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
@@ -86,12 +92,18 @@ export class FillBook {
     );
   }
 
-  #tradesOf(orderId: string): Map<string, { confirmed: boolean }> {
-    let trades = this.#seenTrades.get(orderId);
-    if (trades === undefined) {
-      trades = new Map();
-      this.#seenTrades.set(orderId, trades);
+  #bookedOf(orderId: string): OrderFills {
+    let booked = this.#booked.get(orderId);
+    if (booked === undefined) {
+      booked = { trades: new Map(), size: 0 };
+      this.#booked.set(orderId, booked);
     }
-    return trades;
+    return booked;
   }
+}
+
+/** The trades booked on one order, and their total size. */
+interface OrderFills {
+  readonly trades: Map<string, { confirmed: boolean }>;
+  size: Micros;
 }

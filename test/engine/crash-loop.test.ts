@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +11,10 @@ import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
 
 /**
  * Crash safety end to end: `clobot run` against an external sandbox is killed with SIGKILL at
- * random moments, 20 times, each time restarted from its SQLite store. Afterwards the venue has
- * never seen a client order id twice, and the positions the store holds equal the venue's.
+ * random moments, 20 times (half while trading, half while starting), each time restarted
+ * from its SQLite store. Afterwards the venue has never seen a client order id twice, the
+ * positions the store holds equal the venue's and every stored order's filled size is backed by
+ * its stored fills.
  */
 const KEY = '0x' + '5c'.repeat(32);
 const ADDRESS = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
@@ -49,7 +51,7 @@ beforeAll(async () => {
       '  maxBatchWaitMs: 20',
       '  heartbeatIntervalMs: 1000',
       'logging:',
-      '  level: warn',
+      '  level: info',
       `  file: ${join(dir, 'run.log')}`,
       '',
     ].join('\n'),
@@ -67,30 +69,54 @@ function startRun(store: string): ChildProcess {
   });
 }
 
-/** A deterministic spread of kill moments (ms after start), so a failure can be replayed. */
+/** A deterministic spread of kill moments, so a failure can be replayed. */
 function killDelays(n: number, seed = 7): number[] {
   let x = seed;
   return Array.from({ length: n }, () => {
     x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    return 1_200 + (x % 2_300);
+    return x;
   });
+}
+
+/** How many lives logged "run started" (the engine runs: market data, orders, fills, heartbeats). */
+function started(): number {
+  const log = join(dir, 'run.log');
+  return existsSync(log) ? readFileSync(log, 'utf8').split('"msg":"run started"').length - 1 : 0;
+}
+
+/**
+ * Waits until the life started after `before` lives runs, or it exits, or `timeoutMs` passes.
+ * Starting takes seconds on a loaded machine: a kill counted from the spawn would mostly hit
+ * lives that never traded.
+ */
+async function untilStarted(child: ChildProcess, before: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (started() <= before && child.exitCode === null && child.signalCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('crash loop: SIGKILL and restart from the store', () => {
   it(`never sends a client order id twice and ends with the venue's positions (${KILLS} kills)`, async () => {
     const store = join(dir, 'state.sqlite');
-    for (const delay of killDelays(KILLS)) {
+    for (const [i, x] of killDelays(KILLS).entries()) {
+      const before = started();
       const child = startRun(store);
-      await new Promise((r) => setTimeout(r, delay));
+      // every other life dies while starting (restoring, reconciling), the others while trading
+      if (i % 2 === 1) await new Promise((r) => setTimeout(r, 1_200 + (x % 2_300)));
+      else {
+        await untilStarted(child, before, 30_000);
+        await new Promise((r) => setTimeout(r, 200 + (x % 2_300)));
+      }
       child.kill('SIGKILL');
       await once(child, 'exit');
     }
     // a last, clean life: it reconciles what the kills left, trades a little, and stops on SIGINT
+    const before = started();
     const last = startRun(store);
     let stderr = '';
     last.stderr!.setEncoding('utf8');
     last.stderr!.on('data', (c: string) => (stderr += c));
-    await new Promise((r) => setTimeout(r, 8_000));
+    await untilStarted(last, before, 60_000);
+    await new Promise((r) => setTimeout(r, 6_000));
     last.kill('SIGINT');
     const exited = once(last, 'exit') as Promise<[number]>;
     const stuck = new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), 90_000));
@@ -100,6 +126,7 @@ describe('crash loop: SIGKILL and restart from the store', () => {
       throw new Error(`the last run did not stop within 90 s of SIGINT; stderr: ${stderr}`);
     }
     expect(outcome[0], stderr).toBe(0);
+    expect(started(), 'lives that got to trade').toBeGreaterThan(KILLS / 2);
 
     // 1. no client order id reached the venue twice
     const orders = (await (await fetch(`${sandbox.url}/admin/orders?maker=${ADDRESS}`)).json()) as { clientOrderId: string | null }[];
@@ -117,5 +144,12 @@ describe('crash loop: SIGKILL and restart from the store', () => {
     const show = (m: Map<string, number>) => Object.fromEntries([...m].filter(([, v]) => v !== 0).map(([k, v]) => [k.slice(0, 12), formatMicros(v)]));
     expect(show(ours)).toEqual(show(venuePositions));
     expect(state.fills.length).toBeGreaterThan(0);
+
+    // 3. every stored order's filled size is the sum of its stored fills (a restart that took the
+    // venue's matched size without fetching the fills behind it breaks this first)
+    const booked = new Map<string, number>();
+    for (const f of state.fills) booked.set(f.orderId, (booked.get(f.orderId) ?? 0) + f.size);
+    const unbacked = state.orders.filter((o) => o.orderId !== undefined && o.filled !== (booked.get(o.orderId) ?? 0));
+    expect(unbacked.map((o) => ({ id: o.request.clientOrderId, status: o.status, filled: formatMicros(o.filled), fills: formatMicros(booked.get(o.orderId!) ?? 0) }))).toEqual([]);
   }, 480_000);
 });
