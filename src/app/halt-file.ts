@@ -8,10 +8,14 @@ export interface Haltable {
   resume(): void;
 }
 
-/** Trading halts while the halt file exists (checked every second on the clock). */
+/**
+ * Trading halts while the halt file exists: read at once, when the watch begins (call it before
+ * the engine starts, so a run started with the file present sends no order at all), then every
+ * second on the clock.
+ */
 export function watchHaltFile(path: string, target: Haltable, clock: Clock): Subscription {
   let haltedByFile = false;
-  return interval(1_000, clock.scheduler).subscribe(() => {
+  const look = (): void => {
     const present = existsSync(path);
     if (present && !haltedByFile) {
       haltedByFile = true;
@@ -20,5 +24,7 @@ export function watchHaltFile(path: string, target: Haltable, clock: Clock): Sub
       haltedByFile = false;
       target.resume();
     }
-  });
+  };
+  look();
+  return interval(1_000, clock.scheduler).subscribe(look);
 }
