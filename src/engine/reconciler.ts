@@ -1,4 +1,4 @@
-import { catchError, defer, EMPTY, finalize, from, mergeMap, of, tap, timer, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, finalize, from, map, mergeMap, of, tap, timeout, timer, toArray, type Observable } from 'rxjs';
 import type { VenueOrderState } from '../execution/execution-client.ts';
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
@@ -8,6 +8,8 @@ import type { OrderCanceller } from './order-canceller.ts';
 const LOOKUP_ATTEMPTS = 5;
 /** Outcome-unknown orders looked up at once. */
 const LOOKUPS_IN_FLIGHT = 4;
+/** Longest the settling at stop waits for one order's lookup, ms (clock time). */
+const SETTLE_LOOKUP_MS = 5_000;
 
 /**
  * Settles what the engine does not know for sure: orders whose post may or may not have reached
@@ -93,6 +95,8 @@ export class Reconciler {
               tracker.transition(record, 'REJECTED', now, 'not at the venue after the restart');
               return;
             }
+            // a post whose outcome the previous life never learned: the venue took it
+            if (record.status === 'SUBMIT_UNKNOWN') desk.counters.accepted++;
             this.applyVenueState(record, state);
             if (state.sizeMatched > record.filled) tracker.setFilled(record, state.sizeMatched, now);
             if (OPEN_STATUSES.has(record.status)) {
@@ -120,8 +124,11 @@ export class Reconciler {
 
   /**
    * Compares our open orders with the venue's: orders we think open but the venue does not list
-   * take the venue's state; venue orders of this run we do not track as open are orphans and are
-   * cancelled.
+   * take the venue's state; venue orders of this run that the engine does not track at all are
+   * orphans and are cancelled. An order the engine tracks is never an orphan, whatever the
+   * listing (taken before or after our own cancels) says of it: one we hold closed but the venue
+   * lists live is looked up, and cancelled as ours if it still rests. A listing that comes back
+   * once the engine began to stop is dropped (the stop cancels and checks everything itself).
    */
   sync(why: string): void {
     const desk = this.#desk;
@@ -132,32 +139,23 @@ export class Reconciler {
         .openOrders()
         .pipe(
           tap((venueOrders) => {
-            const now = desk.clock.now();
+            if (desk.stopped) return;
             const venueIds = new Set(venueOrders.map((o) => o.orderId));
             const orphans: string[] = [];
             for (const vo of venueOrders) {
               const record = tracker.byOrderId(vo.orderId);
               if (!record) {
                 if (vo.clientOrderId?.startsWith(this.#runId)) orphans.push(vo.orderId);
-                continue;
+              } else if (!OPEN_STATUSES.has(record.status)) {
+                this.#recheckClosed(record);
               }
-              if (!OPEN_STATUSES.has(record.status) || record.cancelWhenLive) orphans.push(vo.orderId);
             }
+            const gone: OrderRecord[] = [];
             for (const record of tracker.open()) {
               if (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED') continue;
-              if (record.orderId && !venueIds.has(record.orderId)) {
-                // gone at the venue: filled (fills settle it) or cancelled; look it up
-                desk.subs.add(
-                  execution
-                    .order(record.orderId)
-                    .pipe(catchError(() => of(undefined)))
-                    .subscribe((state) => {
-                      if (state) this.applyVenueState(record, state);
-                      else tracker.transition(record, 'CANCELED', now, 'not at the venue');
-                    }),
-                );
-              }
+              if (record.orderId && !venueIds.has(record.orderId)) gone.push(record);
             }
+            if (gone.length > 0) this.#settleGone(gone, why);
             if (orphans.length > 0) {
               desk.counters.orphansCancelled += orphans.length;
               desk.log.warn('cancelling orphan orders', { count: orphans.length, why });
@@ -171,6 +169,41 @@ export class Reconciler {
         )
         .subscribe(),
     );
+  }
+
+  /**
+   * Settles, at stop, every order still open in our books against the venue (after the stop's
+   * cancel): each is looked up by its hash and takes the venue's state; one the venue never had
+   * is rejected (never sent, or its post lost) or cancelled (it rested once). So no order is left
+   * CANCEL_PENDING, SUBMIT_UNKNOWN or live in the store that the venue no longer holds; an
+   * outcome-unknown order found counts as accepted. Emits once done (each lookup bounded on the
+   * clock), never errors; orders whose lookup failed stay as they were, and are counted in the log.
+   */
+  settle$(): Observable<unknown> {
+    const desk = this.#desk;
+    return defer(() => {
+      const open = desk.tracker.open().filter((r) => r.orderId !== undefined);
+      if (open.length === 0) return of(undefined);
+      return from(open).pipe(
+        mergeMap(
+          (record) =>
+            defer(() => desk.execution.order(record.orderId!)).pipe(
+              timeout({ first: SETTLE_LOOKUP_MS, scheduler: desk.clock.scheduler }),
+              map((state) => {
+                this.#settle(record, state, 'at stop');
+                return true;
+              }),
+              catchError(() => of(false)),
+            ),
+          LOOKUPS_IN_FLIGHT,
+        ),
+        toArray(),
+        tap((done) => {
+          const failed = done.filter((ok) => !ok).length;
+          if (failed > 0) desk.log.warn('orders not settled with the venue at stop (lookup failed)', { count: failed });
+        }),
+      );
+    });
   }
 
   /** Our record takes the venue's view of the order. */
@@ -213,11 +246,79 @@ export class Reconciler {
       desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: 'not received by the venue', tsInit: now });
       return;
     }
+    // the venue took it: an accepted order, found by reconciliation
+    desk.counters.accepted++;
     desk.counters.reconciledFound++;
     this.applyVenueState(record, state);
     desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
     // a cancel asked for while the outcome was unknown is carried out now that the order is found
     if (record.cancelWhenLive) this.#canceller.request(record);
+  }
+
+  /** An order the engine holds closed that the venue lists as open: looked up, cancelled if it rests. */
+  #recheckClosed(record: OrderRecord): void {
+    const desk = this.#desk;
+    desk.subs.add(
+      desk.execution
+        .order(record.orderId!)
+        .pipe(catchError(() => of(undefined)))
+        .subscribe((state) => {
+          if (!state || (state.status !== 'LIVE' && state.status !== 'DELAYED') || desk.stopped) return;
+          desk.log.warn('an order closed in our books rests at the venue; cancelling it', { orderId: record.orderId, status: record.status });
+          this.applyVenueState(record, state);
+          this.#canceller.request(record);
+        }),
+    );
+  }
+
+  /** Orders we hold live that the venue no longer lists: looked up and settled (warned: the venue cancelled them, not us). */
+  #settleGone(records: readonly OrderRecord[], why: string): void {
+    const desk = this.#desk;
+    let cancelledByVenue = 0;
+    desk.subs.add(
+      from(records)
+        .pipe(
+          mergeMap((record) => desk.execution.order(record.orderId!).pipe(catchError(() => of(undefined)), map((state) => ({ record, state }))), LOOKUPS_IN_FLIGHT),
+          tap(({ record, state }) => {
+            if (!state || state.status === 'CANCELED' || state.status === 'UNMATCHED') cancelledByVenue++;
+            this.#settle(record, state, 'not at the venue');
+          }),
+          finalize(() => {
+            if (cancelledByVenue > 0) desk.log.warn('orders cancelled at the venue without our cancel', { count: cancelledByVenue, why });
+          }),
+        )
+        .subscribe(),
+    );
+  }
+
+  /** One open order takes what the venue says of it (undefined: the venue does not have it). */
+  #settle(record: OrderRecord, state: VenueOrderState | undefined, why: string): void {
+    const desk = this.#desk;
+    const { tracker } = desk;
+    if (!OPEN_STATUSES.has(record.status)) return;
+    const now = desk.clock.now();
+    const strategyId = record.request.strategyId;
+    const unknown = record.status === 'SUBMIT_UNKNOWN' || record.status === 'PENDING_SUBMIT';
+    if (!state) {
+      tracker.transition(record, unknown ? 'REJECTED' : 'CANCELED', now, why);
+      if (unknown) {
+        desk.counters.reconciledMissing++;
+        desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: `not received by the venue (${why})`, tsInit: now });
+      } else {
+        desk.orderEvent(strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: why, tsInit: now });
+      }
+      return;
+    }
+    if (unknown) {
+      desk.counters.accepted++;
+      desk.counters.reconciledFound++;
+      desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
+    }
+    if (state.sizeMatched > record.filled) tracker.setFilled(record, Math.min(record.request.size, state.sizeMatched), now);
+    this.applyVenueState(record, state);
+    if (!OPEN_STATUSES.has(record.status) && (state.status === 'CANCELED' || state.status === 'UNMATCHED')) {
+      desk.orderEvent(strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: why, tsInit: now });
+    }
   }
 
   #enter(market: string): void {

@@ -188,6 +188,9 @@ export class TradingEngine {
           concatMap(() => (options.keepOrders ? of(undefined) : this.#canceller.cancelEverything$())),
           // a last look at our fills: one in the moments before the cancel-all is booked too
           concatMap(() => this.#fills.flush$()),
+          // what is still open in our books takes the venue's state (no CANCEL_PENDING or
+          // SUBMIT_UNKNOWN left that the venue no longer holds)
+          concatMap(() => this.#reconciler.settle$()),
         )
         .subscribe({ complete: () => resolve(), error: () => resolve() });
     });

@@ -94,10 +94,11 @@ describe('Reconciler (virtual time, simulated edge)', () => {
   it('sync cancels orphans of this run and settles orders the venue no longer lists', () => {
     const w = reconcilerOn();
     const kept = w.resting(400_000);
-    const orphan = w.resting(390_000);
     const gone = w.resting(380_000);
-    // the engine forgot one (an orphan) and thinks a cancelled one still rests
-    w.desk.tracker.transition(orphan, 'CANCELED', w.clock.now());
+    // an order of this run the engine does not track (a previous life's): an orphan
+    const [orphan] = w.answer(w.edge.prepare([request({ price: 390_000 })]));
+    w.answer(w.edge.submit([orphan!]));
+    // a cancelled one the engine still thinks rests
     w.answer(w.edge.cancel([gone.orderId!]));
     w.reconciler.sync('test');
     w.clock.advanceBy(50);
@@ -105,6 +106,58 @@ describe('Reconciler (virtual time, simulated edge)', () => {
     expect(w.venueOrders().map((o) => o.orderId)).toEqual([kept.orderId]);
     expect(gone.status).toBe('CANCELED');
     expect(kept.status).toBe('LIVE');
+  });
+
+  it('never takes our own orders for orphans: closed in our books but listed live, they are cancelled as ours', () => {
+    const w = reconcilerOn();
+    const closed = w.resting(400_000);
+    // the engine took it as cancelled (say a lost heartbeat) but the venue still rests it
+    w.desk.tracker.transition(closed, 'CANCELED', w.clock.now(), 'heartbeat lost');
+    w.reconciler.sync('test');
+    w.clock.advanceBy(100);
+    expect(w.desk.counters.orphansCancelled).toBe(0);
+    expect(w.venueOrders()).toEqual([]);
+    expect(closed.status).toBe('CANCELED');
+    expect(w.desk.counters.canceled).toBe(1);
+  });
+
+  it('a sync racing the stop counts no orphan: the listing that comes back after the stop began is dropped', () => {
+    const w = reconcilerOn();
+    const records = [w.resting(400_000), w.resting(390_000), w.resting(380_000)];
+    w.reconciler.sync('periodic');
+    // the stop begins while the listing is in flight: every order is marked to be cancelled
+    w.desk.stopped = true;
+    for (const r of records) r.cancelWhenLive = true;
+    w.clock.advanceBy(100);
+    expect(w.desk.counters.orphansCancelled).toBe(0);
+    expect(w.venueOrders()).toHaveLength(3);
+  });
+
+  it('at stop, settles every open order with the venue: none left CANCEL_PENDING or SUBMIT_UNKNOWN that the venue does not hold', () => {
+    const w = reconcilerOn();
+    // cancelled by the venue (heartbeat deadline) while we waited for our cancel's answer
+    const pending = w.resting(400_000);
+    w.answer(w.edge.cancel([pending.orderId!]));
+    w.desk.tracker.transition(pending, 'CANCEL_PENDING', w.clock.now());
+    // a post that timed out but reached the venue, and one that never did
+    const [taken] = w.answer(w.edge.prepare([request({ price: 390_000 })]));
+    const found = w.desk.tracker.add(taken!.request, w.clock.now());
+    w.desk.tracker.setOrderId(found, taken!.orderId, w.clock.now());
+    w.answer(w.edge.submit([taken!]));
+    w.desk.tracker.transition(found, 'SUBMIT_UNKNOWN', w.clock.now());
+    const lost = w.desk.tracker.add(request({ price: 380_000 }), w.clock.now());
+    w.desk.tracker.setOrderId(lost, '0xnever', w.clock.now());
+    w.desk.tracker.transition(lost, 'SUBMIT_UNKNOWN', w.clock.now());
+    let done = false;
+    w.reconciler.settle$().subscribe({ complete: () => (done = true) });
+    w.clock.advanceBy(100);
+    expect(done).toBe(true);
+    expect(pending.status).toBe('CANCELED');
+    expect(found.status).toBe('LIVE'); // rests at the venue: the stop's cancel takes it
+    expect(lost.status).toBe('REJECTED');
+    expect(w.desk.counters.accepted).toBe(1);
+    expect(w.desk.counters.reconciledFound).toBe(1);
+    expect(w.events.map((e) => e.type)).toEqual(['OrderCanceled', 'OrderAccepted', 'OrderRejected']);
   });
 
   it('after a restart: adopts or cancels what still rests, rejects what the venue never had', () => {
