@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
-import type { LiveRunConfig } from '../config/run-config.ts';
+import { firstValueFrom } from 'rxjs';
+import { AuthError } from '../core/errors.ts';
+import type { LiveRunConfig, SecretEnvNames } from '../config/run-config.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
 import { LiveExecutionClient } from '../execution/live-execution-client.ts';
 import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
@@ -11,7 +13,9 @@ import type { ExecutionEdge } from './execution-edge.ts';
 
 /**
  * Live: signed orders to the venue with L2 auth; credentials derived when the config has none.
- * `engine` gives the engine once built (the client asks it for a token's market rules).
+ * `engine` gives the engine once built (the client asks it for a token's market rules). The
+ * credentials are tried once (the account's open orders) before anything is sent: a 401 is an
+ * AuthError naming the credential the venue refused, never its value.
  */
 export async function liveEdge(
   config: LiveRunConfig,
@@ -50,5 +54,26 @@ export async function liveEdge(
     // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
     fills: fillsSinceMs !== undefined ? { sinceMs: fillsSinceMs } : undefined,
   });
+  try {
+    await firstValueFrom(execution.openOrders());
+  } catch (err) {
+    execution.close();
+    signer.close();
+    if (err instanceof AuthError) throw refusedCredential(err, given !== undefined, account.env);
+    throw err;
+  }
   return { execution, close: () => signer.close() };
+}
+
+/** The venue's 401 turned into which credential to check (by its variable name, never its value). */
+function refusedCredential(err: AuthError, given: boolean, env: SecretEnvNames): AuthError {
+  const text = err.message;
+  let which: string;
+  if (!given) which = `the API credentials derived from the private key (${env.privateKey})`;
+  else if (/unknown API key|does not belong/i.test(text)) which = `the API key (${env.apiKey})`;
+  else if (/PASSPHRASE/i.test(text)) which = `the API passphrase (${env.apiPassphrase})`;
+  else if (/HMAC|SIGNATURE/i.test(text)) which = `the API secret (${env.apiSecret})`;
+  else if (/TIMESTAMP/i.test(text)) which = 'the request timestamp (is this clock right?)';
+  else which = `the API credentials (${env.apiKey}, ${env.apiSecret}, ${env.apiPassphrase})`;
+  return new AuthError(`the venue refused ${which}: ${text}`, { cause: err });
 }

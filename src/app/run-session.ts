@@ -18,6 +18,7 @@ import { restoreFromStore, storePersistence } from '../store/store-persistence.t
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import { engineSettings } from './engine-settings.ts';
+import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
 import { liveEdge } from './live-edge.ts';
 import { marketDataSource } from './market-data.ts';
@@ -47,8 +48,26 @@ export interface RunSession {
   readonly store: RunStore | undefined;
   /** True when the run resumed from a store holding a previous life's orders or fills. */
   readonly resumed: boolean;
-  /** Stops strategies, cancels orders unless `keepOrders`, closes edges; returns the summary. */
+  /**
+   * Stops strategies, cancels orders unless `keepOrders` and verifies none is live at the venue
+   * (the summary's `stop`), closes edges; returns the summary.
+   */
   stop(options?: { keepOrders?: boolean }): Promise<EngineSummary>;
+  /**
+   * A fatal fault in our own process (a store write, an unexpected exception): halts trading at
+   * once, for good, and logs one error line; the caller then stops (cancel and verify) and exits
+   * with EXIT_FAIL_CLOSED. Only the first fault counts.
+   */
+  fail(what: string, err: unknown): void;
+  /** Settles with the first fatal fault. */
+  readonly fatal: Promise<RunFault>;
+}
+
+/** The fault a run failed closed on: what failed, and the error's message (never a stack). */
+export interface RunFault {
+  readonly what: string;
+  readonly message: string;
+  readonly cause: unknown;
 }
 
 /**
@@ -66,6 +85,21 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   }
 
   let sandbox: RunningSandbox | undefined;
+  // the first fatal fault; the engine is halted on it once built (a fault before that fails the start)
+  let fault: RunFault | undefined;
+  let onFatal: (f: RunFault) => void = () => undefined;
+  const fatal = new Promise<RunFault>((resolve) => (onFatal = resolve));
+  const built: { engine?: TradingEngine; haltWatch?: { unsubscribe(): void } } = {};
+  const fail = (what: string, err: unknown): void => {
+    if (fault) return;
+    fault = { what, message: err instanceof Error ? err.message : String(err), cause: err };
+    // halted for good: the halt file's watch could lift a halt, so it ends here
+    built.haltWatch?.unsubscribe();
+    built.engine?.halt(`fatal: ${what}`);
+    built.engine?.alert(`${what}: ${fault.message}`);
+    log.error('fatal fault: trading halted, stopping', { what, err: fault.message });
+    onFatal(fault);
+  };
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const opened = await openVenue(config, options.venueUrl, logger, clock);
@@ -102,7 +136,6 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     store?.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: markets.map(recordedMarketOf) });
 
     // the execution edge: the only thing paper and live do differently
-    const built: { engine?: TradingEngine } = {};
     const edge =
       config.mode === 'live'
         ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => built.engine)
@@ -135,7 +168,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       // paper: the simulated account starts with `paper.balance`
       startingBalance: config.mode === 'paper' ? config.paper.balance : 0,
       runId: store ? store.runId : randomBytes(4).toString('hex'),
-      persistence: store ? storePersistence(store) : undefined,
+      persistence: store ? guardedPersistence(storePersistence(store), (err) => fail('store write failed', err)) : undefined,
       restore: restore?.resumed ? restore : undefined,
       orphans: config.execution.orphans,
       log,
@@ -144,6 +177,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     });
     built.engine = engine;
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
+    built.haltWatch = haltWatch;
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
@@ -158,12 +192,21 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       tokens,
       store,
       resumed: restore?.resumed ?? false,
+      fail,
+      fatal,
       stop(stopOptions = {}) {
         stopped ??= (async () => {
           haltWatch.unsubscribe();
-          await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop });
+          await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop, deadlineMs: config.execution.stopDeadlineMs });
           const summary = engine.summary();
-          for (const close of closers) await close();
+          // write what can be written: a store that failed may fail to close too
+          for (const close of closers) {
+            try {
+              await close();
+            } catch (err) {
+              log.warn('closing failed', { err: err instanceof Error ? err.message : String(err) });
+            }
+          }
           log.info('run stopped', { summary });
           return summary;
         })();

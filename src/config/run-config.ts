@@ -286,6 +286,8 @@ export interface ExecutionConfig {
   readonly heartbeatIntervalMs: number;
   /** Cancel our open orders when the run stops. */
   readonly cancelOnStop: boolean;
+  /** How long a stop cancels, retries and checks the venue's open orders before it gives up, ms. */
+  readonly stopDeadlineMs: number;
   /** What to do at start with open orders the run did not place: cancel them or adopt them. */
   readonly orphans: 'cancel' | 'adopt';
   /** Threads that sign a batch together with the engine's thread (live mode). */

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pino, type Logger, type DestinationStream } from 'pino';
 
@@ -26,14 +26,15 @@ export interface LogOptions {
   readonly name?: string;
 }
 
-/** A pino logger writing JSON lines to a file and/or stdout, with secrets redacted. */
+/**
+ * A pino logger writing JSON lines to a file and/or stdout, with secrets redacted. A log file
+ * that cannot be opened or written (a folder, a read-only or missing place) never stops the run:
+ * its lines go to stderr instead, after one warning there.
+ */
 export function createLogger(options: LogOptions): Logger {
   const streams: { stream: DestinationStream; level: pino.Level }[] = [];
   const level = (options.level === 'silent' ? 'fatal' : options.level) as pino.Level;
-  if (options.file) {
-    mkdirSync(dirname(options.file), { recursive: true });
-    streams.push({ stream: pino.destination({ dest: options.file, sync: false, mkdir: true }), level });
-  }
+  if (options.file) streams.push({ stream: new FileSink(options.file), level });
   if (options.stdout) streams.push({ stream: pino.destination({ dest: 1, sync: false }), level });
   const base = { name: options.name ?? 'clobot', level: options.level, redact: { paths: REDACT_PATHS, censor: '***' } };
   if (streams.length === 0 || options.level === 'silent') return pino({ ...base, enabled: false });
@@ -57,4 +58,64 @@ export function fieldLogger(logger: Logger): FieldLogger {
     error: (msg, fields) => logger.error(fields ?? {}, msg),
     child: (bindings) => fieldLogger(logger.child(bindings)),
   };
+}
+
+/**
+ * A log file with stderr behind it: opened here (synchronously, so a path that cannot be a file
+ * fails at once), written without blocking; on the first error, one warning on stderr and every
+ * line after it to stderr.
+ */
+class FileSink implements DestinationStream {
+  readonly #file: string;
+  #primary: ReturnType<typeof pino.destination> | undefined;
+  #warned = false;
+
+  constructor(file: string) {
+    this.#file = file;
+    try {
+      makeFolders(dirname(file));
+      const fd = openSync(file, 'a');
+      const primary = pino.destination({ dest: fd, sync: false });
+      primary.on('error', (err: unknown) => this.#fallBack(err));
+      this.#primary = primary;
+    } catch (err) {
+      this.#fallBack(err);
+    }
+  }
+
+  write(line: string): void {
+    if (this.#primary) this.#primary.write(line);
+    else process.stderr.write(line);
+  }
+
+  flush(): void {
+    try {
+      this.#primary?.flushSync();
+    } catch (err) {
+      this.#fallBack(err);
+    }
+  }
+
+  #fallBack(err: unknown): void {
+    const primary = this.#primary;
+    this.#primary = undefined;
+    if (primary) primary.destroy();
+    if (this.#warned) return;
+    this.#warned = true;
+    const why = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`warning: log file ${this.#file} cannot be written (${why}); logging to stderr\n`);
+  }
+}
+
+/**
+ * Creates a folder and its missing parents one level at a time (Node's recursive mkdir loops
+ * forever under /proc, where a missing folder cannot be created and reads as absent).
+ */
+function makeFolders(folder: string): void {
+  const missing: string[] = [];
+  for (let f = folder; !existsSync(f); f = dirname(f)) {
+    missing.push(f);
+    if (dirname(f) === f) break;
+  }
+  for (const f of missing.reverse()) mkdirSync(f);
 }

@@ -1,6 +1,25 @@
 import { formatMicros } from '../core/fixed.ts';
 import type { PortfolioTotals } from '../portfolio/portfolio.ts';
 
+/** An order still live at the venue when the stop gave up (prices and sizes as decimal text). */
+export interface LiveOrder {
+  readonly orderId: string | undefined;
+  readonly clientOrderId: string | undefined;
+  readonly tokenId: string;
+  readonly side: string;
+  readonly price: string;
+  /** What is left to fill. */
+  readonly size: string;
+}
+
+/** What the stop found: verified when the venue listed none of our orders live at the end. */
+export interface StopReport {
+  readonly verified: boolean;
+  /** Rounds of cancel and listing it took (or made before the stop deadline). */
+  readonly rounds: number;
+  readonly live: readonly LiveOrder[];
+}
+
 /** The run summary written by `clobot run --summary` (and shown in the status view). */
 export interface EngineSummary {
   readonly ordersSubmitted: number;
@@ -24,6 +43,10 @@ export interface EngineSummary {
   readonly turnover: string;
   readonly strategies: Readonly<Record<string, string>>;
   readonly faults: number;
+  /** The verified stop's outcome (absent while running, or when the stop kept the orders). */
+  readonly stop?: StopReport;
+  /** Faults that ended the run or halted trading (store, log sink, credentials), one line each. */
+  readonly alerts?: readonly string[];
 }
 
 /** Mutable counters the engine bumps; `summary` renders them with exact decimal strings. */
@@ -50,6 +73,8 @@ export class EngineCounters {
     heartbeats: { sent: number; acknowledged: number; missed: number };
     openOrders: number;
     strategies: Record<string, string>;
+    stop?: StopReport;
+    alerts?: readonly string[];
   }): EngineSummary {
     const denied: Record<string, number> = {};
     for (const [code, n] of Object.entries(input.deniedByCode)) if (n > 0) denied[code] = n;
@@ -74,6 +99,8 @@ export class EngineCounters {
       turnover: formatMicros(input.totals.turnover),
       strategies: input.strategies,
       faults: this.faults,
+      ...(input.stop ? { stop: input.stop } : {}),
+      ...(input.alerts && input.alerts.length > 0 ? { alerts: input.alerts } : {}),
     };
   }
 }

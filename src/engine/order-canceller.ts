@@ -1,12 +1,18 @@
-import { catchError, defer, EMPTY, mergeMap, of, Subject, tap, type Observable } from 'rxjs';
+import { catchError, concatMap, defer, EMPTY, map, mergeMap, of, Subject, tap, timeout, timer, type Observable } from 'rxjs';
+import { formatMicros } from '../core/fixed.ts';
 import { batchWithin } from '../execution/batcher.ts';
+import type { CancelOutcome, VenueOrderState } from '../execution/execution-client.ts';
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
+import type { LiveOrder, StopReport } from './engine-summary.ts';
 
 /** Most order ids in one cancel call of the engine. */
 const CANCEL_BATCH = 100;
 /** Cancel calls in flight at once. */
 const CANCELS_IN_FLIGHT = 2;
+/** First wait between two rounds of the verified stop, ms; doubled each round up to the next. */
+const STOP_BACKOFF_MS = 250;
+const STOP_BACKOFF_MAX_MS = 2_000;
 
 /**
  * Cancels: requests are batched on the clock and sent to the edge; an order not yet at the venue
@@ -45,33 +51,84 @@ export class OrderCanceller {
     this.#cancels$.next(record);
   }
 
-  /** Cancels every open order of the account (on stop); emits once done, never errors. */
-  cancelEverything$(): Observable<unknown> {
-    const { execution, clock, tracker, counters, log } = this.#desk;
+  /**
+   * The verified stop: cancels every open order of the account, then lists the account's open
+   * orders at the venue, and goes round again (after a growing wait, cancel-all and the orders'
+   * own cancel in turn) until the venue lists none or `deadlineMs` of clock time has passed.
+   * Emits once what it found, never errors: verified only when the last listing held no live order.
+   */
+  cancelAndVerify$(deadlineMs: number): Observable<StopReport> {
+    const { clock, log } = this.#desk;
+    const deadline = clock.now() + deadlineMs;
+    let last: readonly VenueOrderState[] | undefined;
+    const round = (attempt: number): Observable<StopReport> => {
+      const remaining = (): number => Math.max(1, deadline - clock.now());
+      const ids = last?.map((o) => o.orderId) ?? [];
+      const cancel$ = attempt % 2 === 1 && ids.length > 0 ? this.#desk.execution.cancel(ids) : this.#cancelAll$();
+      return cancel$.pipe(
+        timeout({ first: remaining(), scheduler: clock.scheduler }),
+        tap((outcome) => this.#booked(outcome)),
+        catchError((err: unknown) => {
+          log.warn('cancel on stop failed; retrying within the stop deadline', { attempt: attempt + 1, err: String(err) });
+          return of(undefined);
+        }),
+        concatMap(() => this.#desk.execution.openOrders().pipe(timeout({ first: remaining(), scheduler: clock.scheduler }))),
+        map((orders): readonly VenueOrderState[] | undefined => orders.filter((o) => o.status !== 'MATCHED' && o.status !== 'CANCELED')),
+        catchError((err: unknown) => {
+          log.warn('listing open orders on stop failed; retrying within the stop deadline', { attempt: attempt + 1, err: String(err) });
+          return of(undefined);
+        }),
+        concatMap((live) => {
+          if (live !== undefined) last = live;
+          if (live !== undefined && live.length === 0) return of<StopReport>({ verified: true, rounds: attempt + 1, live: [] });
+          const wait = Math.min(STOP_BACKOFF_MS * 2 ** attempt, STOP_BACKOFF_MAX_MS);
+          if (clock.now() + wait >= deadline) return of<StopReport>({ verified: false, rounds: attempt + 1, live: this.#stillLive(last) });
+          return timer(wait, clock.scheduler).pipe(concatMap(() => round(attempt + 1)));
+        }),
+      );
+    };
     return defer(() => {
-      for (const record of tracker.open()) record.cancelWhenLive = true;
-      return execution.cancelAll();
-    }).pipe(
-      tap((outcome) => {
-        const now = clock.now();
-        for (const id of outcome.canceled) {
-          const record = tracker.byOrderId(id);
-          if (record && OPEN_STATUSES.has(record.status)) {
-            counters.canceled++;
-            tracker.transition(record, 'CANCELED', now, 'stop');
-          }
-        }
-      }),
-      catchError((err: unknown) => {
-        log.error('cancel-all on stop failed', { err: String(err) });
-        return of(undefined);
-      }),
-    );
+      for (const record of this.#desk.tracker.open()) record.cancelWhenLive = true;
+      return round(0);
+    });
   }
 
   /** Ends the cancel stream (what waits in the batcher is still sent). */
   complete(): void {
     this.#cancels$.complete();
+  }
+
+  #cancelAll$(): Observable<CancelOutcome> {
+    return defer(() => this.#desk.execution.cancelAll());
+  }
+
+  /** Books the orders a cancel on stop took out. */
+  #booked(outcome: CancelOutcome): void {
+    const { clock, tracker, counters } = this.#desk;
+    const now = clock.now();
+    for (const id of outcome.canceled) {
+      const record = tracker.byOrderId(id);
+      if (record && OPEN_STATUSES.has(record.status)) {
+        counters.canceled++;
+        tracker.transition(record, 'CANCELED', now, 'stop');
+      }
+    }
+  }
+
+  /**
+   * What is still live after the stop: the venue's last listing, or, when no listing ever came,
+   * the orders we hold open (the venue may hold them, nobody could say otherwise).
+   */
+  #stillLive(listed: readonly VenueOrderState[] | undefined): LiveOrder[] {
+    if (listed) return listed.map((o) => ({ orderId: o.orderId, clientOrderId: o.clientOrderId, tokenId: o.tokenId, side: o.side, price: formatMicros(o.price), size: formatMicros(o.originalSize - o.sizeMatched) }));
+    return this.#desk.tracker.open().map((r) => ({
+      orderId: r.orderId,
+      clientOrderId: r.request.clientOrderId,
+      tokenId: r.request.tokenId,
+      side: r.request.side,
+      price: formatMicros(r.request.price),
+      size: formatMicros(r.request.size - r.filled),
+    }));
   }
 
   #cancelBatch(batch: readonly OrderRecord[]): Observable<unknown> {

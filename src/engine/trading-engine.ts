@@ -1,4 +1,4 @@
-import { concatMap, interval, of } from 'rxjs';
+import { concatMap, interval, of, tap } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
@@ -9,7 +9,7 @@ import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
 import { EngineDesk } from './engine-desk.ts';
-import type { EngineCounters, EngineSummary } from './engine-summary.ts';
+import type { EngineCounters, EngineSummary, StopReport } from './engine-summary.ts';
 import { FillBook } from './fill-book.ts';
 import { IntentRouter } from './intent-router.ts';
 import { OrderCanceller } from './order-canceller.ts';
@@ -25,6 +25,8 @@ export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 
 /** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
 export const DEFAULT_DRAIN_MS = 10_000;
+/** Default of `stop({ deadlineMs })`: how long the stop cancels and checks the venue, ms (clock time). */
+export const DEFAULT_STOP_DEADLINE_MS = 30_000;
 
 /**
  * The core, the same in every mode: market events in, strategies called, intents checked by
@@ -48,6 +50,8 @@ export class TradingEngine {
   readonly #fills: FillBook;
   readonly #router: IntentRouter;
   #manualHalt: string | undefined;
+  #stopReport: StopReport | undefined;
+  readonly #alerts: string[] = [];
 
   constructor(options: EngineOptions) {
     this.#opts = options;
@@ -167,9 +171,10 @@ export class TradingEngine {
    * Stops strategies (their onStop intents still go out), waits (up to `drainMs` of clock time)
    * for the order batches in flight to be answered, cancels our open orders unless `keepOrders`,
    * then closes the streams. Without the wait, an order the venue takes after the cancel-all
-   * would be left resting, and its answer lost.
+   * would be left resting, and its answer lost. The cancel is verified: retried and checked
+   * against the venue's open orders for up to `deadlineMs`; the outcome is `stopReport`.
    */
-  async stop(options: { keepOrders?: boolean; drainMs?: number } = {}): Promise<void> {
+  async stop(options: { keepOrders?: boolean; drainMs?: number; deadlineMs?: number } = {}): Promise<void> {
     const desk = this.#desk;
     if (desk.stopped) return;
     this.#host.stop();
@@ -185,7 +190,16 @@ export class TradingEngine {
       this.#submitter
         .drain$(options.drainMs ?? DEFAULT_DRAIN_MS)
         .pipe(
-          concatMap(() => (options.keepOrders ? of(undefined) : this.#canceller.cancelEverything$())),
+          concatMap(() =>
+            options.keepOrders
+              ? of(undefined)
+              : this.#canceller.cancelAndVerify$(options.deadlineMs ?? DEFAULT_STOP_DEADLINE_MS).pipe(
+                  tap((report) => {
+                    this.#stopReport = report;
+                    if (!report.verified) this.#opts.log.error('orders still live at the venue after the stop', { count: report.live.length, orders: report.live });
+                  }),
+                ),
+          ),
           // a last look at our fills: one in the moments before the cancel-all is booked too
           concatMap(() => this.#fills.flush$()),
           // what is still open in our books takes the venue's state (no CANCEL_PENDING or
@@ -211,6 +225,16 @@ export class TradingEngine {
   halt(reason: string): void {
     this.#manualHalt = reason;
     this.#opts.log.warn('trading halted', { reason });
+  }
+
+  /** Records a fault that ended the run or halted trading; listed in the summary's `alerts`. */
+  alert(message: string): void {
+    this.#alerts.push(message);
+  }
+
+  /** The verified stop's outcome, once `stop()` cancelled (undefined before, or with `keepOrders`). */
+  get stopReport(): StopReport | undefined {
+    return this.#stopReport;
   }
 
   resume(): void {
@@ -239,6 +263,8 @@ export class TradingEngine {
       heartbeats: this.heartbeat ? { ...this.heartbeat.stats } : { sent: 0, acknowledged: 0, missed: 0 },
       openOrders: this.#desk.tracker.open().length,
       strategies: this.#host.states(),
+      stop: this.#stopReport,
+      alerts: this.#alerts,
     });
   }
 

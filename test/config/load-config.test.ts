@@ -126,6 +126,7 @@ describe('loadConfig: a valid config', () => {
       orderTimeoutMs: 10_000,
       heartbeatIntervalMs: 5000,
       cancelOnStop: true,
+      stopDeadlineMs: 30_000,
       orphans: 'adopt',
       signing: { helpers: 0, spinMs: 0 },
       busyPoll: false,

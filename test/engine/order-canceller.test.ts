@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { throwError } from 'rxjs';
+import type { StopReport } from '../../src/engine/engine-summary.ts';
 import { OrderCanceller } from '../../src/engine/order-canceller.ts';
 import type { OrderRecord } from '../../src/execution/order-tracker.ts';
 import { deskOn, edgeWith, request } from './parts.ts';
@@ -10,7 +11,7 @@ function cancellerOn(options: Parameters<typeof deskOn>[0] = {}) {
     ...options,
     wrap: (base) => {
       const inner = options.wrap ? options.wrap(base) : base;
-      return edgeWith(base, { cancel: (ids) => (calls.push([...ids]), inner.cancel(ids)) });
+      return edgeWith(base, { cancel: (ids) => (calls.push([...ids]), inner.cancel(ids)), cancelAll: (scope) => inner.cancelAll(scope) });
     },
   });
   const canceller = new OrderCanceller(world.desk);
@@ -66,16 +67,45 @@ describe('OrderCanceller (virtual time, simulated edge)', () => {
     expect(b.status).toBe('LIVE');
   });
 
-  it('cancels everything on stop and books what the venue cancelled', () => {
+  it('cancels everything on stop, books what the venue cancelled and verifies none is live', () => {
     const c = cancellerOn();
     const a = c.resting(400_000);
     const pending = c.desk.tracker.add(request({ price: 300_000 }), c.clock.now());
-    let done = false;
-    c.canceller.cancelEverything$().subscribe({ complete: () => (done = true) });
+    let report: StopReport | undefined;
+    c.canceller.cancelAndVerify$(5_000).subscribe((r) => (report = r));
     c.clock.advanceBy(30);
-    expect(done).toBe(true);
+    expect(report).toEqual({ verified: true, rounds: 1, live: [] });
     expect(a.status).toBe('CANCELED');
     expect(pending.cancelWhenLive).toBe(true);
     expect(c.desk.counters.canceled).toBe(1);
+  });
+
+  it('retries a failing cancel-all with backoff until the venue lists none live', () => {
+    let failures = 2;
+    const c = cancellerOn({
+      wrap: (base) => edgeWith(base, { cancelAll: (scope) => (failures-- > 0 ? throwError(() => new Error('500 from the venue')) : base.cancelAll(scope)) }),
+    });
+    const a = c.resting(400_000);
+    let report: StopReport | undefined;
+    c.canceller.cancelAndVerify$(5_000).subscribe((r) => (report = r));
+    c.clock.advanceBy(10);
+    expect(report).toBeUndefined();
+    expect(c.venueOrders().length).toBe(1);
+    c.clock.advanceBy(2_000);
+    expect(report?.verified).toBe(true);
+    expect(c.venueOrders()).toEqual([]);
+    expect(a.status).toBe('CANCELED');
+  });
+
+  it('gives up at the stop deadline and lists what is still live when every cancel fails', () => {
+    const fail = () => throwError(() => new Error('500 from the venue'));
+    const c = cancellerOn({ wrap: (base) => edgeWith(base, { cancelAll: fail, cancel: fail }) });
+    const a = c.resting(400_000);
+    let report: StopReport | undefined;
+    c.canceller.cancelAndVerify$(3_000).subscribe((r) => (report = r));
+    c.clock.advanceBy(2_999);
+    expect(report?.verified).toBe(false);
+    expect(report?.rounds).toBeGreaterThan(2);
+    expect(report?.live).toEqual([{ orderId: a.orderId, clientOrderId: a.request.clientOrderId, tokenId: a.request.tokenId, side: a.request.side, price: '0.4', size: expect.any(String) as string }]);
   });
 });

@@ -2,6 +2,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { asyncScheduler } from 'rxjs';
+import { EXIT_FAIL_CLOSED, EXIT_ORDERS_LIVE, RunEndError } from '../../core/errors.ts';
 import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
@@ -19,7 +20,9 @@ interface RunOptions {
 /**
  * `clobot run <config>`: runs the config's strategies live (against the venue URL, or the sandbox
  * embedded in-process). SIGINT, SIGTERM or the end of `--duration` stop the strategies, cancel
- * open orders unless `--keep-orders`, write `--summary`, and exit 0. SIGUSR2 toggles a manual
+ * open orders unless `--keep-orders` and check that none is live at the venue, write `--summary`,
+ * and exit 0; exit 3 when orders stay live (listed). A fatal fault in our process (a store write,
+ * an unexpected exception) halts trading and takes the same stop, then exits 4. SIGUSR2 toggles a manual
  * trading halt. On a terminal a status view refreshes every 2 s; JSON logs go to the config's
  * log file, and to stdout when stdout is not a terminal.
  */
@@ -55,6 +58,11 @@ export function registerRun(program: Command): void {
       };
       process.on('SIGUSR2', onUsr2);
 
+      // an exception nobody caught (a stream's, a timer's) fails the run closed instead of killing it with orders live
+      const onException = (err: unknown) => session.fail('unexpected exception', err);
+      process.on('uncaughtException', onException);
+      process.on('unhandledRejection', onException);
+
       await new Promise<void>((done) => {
         const finish = () => {
           process.off('SIGINT', finish);
@@ -65,10 +73,13 @@ export function registerRun(program: Command): void {
         const timer = opts.duration !== undefined ? longTimer(opts.duration, asyncScheduler, finish) : undefined;
         process.once('SIGINT', finish);
         process.once('SIGTERM', finish);
+        void session.fatal.then(finish);
       });
       process.off('SIGUSR2', onUsr2);
       view?.stop();
       const summary = await session.stop({ keepOrders: opts.keepOrders === true ? true : undefined });
+      process.off('uncaughtException', onException);
+      process.off('unhandledRejection', onException);
       if (opts.summary) {
         const path = resolve(opts.summary);
         mkdirSync(dirname(path), { recursive: true });
@@ -79,5 +90,12 @@ export function registerRun(program: Command): void {
           `realized ${summary.pnl.realized}, unrealized ${summary.pnl.unrealized}, fees ${summary.fees}\n`,
       );
       logger.flush();
+      const fault = await Promise.race([session.fatal, Promise.resolve(undefined)]);
+      const live = summary.stop?.verified === false ? summary.stop.live : [];
+      if (live.length > 0 || summary.stop?.verified === false) {
+        const ids = live.map((o) => o.orderId ?? o.clientOrderId).join(', ');
+        throw new RunEndError(`${live.length} order(s) still live at the venue after the stop: ${ids}${fault ? ` (the run failed on ${fault.what}: ${fault.message})` : ''}`, EXIT_ORDERS_LIVE);
+      }
+      if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
 }
