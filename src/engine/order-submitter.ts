@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, finalize, merge, mergeMap, Observable, race, Subject, take, tap, timer, of } from 'rxjs';
+import { catchError, concatMap, EMPTY, finalize, merge, mergeMap, Observable, race, Subject, take, tap, timer, of, type Subscriber } from 'rxjs';
 import { ClobotError, isOutcomeUnknown, RateLimitError, VenueRejectError } from '../core/errors.ts';
 import { batchWithin } from '../execution/batcher.ts';
 import type { PreparedOrder, SubmitResult } from '../execution/execution-client.ts';
@@ -16,6 +16,19 @@ function retryableRefusal(err: unknown): number | undefined {
   if (err instanceof RateLimitError) return Math.max(100, err.retryAfterMs ?? 1_000);
   if (err instanceof VenueRejectError && (err.status === 429 || err.status === 503)) return Math.max(100, err.retryAfterMs ?? 1_000);
   return undefined;
+}
+
+/**
+ * Lets the post go once the hashes are committed; errors when they were rolled back. A module
+ * function, not a named arrow per batch (each costs a property definition: tsx keeps names).
+ */
+function goOnCommit(subscriber: Subscriber<void>, committed: boolean): void {
+  if (!committed) {
+    subscriber.error(new ClobotError('the order hashes were not committed to the store; the orders were not sent'));
+    return;
+  }
+  subscriber.next();
+  subscriber.complete();
 }
 
 /**
@@ -112,16 +125,8 @@ export class OrderSubmitter {
   #committed(): Observable<void> {
     return new Observable<void>((subscriber) => {
       const persistence = this.#desk.persistence;
-      const go = (committed: boolean): void => {
-        if (!committed) {
-          subscriber.error(new ClobotError('the order hashes were not committed to the store; the orders were not sent'));
-          return;
-        }
-        subscriber.next();
-        subscriber.complete();
-      };
-      if (persistence?.afterCommit) persistence.afterCommit(go);
-      else go(true);
+      if (persistence?.afterCommit) persistence.afterCommit((committed) => goOnCommit(subscriber, committed));
+      else goOnCommit(subscriber, true);
     });
   }
 

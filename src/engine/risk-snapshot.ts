@@ -73,25 +73,20 @@ export class RiskSnapshot {
         remaining: r.status === 'CANCEL_PENDING' ? 0 : tracker.remaining(r),
       });
     }
-    let dailyPnl: Micros | undefined;
-    const dayPnl = (): Micros => (dailyPnl ??= this.dailyPnl(now));
     const haltReason = src.haltReason();
-    return {
+    return new TakenState(
+      this,
       now,
       markets,
       openOrders,
       positions,
       // only the order-rate check reads them
-      recentOrderTimes: src.ratesChecked ? times : NO_TIMES,
-      consecutiveRejects: src.consecutiveRejects(),
-      get dailyPnl() {
-        return dayPnl();
-      },
-      heartbeat: src.heartbeat(),
-      manualHalt: haltReason !== undefined,
+      src.ratesChecked ? times : NO_TIMES,
+      src.consecutiveRejects(),
+      src.heartbeat(),
       haltReason,
-      reconciling: src.reconciling,
-    };
+      src.reconciling,
+    );
   }
 
   /** Realized + unrealized - fees since the first look of this UTC day. */
@@ -110,6 +105,36 @@ export class RiskSnapshot {
     const ask = book?.asks[0]?.price;
     if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
     return bid ?? ask ?? book?.lastTradePrice;
+  }
+}
+
+/**
+ * One taken state: the day's PnL computed on first read. A class, so taking one makes no
+ * closure (a named arrow per call costs a property definition: tsx keeps function names).
+ */
+class TakenState implements RiskState {
+  readonly manualHalt: boolean;
+  readonly #snapshot: RiskSnapshot;
+  #dailyPnl: Micros | undefined;
+
+  constructor(
+    snapshot: RiskSnapshot,
+    readonly now: number,
+    readonly markets: RiskState['markets'],
+    readonly openOrders: readonly RiskOpenOrder[],
+    readonly positions: RiskState['positions'],
+    readonly recentOrderTimes: readonly number[],
+    readonly consecutiveRejects: number,
+    readonly heartbeat: HeartbeatHealth,
+    readonly haltReason: string | undefined,
+    readonly reconciling: RiskState['reconciling'],
+  ) {
+    this.#snapshot = snapshot;
+    this.manualHalt = haltReason !== undefined;
+  }
+
+  get dailyPnl(): Micros {
+    return (this.#dailyPnl ??= this.#snapshot.dailyPnl(this.now));
   }
 }
 

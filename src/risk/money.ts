@@ -67,4 +67,14 @@ export class PicoSum {
   get value(): bigint {
     return this.#big + BigInt(this.#small);
   }
+
+  /**
+   * Whether the sum is above `limit` Micros (limit × 1e6 picos), exactly: in plain numbers while
+   * nothing was carried in the BigInt and the scaled limit is below 2^53, else in BigInt.
+   */
+  exceedsMicros(limit: Micros): boolean {
+    const scaled = limit * MICROS_PER_UNIT;
+    if (this.#big === 0n && Number.isSafeInteger(scaled)) return this.#small > scaled;
+    return this.value > BigInt(limit) * MICROS;
+  }
 }

@@ -71,6 +71,28 @@ describe('PicoSum', () => {
     );
   });
 
+  it('exceedsMicros compares with limit x 1e6 picos exactly, in numbers or BigInt', () => {
+    const limits = [0, 1, 999_999, 9_007_199_254, 9_007_199_255, 1e12, Number.MAX_SAFE_INTEGER];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.oneof(fc.integer({ min: 0, max: 100_000_000 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }))), { maxLength: 8 }),
+        fc.oneof(fc.constantFrom(...limits), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
+        (pairs, limit) => {
+          const sum = new PicoSum();
+          for (const [a, b] of pairs) sum.addProduct(a, b);
+          expect(sum.exceedsMicros(limit)).toBe(sum.value > BigInt(limit) * 1_000_000n);
+          // at the limit exactly is not above it
+          const at = new PicoSum();
+          at.addProduct(limit, 1_000_000);
+          expect(at.exceedsMicros(limit)).toBe(false);
+          at.addProduct(1, 1);
+          expect(at.exceedsMicros(limit)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('switches to BigInt exactly when a product or the total reaches 2^53', () => {
     const sum = new PicoSum();
     sum.addProduct(94_906_265, 94_906_265); // 9007199136250225 < 2^53

@@ -1,6 +1,6 @@
 import { deny } from '../deny.ts';
 import { addedPicos, addOpenBuy, addPosition } from '../exposure.ts';
-import { formatPicos, microsToPicos, PicoSum } from '../money.ts';
+import { formatPicos, microsToPicos, PicoSum, whole } from '../money.ts';
 import type { RiskCheck } from '../types.ts';
 
 /**
@@ -18,13 +18,13 @@ export const maxGrossExposure: RiskCheck = (req, state, limits) => {
   const max = limits.maxGrossExposure;
   if (max === undefined) return undefined;
   const sum = new PicoSum();
-  sum.addPicos(addedPicos(req, state));
+  // a BUY adds its notional: summed as a product, so no BigInt while the sum stays small
+  if (req.side === 'BUY') sum.addProduct(whole(req.price, 'order price'), whole(req.size, 'order size'));
+  else sum.addPicos(addedPicos(req, state));
   for (const [tokenId, position] of state.positions) addPosition(sum, tokenId, position, req, state);
   for (const o of state.openOrders) addOpenBuy(sum, o);
+  if (!sum.exceedsMicros(whole(max, 'maxGrossExposure'))) return undefined;
   const total = sum.value;
   const limit = microsToPicos(max, 'maxGrossExposure');
-  if (total > limit) {
-    return deny('GROSS_EXPOSURE_LIMIT', 'maxGrossExposure', `gross exposure ${formatPicos(total)} exceeds max ${formatPicos(limit)}`);
-  }
-  return undefined;
+  return deny('GROSS_EXPOSURE_LIMIT', 'maxGrossExposure', `gross exposure ${formatPicos(total)} exceeds max ${formatPicos(limit)}`);
 };

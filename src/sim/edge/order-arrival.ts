@@ -9,6 +9,15 @@ import { floorLot, type SimOrder } from './edge-order.ts';
 import type { EdgeVenue } from './edge-venue.ts';
 
 /**
+ * Counts a refusal by its message and answers it. A module function, not a closure in `arrive`:
+ * a named arrow made per call costs a property definition (tsx keeps function names).
+ */
+function reject(venue: EdgeVenue, id: string, errorMsg: string): SubmitResult {
+  venue.stats.rejected[errorMsg] = (venue.stats.rejected[errorMsg] ?? 0) + 1;
+  return { ok: false, orderId: id, errorMsg };
+}
+
+/**
  * An order reaching the simulated venue: admission with the venue's rules (src/sim/admission.ts,
  * shared with the matching engine), then, when it crosses, a walk of the recorded opposite
  * levels from the best, each at its own price, as the taker, over the displayed depth our orders
@@ -18,14 +27,10 @@ export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): 
   const id = prepared.orderId;
   const r = prepared.request;
   venue.stats.orders++;
-  const reject = (errorMsg: string): SubmitResult => {
-    venue.stats.rejected[errorMsg] = (venue.stats.rejected[errorMsg] ?? 0) + 1;
-    return { ok: false, orderId: id, errorMsg };
-  };
-  if (venue.orders.has(id)) return reject(ERR_DUPLICATED);
+  if (venue.orders.has(id)) return reject(venue, id, ERR_DUPLICATED);
   const token = venue.tokens.get(r.tokenId);
-  if (!token) return reject(ERR_INVALID_PAYLOAD);
-  if (token.token.acceptingOrders === false) return reject(ERR_MARKET_NOT_READY);
+  if (!token) return reject(venue, id, ERR_INVALID_PAYLOAD);
+  if (token.token.acceptingOrders === false) return reject(venue, id, ERR_MARKET_NOT_READY);
   // an intent without a type is a GTC order
   const type: OrderType = r.orderType ?? 'GTC';
   const postOnly = r.postOnly === true;
@@ -34,10 +39,10 @@ export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): 
   const side = r.side;
   const expiration = type === 'GTD' ? r.expiresAt : undefined;
   const bad = checkTerms({ side, type, price: r.price, size: r.size, postOnly, expiration }, { tickSize: book.tickSize, minOrderSize: book.minOrderSize, sizeLot: lot }, now);
-  if (bad !== undefined) return reject(bad);
+  if (bad !== undefined) return reject(venue, id, bad);
   const account = venue.account;
   const broke = checkFunds({ side, type, postOnly, price: r.price, size: r.size }, token.token.fees, account.collateral, account.tokens.get(r.tokenId)?.free ?? 0);
-  if (broke !== undefined) return reject(broke);
+  if (broke !== undefined) return reject(venue, id, broke);
 
   // what the opposite side offers within our limit, less what we already took from it (whole lots)
   const isBuy = side === 'BUY';
@@ -45,7 +50,7 @@ export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): 
   const best = opposite.find((l) => book.available(!isBuy, l) >= lot);
   const crosses = best !== undefined && (isBuy ? best.price <= r.price : best.price >= r.price);
   const refused = checkCrossing(type, postOnly, crosses, () => fillable(book, isBuy, r.price, lot) >= r.size);
-  if (refused !== undefined) return reject(refused);
+  if (refused !== undefined) return reject(venue, id, refused);
 
   const order: SimOrder = {
     id,
