@@ -109,6 +109,11 @@ export class OrderCanceller {
     for (const id of outcome.canceled) {
       const record = tracker.byOrderId(id);
       if (record && OPEN_STATUSES.has(record.status)) {
+        // an outcome-unknown order the venue cancelled was at the venue: found, so accepted
+        if (record.status === 'SUBMIT_UNKNOWN') {
+          counters.accepted++;
+          counters.reconciledFound++;
+        }
         counters.canceled++;
         tracker.transition(record, 'CANCELED', now, 'stop');
       }
