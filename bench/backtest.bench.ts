@@ -17,9 +17,9 @@ import type { BenchTable } from './table.ts';
 
 const EVENTS = 200_000;
 /** Mid moves on 5% of book updates (sizes change on all of them): a quoter re-quotes on a few. */
-const DATA: SyntheticOptions = { seed: 42, markets: 4, depth: 20, events: EVENTS, meanGapMs: 100, moveShare: 0.05, tradeShare: 0.05 };
+export const DATA: SyntheticOptions = { seed: 42, markets: 4, depth: 20, events: EVENTS, meanGapMs: 100, moveShare: 0.05, tradeShare: 0.05 };
 
-const CONFIG = `
+export const CONFIG = `
 mode: backtest
 name: bench
 data:

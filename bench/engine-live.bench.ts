@@ -6,6 +6,8 @@
  *   2. poll freshness: the share of the POST /books budget the poller uses over 60 s, and 429s;
  *   3. resident memory while tracking 1,000 markets (2,000 tokens).
  * The sandbox runs in a child process so its work does not share our event loop.
+ * Short run: CLOBOT_BENCH_ROWS=defaults (tick to trade with the defaults only: in-thread signing,
+ * with and without the store) and CLOBOT_BENCH_TICK_ONLY=1 (skip the memory and poll tables).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -81,14 +83,17 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
   const rows: (string | number)[][] = [];
   let floorMs = 0;
   const storeDir = mkdtempSync(join(tmpdir(), 'clobot-bench-store-'));
-  for (const [label, helpers, withStore, busyPoll] of [
+  const allRows = [
     ['in-thread signing', 0, false, false],
     ['in-thread signing + SQLite store', 0, true, false],
     ['in-thread signing, busy-poll loop', 0, false, true],
     ['in-thread signing + SQLite store, busy-poll loop', 0, true, true],
     ['1 helper thread, spinning 200 ms', 1, false, false],
     ['1 helper thread, spinning 200 ms, busy-poll loop', 1, false, true],
-  ] as const) {
+  ] as const;
+  // CLOBOT_BENCH_ROWS=defaults: only the rows of the defaults (no busy polling, no helper thread)
+  const defaultsOnly = process.env.CLOBOT_BENCH_ROWS === 'defaults';
+  for (const [label, helpers, withStore, busyPoll] of allRows.filter(([, helpers, , busyPoll]) => !defaultsOnly || (helpers === 0 && !busyPoll))) {
     const sandbox = await startSandboxProcess(sandboxArgs);
     const url = sandbox.url;
     const clock = new LiveClock();
@@ -214,7 +219,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
     await stop(sandbox.child);
   }
   rows.push(await cpuWindowFloor(floorMs, 500, 70, false));
-  rows.push(await cpuWindowFloor(floorMs, 500, 70, true));
+  if (!defaultsOnly) rows.push(await cpuWindowFloor(floorMs, 500, 70, true));
   return {
     title: 'Tick to trade inside the process: book text decoded -> POST /orders bytes handed to fetch (ms)',
     columns: ['signing', 'orders', 'samples', 'late', 'p50 ms', 'p99 ms', 'max ms', 'rounds with a GC', 'p99 without them'],
@@ -318,6 +323,8 @@ async function memory(url: string, seconds: number): Promise<BenchTable> {
 export async function run(): Promise<BenchTable[]> {
   const tables: BenchTable[] = [];
   tables.push(await tickToTrade(['--markets', '20', '--events', '6', '--no-flow']));
+  // CLOBOT_BENCH_TICK_ONLY=1: the tick-to-trade table alone (no memory or poll-freshness runs)
+  if (process.env.CLOBOT_BENCH_TICK_ONLY === '1') return tables;
   const big = await startSandboxProcess(['--markets', '1000', '--events', '250', '--no-flow']);
   try {
     tables.push(await memory(big.url, 20));

@@ -10,23 +10,12 @@ import { openBacktestData } from '../../src/backtest/data-file.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { parseConfig } from '../../src/config/load-config.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
+import { CONFIG, DATA as BENCH_DATA } from '../backtest.bench.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 200_000);
 const FORM = process.env.FORM === 'text' ? 'text' : 'binary';
 const RUNS = Number(process.env.RUNS ?? 2);
-const DATA = { seed: 42, markets: 4, depth: 20, events: EVENTS, meanGapMs: 100, moveShare: 0.05, tradeShare: 0.05 };
-const CONFIG = `
-mode: backtest
-name: bench
-data:
-  markets: { filter: { maxCount: 4 } }
-strategies:
-  - id: bq
-    module: strategies/02-band-quoter.ts
-    params: { size: 10, halfSpreadTicks: 2, requoteTicks: 2 }
-backtest:
-  latencyMs: 50
-`;
+const DATA = { ...BENCH_DATA, events: EVENTS };
 
 const dir = mkdtempSync(join(tmpdir(), 'clobot-bt-profile-'));
 try {
