@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { tap } from 'rxjs';
+import { interval, tap } from 'rxjs';
 import type { Logger } from 'pino';
 import { keepEventLoopPolling } from '../core/busy-poll.ts';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
-import { fieldLogger } from '../core/log.ts';
+import { fieldLogger, type FieldLogger } from '../core/log.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf } from '../data/market-selection.ts';
@@ -176,6 +176,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       http429: () => venue.transport.counters.http429,
     });
     built.engine = engine;
+    if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock, () => built.haltWatch?.unsubscribe()));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     built.haltWatch = haltWatch;
     engine.start();
@@ -218,3 +219,29 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     throw err;
   }
 }
+
+/** How often a live run looks for credentials the venue refused, ms. */
+const CREDENTIALS_CHECK_MS = 1_000;
+
+/**
+ * A 401 from the venue once trading runs (the key revoked, the secret rotated): trading halts,
+ * one error line, and an alert in the summary. The credentials were accepted at start, so this
+ * is the venue changing its mind; the run keeps going halted until it is stopped.
+ */
+function watchRefusedCredentials(venue: VenueClient, engine: TradingEngine, log: FieldLogger, clock: Clock, endHaltWatch: () => void): () => void {
+  const counters = venue.transport.counters;
+  const seen = counters.http401 ?? 0;
+  const sub = interval(CREDENTIALS_CHECK_MS, clock.scheduler).subscribe(() => {
+    const refused = (counters.http401 ?? 0) - seen;
+    if (refused === 0) return;
+    sub.unsubscribe();
+    // halted for good: the halt file's watch could lift it
+    endHaltWatch();
+    const message = `the venue refused our API credentials mid-run (${refused} answer(s) 401)`;
+    engine.halt('credentials refused (401)');
+    engine.alert(message);
+    log.error('credentials refused: trading halted', { refused });
+  });
+  return () => sub.unsubscribe();
+}
+

@@ -70,6 +70,8 @@ export interface TransportCounters {
   attempts: number;
   /** Answers with status 429. */
   http429: number;
+  /** Answers with status 401 (credentials refused). */
+  http401?: number;
 }
 
 export interface TransportRequest {
@@ -234,6 +236,7 @@ export class Transport {
       const tsInit = this.#opts.clock.now();
       if (status >= 200 && status < 300) return { status, text, headers: responseHeaders, tsInit };
       if (status === 429) this.counters.http429++;
+      else if (status === 401) this.counters.http401 = (this.counters.http401 ?? 0) + 1;
       throw this.#statusError(route, method, status, text, responseHeaders, tsInit);
     } finally {
       permit.release();
