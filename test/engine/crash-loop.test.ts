@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { formatMicros, parseMicros } from '../../src/core/fixed.ts';
+import type { FaultSettings } from '../../src/sandbox/faults.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { RunStore } from '../../src/store/run-store.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
@@ -13,8 +14,9 @@ import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
  * Crash safety end to end: `clobot run` against an external sandbox is killed with SIGKILL at
  * random moments, 20 times (half while trading, half while starting), each time restarted
  * from its SQLite store. Afterwards the venue has never seen a client order id twice, the
- * positions the store holds equal the venue's and every stored order's filled size is backed by
- * its stored fills.
+ * positions the store holds equal the venue's, every stored order's filled size is backed by
+ * its stored fills and nothing rests at the venue after the last, clean stop. Once without
+ * faults, once with error rate, drops and stalls on in every life (issue 14's fault loop).
  */
 const KEY = '0x' + '5c'.repeat(32);
 const ADDRESS = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
@@ -24,8 +26,9 @@ let sandbox: RunningSandbox;
 let dir: string;
 let config: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 11, markets: 12, events: 4, flow: { enabled: true, intensity: 6 }, heartbeatTimeoutMs: 3_000 });
+/** A sandbox (with these faults from the start), a temp folder and the run's config. */
+async function setup(faults: Partial<FaultSettings>): Promise<void> {
+  sandbox = await startSandbox({ port: 0, seed: 11, markets: 12, events: 4, flow: { enabled: true, intensity: 6 }, heartbeatTimeoutMs: 3_000, faults });
   dir = mkdtempSync(join(tmpdir(), 'clobot-crash-'));
   config = join(dir, 'crash.yaml');
   writeFileSync(
@@ -56,11 +59,17 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-});
+}
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox?.close();
 });
+
+/**
+ * The fault loop of issue 14: order posts and every other call fail (500), lose their connection
+ * (before or after the venue took the orders) and stall, in every life including the last.
+ */
+const FAULTS: Partial<FaultSettings> = { errorRate: 0.1, dropRate: 0.03, dropAfterAccept: 0.1, stallMs: 300 };
 
 function startRun(store: string): ChildProcess {
   return spawn(process.execPath, ['bin/clobot.mjs', 'run', config, '--store', store, '--no-status', '--summary', join(dir, 'summary.json')], {
@@ -95,7 +104,11 @@ async function untilStarted(child: ChildProcess, before: number, timeoutMs: numb
 }
 
 describe('crash loop: SIGKILL and restart from the store', () => {
-  it(`never sends a client order id twice and ends with the venue's positions (${KILLS} kills)`, async () => {
+  it.each([
+    ['no faults', {}],
+    ['error rate, drops and stalls on', FAULTS],
+  ] as const)(`never sends a client order id twice, leaves nothing live and ends with the venue's positions (${KILLS} kills, %s)`, async (_name, faults) => {
+    await setup(faults);
     const store = join(dir, 'state.sqlite');
     for (const [i, x] of killDelays(KILLS).entries()) {
       const before = started();
@@ -126,13 +139,17 @@ describe('crash loop: SIGKILL and restart from the store', () => {
       throw new Error(`the last run did not stop within 90 s of SIGINT; stderr: ${stderr}`);
     }
     expect(outcome[0], stderr).toBe(0);
+    // the checks below read the venue without faults
+    sandbox.faults.reset();
     expect(started(), 'lives that got to trade').toBeGreaterThan(KILLS / 2);
 
     // 1. no client order id reached the venue twice
-    const orders = (await (await fetch(`${sandbox.url}/admin/orders?maker=${ADDRESS}`)).json()) as { clientOrderId: string | null }[];
+    const orders = (await (await fetch(`${sandbox.url}/admin/orders?maker=${ADDRESS}`)).json()) as { clientOrderId: string | null; status: string }[];
     const ids = orders.map((o) => o.clientOrderId).filter((id): id is string => id !== null);
     expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
+    // and nothing of ours rests at the venue after the clean stop
+    expect(orders.filter((o) => o.status === 'LIVE')).toEqual([]);
 
     // 2. our positions (from the fills in the store) equal the venue's balances
     const venue = (await (await fetch(`${sandbox.url}/admin/balances?address=${ADDRESS}`)).json()) as { tokens: { tokenId: string; balance: string; reserved: string }[] };

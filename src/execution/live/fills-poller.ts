@@ -1,4 +1,4 @@
-import { defer, EMPTY, exhaustMap, from, merge, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
+import { defer, EMPTY, exhaustMap, firstValueFrom, from, merge, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { getAccountTrades } from '../../venue/actions/get-account-trades.ts';
 import type { VenueClient } from '../../venue/client.ts';
@@ -39,6 +39,11 @@ export interface FillsPollerCounters {
   /** Fills emitted (a status change of a fill counts again). */
   emitted: number;
 }
+
+/** Polls a flush makes when they fail. */
+const FLUSH_ATTEMPTS = 3;
+/** Wait before a failed flush poll is made again, ms (times the attempt). */
+const FLUSH_RETRY_MS = 200;
 
 interface Seen {
   status: string;
@@ -82,14 +87,21 @@ export class FillsPoller {
   }
 
   /**
-   * Polls once now (whatever the interval and budget reserve say) and emits the new fills on
-   * `fills$`; resolves with how many there were. For a final look before stopping.
+   * Polls now (whatever the interval and budget reserve say) and emits the new fills on `fills$`;
+   * resolves with how many there were. For a final look before stopping: a poll that fails is
+   * made again (up to FLUSH_ATTEMPTS, after a short wait), so one error at stop loses no fill.
    */
   async flush(): Promise<number> {
-    if (this.#isClosed) return 0;
-    const fills = await this.#pollOnce();
-    for (const fill of fills) this.#flushed.next(fill);
-    return fills.length;
+    let count = 0;
+    for (let attempt = 1; attempt <= FLUSH_ATTEMPTS && !this.#isClosed; attempt++) {
+      const errors = this.counters.errors;
+      const fills = await this.#pollOnce();
+      for (const fill of fills) this.#flushed.next(fill);
+      count += fills.length;
+      if (this.counters.errors === errors) break;
+      if (attempt < FLUSH_ATTEMPTS) await firstValueFrom(timer(FLUSH_RETRY_MS * attempt, this.#clock.scheduler));
+    }
+    return count;
   }
 
   /** Stops polling and completes `fills$`. */
