@@ -54,7 +54,8 @@ function writeConfig(name: string, patch: Record<string, Record<string, unknown>
 /** Starts `clobot run`; `during` runs while it trades (it sees our orders at the venue first). */
 async function clobotRun(args: string[], env: Record<string, string> = {}, during?: (child: ChildProcess) => Promise<void> | void): Promise<Ran> {
   const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', ...args, '--no-status'], {
-    env: { ...process.env, CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY, ...env },
+    // no stack unless a test asks for one
+    env: { ...process.env, CLOBOT_DEBUG: '', CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

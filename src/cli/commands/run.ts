@@ -91,6 +91,8 @@ export function registerRun(program: Command): void {
       );
       logger.flush();
       const fault = await Promise.race([session.fatal, Promise.resolve(undefined)]);
+      // the fault's stack only when asked: the one line below says what failed
+      if (fault && process.env['CLOBOT_DEBUG'] === '1') process.stderr.write(`${fault.cause instanceof Error ? (fault.cause.stack ?? fault.message) : fault.message}\n`);
       const live = summary.stop?.verified === false ? summary.stop.live : [];
       if (live.length > 0 || summary.stop?.verified === false) {
         const ids = live.map((o) => o.orderId ?? o.clientOrderId).join(', ');
