@@ -13,7 +13,8 @@ import { withL1Auth } from '../../src/venue/auth/with-l1-auth.ts';
 import { LiveClock } from '../../src/core/clock.ts';
 import { createVenueClient } from '../../src/venue/client.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
-import { baseConfig, churn, DEFAULT_SANDBOX, TEST_PRIVATE_KEY, waitFor } from '../engine/e2e/harness.ts';
+import { baseConfig, churn, DEFAULT_SANDBOX, TEST_PRIVATE_KEY, waitFor, type StrategySpec } from '../engine/e2e/harness.ts';
+import { ESCAPING_MESSAGE } from './strategies/escaping-throw.ts';
 
 /**
  * `clobot run` as a user runs it, against a sandbox on loopback, when things go wrong
@@ -42,8 +43,8 @@ interface Ran {
 }
 
 /** Writes a run config (the e2e base with the churn quoter, `patch` merged per section). */
-function writeConfig(name: string, patch: Record<string, Record<string, unknown>> = {}): string {
-  const config = baseConfig(sandbox.url, dir, [churn()]);
+function writeConfig(name: string, patch: Record<string, Record<string, unknown>> = {}, strategies: readonly StrategySpec[] = [churn()]): string {
+  const config = baseConfig(sandbox.url, dir, strategies);
   config['logging'] = { level: 'info', file: join(dir, `${name}.log`) };
   for (const [section, values] of Object.entries(patch)) config[section] = { ...(config[section] as Record<string, unknown>), ...values };
   const path = join(dir, `${name}.yaml`);
@@ -128,6 +129,22 @@ describe('clobot run fails safe', () => {
     } finally {
       spawnSync('umount', [small]);
     }
+  }, 120_000);
+
+  it('fails closed on an exception that escapes to the process: nothing live, exit 4, one line', async () => {
+    sandbox = await startSandbox(DEFAULT_SANDBOX);
+    const strategy: StrategySpec = { id: 'escaping', module: join(import.meta.dirname, 'strategies/escaping-throw.ts'), markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
+    const summaryPath = join(dir, 'escaping.json');
+    const ran = await clobotRun([writeConfig('escaping', {}, [strategy]), '--duration', '600s', '--summary', summaryPath]);
+    expect(ran.status).toBe(4);
+    expect(await liveAtVenue()).toEqual([]);
+    expect(ran.stderr).not.toMatch(/^\s+at /m);
+    const lines = ran.stderr.trim().split('\n');
+    expect(lines[lines.length - 1]).toBe(`clobot: RunEndError: failed closed: unexpected exception: ${ESCAPING_MESSAGE}; trading stopped, no order of ours live at the venue`);
+    const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as EngineSummary;
+    expect(summary.ordersAccepted).toBeGreaterThan(0);
+    expect(summary.stop?.verified).toBe(true);
+    expect(summary.alerts).toEqual([`unexpected exception: ${ESCAPING_MESSAGE}`]);
   }, 120_000);
 
   it('runs with one warning on stderr when the log file cannot be written (a folder, under /proc)', async () => {
