@@ -36,6 +36,11 @@ export interface RunSessionOptions {
   readonly venueUrl?: string;
   readonly clock?: Clock;
   readonly onEvent?: (event: EngineEvent) => void;
+  /**
+   * Called with the engine once it is built, before it starts (nothing has been sent yet): the
+   * place to apply a manual halt asked for while the run was starting.
+   */
+  readonly beforeStart?: (engine: TradingEngine) => void;
 }
 
 export interface RunSession {
@@ -179,6 +184,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock, () => built.haltWatch?.unsubscribe()));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     built.haltWatch = haltWatch;
+    options.beforeStart?.(engine);
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
-import type { OrderBook, TokenId, TokenPrices, MarketRules, Side, ConditionId } from '../core/types.ts';
+import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId } from '../core/types.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 

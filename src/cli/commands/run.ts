@@ -8,6 +8,12 @@ import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
 
+/** What SIGUSR2 switches: the run's engine. */
+interface Haltable {
+  halt(reason: string): void;
+  resume(): void;
+}
+
 interface RunOptions {
   venue?: string;
   duration?: number;
@@ -43,20 +49,32 @@ export function registerRun(program: Command): void {
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
+      // SIGUSR2 is listened to before the run starts: one sent while it starts halts it before
+      // its first order (and does not kill the process, SIGUSR2's default)
+      let halted = false;
+      let engine: Haltable | undefined;
+      const onUsr2 = () => {
+        halted = !halted;
+        if (halted) engine?.halt('SIGUSR2');
+        else engine?.resume();
+      };
+      process.on('SIGUSR2', onUsr2);
+      logger.info({ config: config.source.file, mode: config.mode }, 'run starting');
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
-      const session = await startRunSession({ config, logger, venueUrl: opts.venue, storePath: opts.store !== undefined ? resolve(opts.store) : undefined });
+      const session = await startRunSession({
+        config,
+        logger,
+        venueUrl: opts.venue,
+        storePath: opts.store !== undefined ? resolve(opts.store) : undefined,
+        beforeStart: (built) => {
+          engine = built;
+          if (halted) built.halt('SIGUSR2');
+        },
+      });
       const view = tty ? new StatusView(session) : undefined;
       view?.start();
-
-      let halted = false;
-      const onUsr2 = () => {
-        halted = !halted;
-        if (halted) session.engine.halt('SIGUSR2');
-        else session.engine.resume();
-      };
-      process.on('SIGUSR2', onUsr2);
 
       // an exception nobody caught (a stream's, a timer's) fails the run closed instead of killing it with orders live
       const onException = (err: unknown) => session.fail('unexpected exception', err);
