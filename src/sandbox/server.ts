@@ -37,6 +37,8 @@ import { World } from './world/world.ts';
 import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
 import { installMarketChannel } from './ws/install-market-channel.ts';
 
+import { installMarketResolution } from './routes/admin-markets.ts';
+import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
 /**
  * The sandbox venue: a fastify server over a world generated from a seed, speaking the wire of
  * the interface on one port. Every route group is served at the root and again under its own
@@ -91,6 +93,8 @@ export interface SandboxOptions {
   /** Synthetic order flow on the sandbox clock: `enabled` (default true), `intensity` (default 1). */
   readonly flow?: SandboxFlowOptions;
 }
+  /** Markets that close at their end date and resolve during the run (seeded; default none). */
+  readonly resolution?: ResolutionOptions;
 
 export interface RunningSandbox {
   /** `http://host:port`, no trailing slash. */
@@ -261,6 +265,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   return app;
 }
 
+  installMarketResolution(app, ctx, options.resolution, options.logger);
 /**
  * The authenticated routes of the trading group: keys, orders, cancels, account data,
  * heartbeats. At the root `GET /data/trades` belongs to the `/data` mount (`ctx.accountTrades`).
@@ -349,3 +354,4 @@ function checkOptions(o: SandboxOptions): void {
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }
+  if (o.resolution !== undefined) checkResolutionOptions(o.resolution);
