@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { OrderBook, TokenId, TokenPrices } from '../core/types.ts';
 import type { MarketEvent } from '../core/events.ts';
+import { WatchedTokens } from './watched-tokens.ts';
 
 /** What the poller needs from the venue edge: one request per call, paced by the rate budget. */
 export interface BookFeed {
@@ -14,7 +15,8 @@ export interface BookFeed {
 export interface PollOptions {
   readonly clock: Clock;
   readonly feed: BookFeed;
-  readonly tokenIds: readonly TokenId[];
+  /** The tokens to poll: a fixed list, or a set that changes while the poller runs. */
+  readonly tokenIds: readonly TokenId[] | WatchedTokens;
   /** Tokens per request. */
   readonly chunkSize?: number;
   /**
@@ -32,39 +34,75 @@ export interface PollOptions {
 
 /**
  * Polls books (and prices) for a set of tokens in chunks, round-robin, and emits them as market
- * events. Cold: polling starts on subscribe and stops on unsubscribe.
+ * events. The chunks are remade when a watched set changes (a token added is polled at once, a
+ * token removed is not polled again). Cold: polling starts on subscribe and stops on unsubscribe.
  */
 export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
   const chunkSize = Math.max(1, options.chunkSize ?? 20);
-  const chunks: TokenId[][] = [];
-  for (let i = 0; i < options.tokenIds.length; i += chunkSize) chunks.push(options.tokenIds.slice(i, i + chunkSize));
+  const watched = WatchedTokens.of(options.tokenIds);
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const minGapMs = options.pollIntervalMs ?? 0;
   const { clock, feed } = options;
 
   return new Observable<MarketEvent>((subscriber) => {
-    if (chunks.length === 0) return undefined;
     let stopped = false;
+    let chunks: TokenId[][] = [];
+    let lastPolled: number[] = [];
+    let builtVersion = -1;
     let next = 0;
-    const lastPolled = new Array<number>(chunks.length).fill(-Infinity);
+    /** When each token was last polled (books), so remade chunks keep their pace. */
+    const tokenPolledAt = new Map<TokenId, number>();
+    let waiters: (() => void)[] = [];
+    const wakeAll = (): void => {
+      const ws = waiters;
+      waiters = [];
+      for (const w of ws) w();
+    };
+    let booksLoops = 0;
+    const unlisten = watched.listen(() => {
+      wakeAll();
+      // more chunks than loops: start loops up to `concurrency`
+      rebuild();
+      startBooksLoops();
+    });
+    const rebuild = (): void => {
+      if (builtVersion === watched.version) return;
+      builtVersion = watched.version;
+      const ids = watched.list();
+      chunks = [];
+      for (let i = 0; i < ids.length; i += chunkSize) chunks.push(ids.slice(i, i + chunkSize));
+      lastPolled = chunks.map((c) => Math.min(...c.map((id) => tokenPolledAt.get(id) ?? -Infinity)));
+      for (const id of [...tokenPolledAt.keys()]) if (!watched.has(id)) tokenPolledAt.delete(id);
+      next = chunks.length === 0 ? 0 : next % chunks.length;
+    };
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
         const sub = clock.scheduler.schedule(() => resolve(), ms);
         if (stopped) sub.unsubscribe();
       });
+    /** Resolves once the watched set changes (or the poller stops). */
+    const changed = () => new Promise<void>((resolve) => (stopped ? resolve() : waiters.push(resolve)));
 
     const booksLoop = async (): Promise<void> => {
       while (!stopped) {
+        rebuild();
+        if (chunks.length === 0) {
+          await changed();
+          continue;
+        }
         const index = next;
         next = (next + 1) % chunks.length;
+        const chunk = chunks[index]!;
         const wait = lastPolled[index]! + minGapMs - clock.now();
         if (wait > 0) await sleep(wait);
         if (stopped) return;
-        lastPolled[index] = clock.now();
+        const now = clock.now();
+        if (chunks[index] === chunk) lastPolled[index] = now;
+        for (const id of chunk) tokenPolledAt.set(id, now);
         try {
-          const books = await feed.fetchBooks(chunks[index]!);
+          const books = await feed.fetchBooks(chunk);
           if (stopped) return;
-          for (const book of books) subscriber.next({ type: 'book', book, tsEvent: book.tsEvent, tsInit: book.tsInit });
+          for (const book of books) if (watched.has(book.tokenId)) subscriber.next({ type: 'book', book, tsEvent: book.tsEvent, tsInit: book.tsInit });
         } catch (err) {
           if (stopped) return;
           options.onError?.(err);
@@ -76,10 +114,16 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
     const pricesLoop = async (): Promise<void> => {
       let index = 0;
       while (!stopped) {
+        rebuild();
+        if (chunks.length === 0) {
+          await changed();
+          continue;
+        }
+        index %= chunks.length;
         const chunk = chunks[index]!;
         index = (index + 1) % chunks.length;
         try {
-          const prices = await feed.fetchPrices(chunk);
+          const prices = (await feed.fetchPrices(chunk)).filter((p) => watched.has(p.tokenId));
           if (stopped) return;
           if (prices.length > 0) {
             const tsInit = prices[0]!.tsInit;
@@ -94,10 +138,21 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
       }
     };
 
-    for (let i = 0; i < Math.min(concurrency, chunks.length); i++) void booksLoop();
+    /** One loop per chunk up to `concurrency` (at least one, which waits for tokens when none). */
+    function startBooksLoops(): void {
+      while (!stopped && booksLoops < Math.max(1, Math.min(concurrency, chunks.length))) {
+        booksLoops++;
+        void booksLoop();
+      }
+    }
+
+    rebuild();
+    startBooksLoops();
     if (options.prices) void pricesLoop();
     return () => {
       stopped = true;
+      unlisten();
+      wakeAll();
     };
   });
 }

@@ -1,11 +1,11 @@
-import { merge, Observable, type Subscriber, type Subscription } from 'rxjs';
-import { WebSocket, type RawData } from 'ws';
+import { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import { ConfigError, TransportError } from '../core/errors.ts';
-import type { Micros } from '../core/fixed.ts';
-import type { BookLevel, ConditionId, OrderBook, Side, TokenId } from '../core/types.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { OrderBook, TokenId } from '../core/types.ts';
 import type { MarketEvent } from '../core/events.ts';
-import { decodeWsMarketText, type WsMarketMessage } from './ws-messages.ts';
+import type { FeedEvent } from './feed-events.ts';
+import { WatchedTokens, type WatchedTokensChange } from './watched-tokens.ts';
+import { WsConnection, type WsConnectionSettings } from './ws-connection.ts';
 
 /** The venue closes market-channel connections that send no `PING` for a while (PROTOCOL: every 10 s). */
 export const WS_PING_INTERVAL_MS = 10_000;
@@ -18,7 +18,8 @@ export interface WsSourceOptions {
    * `<base>/ws/market` over ws/wss. A `ws://` or `wss://` URL is used as given.
    */
   readonly url: string;
-  readonly tokenIds: readonly TokenId[];
+  /** The assets: a fixed list, or a set that changes while the source runs. */
+  readonly tokenIds: readonly TokenId[] | WatchedTokens;
   /** Receipt times (`tsInit`) and every timer (ping, reconnect backoff, staleness). */
   readonly clock: Clock;
   /** Default 10 s. */
@@ -33,6 +34,16 @@ export interface WsSourceOptions {
   readonly maxAssetsPerConnection?: number;
   /** Ask for the custom-feature messages; `best_bid_ask` then becomes `prices` events. Default false. */
   readonly customFeatures?: boolean;
+  /**
+   * The watchdog: a connection with no market message (PONGs do not count) for this long
+   * resubscribes its assets, then, silent again, reconnects; each time its books are fetched by
+   * `refreshBooks`. 0 or absent: no watchdog (the `staleAfterMs` check still applies).
+   */
+  readonly silentAfterMs?: number;
+  /** The REST books of a silent connection's assets (`POST /books`). */
+  readonly refreshBooks?: (tokenIds: readonly TokenId[]) => Promise<readonly OrderBook[]>;
+  /** Connections, splits and the watchdog's actions (see FeedEvent). */
+  readonly onFeedEvent?: (event: FeedEvent) => void;
   /** Transport failures and undecodable frames (the source goes on: reconnects or re-syncs). */
   readonly onError?: (err: unknown) => void;
   /** Each time a connection opens and its subscription is sent (1 = first connect). */
@@ -49,27 +60,24 @@ export interface WsSourceOptions {
  *   source asks for one by unsubscribing and subscribing the token again);
  * - `last_trade_price` emits `trade`; with `customFeatures`, `best_bid_ask` emits `prices`.
  *
- * Sends `PING` every `pingIntervalMs` on the clock; on close, error or staleness reconnects with
- * exponential backoff and subscribes again (fresh snapshots; deltas for a token without a book
- * are ignored). An undecodable message also forces a reconnect: a lost delta would leave a wrong
- * book. Cold: connects on subscribe, closes on unsubscribe.
+ * The assets are split over connections of at most `maxAssetsPerConnection` each (a `FeedSplit`
+ * event says so). A watched set that grows subscribes the new assets on a connection with room,
+ * or opens one; assets removed are unsubscribed, and a connection left with none is closed.
+ *
+ * Each connection sends `PING` every `pingIntervalMs` on the clock; on close, error or staleness
+ * it reconnects with exponential backoff and subscribes again (fresh snapshots; deltas for a
+ * token without a book are ignored). An undecodable message also forces a reconnect: a lost delta
+ * would leave a wrong book. A silent connection is handled by the watchdog (`silentAfterMs`).
+ * Cold: connects on subscribe, closes on unsubscribe.
  */
 export function wsMarketSource(options: WsSourceOptions): Observable<MarketEvent> {
   const url = marketChannelUrl(options.url);
-  const per = Math.max(1, options.maxAssetsPerConnection ?? WS_MAX_ASSETS_PER_CONNECTION);
-  const unique = [...new Set(options.tokenIds)];
-  const chunks: TokenId[][] = [];
-  for (let i = 0; i < unique.length; i += per) chunks.push(unique.slice(i, i + per));
-  if (chunks.length === 0) return new Observable<MarketEvent>((s) => s.complete());
-  if (chunks.length === 1) return connection$(url, chunks[0] as TokenId[], options);
-  return merge(...chunks.map((c) => connection$(url, c, options)));
-}
-
-/** A text frame's text: ws hands a frame as one Buffer by default; the other forms for completeness. */
-function frameText(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
+  if (Array.isArray(options.tokenIds) && options.tokenIds.length === 0) return new Observable<MarketEvent>((s) => s.complete());
+  return new Observable<MarketEvent>((subscriber) => {
+    const feed = new WsFeed(url, options, (e) => subscriber.next(e));
+    feed.start();
+    return () => feed.stop();
+  });
 }
 
 /** `<base>/ws/market` with the ws scheme matching the base's http scheme. */
@@ -89,239 +97,96 @@ export function marketChannelUrl(base: string): string {
   return u.toString();
 }
 
-function connection$(url: string, tokenIds: readonly TokenId[], options: WsSourceOptions): Observable<MarketEvent> {
-  return new Observable<MarketEvent>((subscriber) => new WsConnection(url, tokenIds, options, subscriber).start());
-}
-
-/** One socket's life, and its replacements, for one set of tokens. */
-class WsConnection {
+/** The connections of one source, and how the watched assets are spread over them. */
+class WsFeed {
   readonly #url: string;
-  readonly #tokenIds: readonly TokenId[];
-  readonly #wanted: ReadonlySet<TokenId>;
-  readonly #clock: Clock;
   readonly #options: WsSourceOptions;
-  readonly #out: Subscriber<MarketEvent>;
-  readonly #pingMs: number;
-  readonly #staleMs: number;
-  readonly #books = new Map<TokenId, LocalBook>();
-  /** Last known tick per token (snapshots may lack it). */
-  readonly #ticks = new Map<TokenId, Micros>();
-  readonly #lastTrade = new Map<TokenId, Micros>();
-  #ws: WebSocket | undefined;
-  #pinger: Subscription | undefined;
-  #retry: Subscription | undefined;
-  #stopped = false;
-  #failures = 0;
-  #connections = 0;
-  #lastFrameAt = 0;
+  readonly #settings: WsConnectionSettings;
+  readonly #watched: WatchedTokens;
+  readonly #per: number;
+  readonly #emit: (event: MarketEvent) => void;
+  readonly #connections: WsConnection[] = [];
+  readonly #byToken = new Map<TokenId, WsConnection>();
+  #nextId = 1;
+  #unlisten: (() => void) | undefined;
+  #splitReported = 1;
 
-  constructor(url: string, tokenIds: readonly TokenId[], options: WsSourceOptions, out: Subscriber<MarketEvent>) {
+  constructor(url: string, options: WsSourceOptions, emit: (event: MarketEvent) => void) {
     this.#url = url;
-    this.#tokenIds = tokenIds;
-    this.#wanted = new Set(tokenIds);
-    this.#clock = options.clock;
     this.#options = options;
-    this.#out = out;
-    this.#pingMs = options.pingIntervalMs ?? WS_PING_INTERVAL_MS;
-    this.#staleMs = options.staleAfterMs ?? 3 * this.#pingMs;
+    this.#watched = WatchedTokens.of(options.tokenIds);
+    this.#per = Math.max(1, options.maxAssetsPerConnection ?? WS_MAX_ASSETS_PER_CONNECTION);
+    this.#emit = emit;
+    const pingMs = options.pingIntervalMs ?? WS_PING_INTERVAL_MS;
+    this.#settings = {
+      clock: options.clock,
+      pingMs,
+      staleMs: options.staleAfterMs ?? 3 * pingMs,
+      reconnectDelayMs: options.reconnectDelayMs ?? 250,
+      maxReconnectDelayMs: options.maxReconnectDelayMs ?? 30_000,
+      customFeatures: options.customFeatures ?? false,
+      silentAfterMs: options.silentAfterMs ?? 0,
+      refreshBooks: options.refreshBooks,
+      onError: options.onError,
+      onConnect: options.onConnect,
+      onFeedEvent: options.onFeedEvent,
+    };
   }
 
-  start(): () => void {
-    this.#connect();
-    return () => this.#stop();
+  start(): void {
+    this.#place(this.#watched.list());
+    this.#unlisten = this.#watched.listen((change) => this.#onChange(change));
   }
 
-  #stop(): void {
-    this.#stopped = true;
-    this.#retry?.unsubscribe();
-    this.#pinger?.unsubscribe();
-    const ws = this.#ws;
-    this.#ws = undefined;
-    if (ws !== undefined) ws.terminate();
+  stop(): void {
+    this.#unlisten?.();
+    for (const c of this.#connections.splice(0)) c.stop();
+    this.#byToken.clear();
   }
 
-  #connect(): void {
-    if (this.#stopped) return;
-    const ws = new WebSocket(this.#url, { perMessageDeflate: false });
-    this.#ws = ws;
-    ws.on('open', () => {
-      if (this.#ws !== ws) return;
-      this.#lastFrameAt = this.#clock.now();
-      const subscribe: Record<string, unknown> = { assets_ids: this.#tokenIds, type: 'market' };
-      if (this.#options.customFeatures) subscribe['custom_feature_enabled'] = true;
-      ws.send(JSON.stringify(subscribe));
-      this.#startPinging(ws);
-      this.#connections++;
-      this.#options.onConnect?.({ connection: this.#connections, tokenIds: this.#tokenIds });
-    });
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      if (this.#ws !== ws || isBinary) return;
-      this.#lastFrameAt = this.#clock.now();
-      this.#onText(ws, frameText(data));
-    });
-    ws.on('error', (err: Error) => {
-      if (this.#ws !== ws || this.#stopped) return;
-      this.#options.onError?.(new TransportError(`ws market channel ${this.#url}: ${err.message}`, false, { cause: err }));
-    });
-    ws.on('close', () => {
-      if (this.#ws !== ws) return;
-      this.#ws = undefined;
-      this.#pinger?.unsubscribe();
-      this.#pinger = undefined;
-      this.#books.clear();
-      if (!this.#stopped) this.#scheduleReconnect();
-    });
-  }
-
-  #scheduleReconnect(): void {
-    const base = this.#options.reconnectDelayMs ?? 250;
-    const max = this.#options.maxReconnectDelayMs ?? 30_000;
-    const delay = Math.min(max, base * 2 ** Math.min(this.#failures, 20));
-    this.#failures++;
-    this.#retry = this.#clock.scheduler.schedule(() => {
-      this.#retry = undefined;
-      this.#connect();
-    }, delay);
-  }
-
-  /** PINGs on the clock, one fresh action each (see SyntheticFlow on rescheduled actions). */
-  #startPinging(ws: WebSocket): void {
-    this.#pinger?.unsubscribe();
-    this.#pinger = this.#clock.scheduler.schedule(() => {
-      if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
-      if (this.#clock.now() - this.#lastFrameAt > this.#staleMs) {
-        this.#options.onError?.(new TransportError(`ws market channel ${this.#url}: no frame for ${this.#staleMs} ms`, true));
-        ws.terminate();
-        return;
+  #onChange(change: WatchedTokensChange): void {
+    const byConnection = new Map<WsConnection, TokenId[]>();
+    for (const id of change.removed) {
+      const c = this.#byToken.get(id);
+      if (c === undefined) continue;
+      this.#byToken.delete(id);
+      const list = byConnection.get(c) ?? [];
+      list.push(id);
+      byConnection.set(c, list);
+    }
+    for (const [c, ids] of byConnection) {
+      c.remove(ids);
+      if (c.size === 0) {
+        c.stop();
+        this.#connections.splice(this.#connections.indexOf(c), 1);
       }
-      ws.send('PING');
-      this.#startPinging(ws);
-    }, this.#pingMs);
-  }
-
-  #onText(ws: WebSocket, text: string): void {
-    const tsInit = this.#clock.now();
-    let messages: WsMarketMessage[];
-    try {
-      messages = decodeWsMarketText(text, tsInit);
-    } catch (err) {
-      this.#options.onError?.(err);
-      // A plain-text notice loses nothing; a bad JSON message may have been a delta: re-sync.
-      const c = text.charCodeAt(0);
-      if (c === 123 /* { */ || c === 91 /* [ */) ws.terminate();
-      return;
     }
-    this.#failures = 0; // a connection that delivers good data resets the backoff
-    for (const m of messages) this.#apply(ws, m, tsInit);
+    this.#place(change.added);
   }
 
-  #apply(ws: WebSocket, m: WsMarketMessage, tsInit: number): void {
-    const out = this.#out;
-    switch (m.kind) {
-      case 'book': {
-        const b = m.book;
-        if (!this.#wanted.has(b.tokenId)) return;
-        if (b.tickSize !== undefined) this.#ticks.set(b.tokenId, b.tickSize);
-        if (b.lastTradePrice !== undefined) this.#lastTrade.set(b.tokenId, b.lastTradePrice);
-        const local = new LocalBook(b.tokenId, b.conditionId, b.bids, b.asks, b.hash, b.tsEvent);
-        this.#books.set(b.tokenId, local);
-        this.#emitBook(local, tsInit);
-        return;
-      }
-      case 'priceChange': {
-        const touched: LocalBook[] = [];
-        for (const c of m.changes) {
-          const local = this.#books.get(c.tokenId);
-          if (local === undefined) continue; // no snapshot yet (or dropped after a tick change)
-          local.apply(c.side, c.price, c.size);
-          if (c.hash !== undefined) local.hash = c.hash;
-          local.tsEvent = m.tsEvent;
-          if (!touched.includes(local)) touched.push(local);
-        }
-        for (const local of touched) this.#emitBook(local, tsInit);
-        return;
-      }
-      case 'lastTrade':
-        if (!this.#wanted.has(m.tokenId)) return;
-        this.#lastTrade.set(m.tokenId, m.price);
-        out.next({ type: 'trade', tokenId: m.tokenId, price: m.price, size: m.size, side: m.side, tsEvent: m.tsEvent, tsInit });
-        return;
-      case 'tickSize':
-        if (!this.#wanted.has(m.tokenId)) return;
-        this.#ticks.set(m.tokenId, m.newTickSize);
-        this.#books.delete(m.tokenId);
-        out.next({ type: 'tickSize', tokenId: m.tokenId, tickSize: m.newTickSize, tsEvent: m.tsEvent, tsInit });
-        // Ask for a fresh snapshot: a repeated subscribe is ignored by the venue, a cycle is not.
-        if (ws.readyState === WebSocket.OPEN) {
-          ws.send(JSON.stringify({ assets_ids: [m.tokenId], operation: 'unsubscribe' }));
-          ws.send(JSON.stringify({ assets_ids: [m.tokenId], operation: 'subscribe' }));
-        }
-        return;
-      case 'bestBidAsk':
-        if (!this.#options.customFeatures || !this.#wanted.has(m.tokenId)) return;
-        out.next({ type: 'prices', prices: [{ tokenId: m.tokenId, buy: m.bestBid, sell: m.bestAsk, tsInit }], tsEvent: m.tsEvent, tsInit });
-        return;
-      default:
-        return; // new_market, market_resolved and unknown kinds carry nothing a MarketEvent holds
+  /** Puts new assets on connections with room (oldest first), then on new connections. */
+  #place(tokenIds: readonly TokenId[]): void {
+    let rest = tokenIds.filter((id) => !this.#byToken.has(id));
+    for (const c of this.#connections) {
+      if (rest.length === 0) break;
+      const room = this.#per - c.size;
+      if (room <= 0) continue;
+      const take = rest.slice(0, room);
+      rest = rest.slice(room);
+      c.add(take);
+      for (const id of take) this.#byToken.set(id, c);
     }
-  }
-
-  #emitBook(local: LocalBook, tsInit: number): void {
-    const book: OrderBook = Object.freeze({
-      tokenId: local.tokenId,
-      conditionId: local.conditionId,
-      tsEvent: local.tsEvent,
-      tsInit,
-      hash: local.hash,
-      bids: Object.freeze(local.bids.slice()),
-      asks: Object.freeze(local.asks.slice()),
-      tickSize: this.#ticks.get(local.tokenId),
-      minOrderSize: undefined,
-      negRisk: undefined,
-      lastTradePrice: this.#lastTrade.get(local.tokenId),
-    });
-    this.#out.next({ type: 'book', book, tsEvent: book.tsEvent, tsInit });
-  }
-}
-
-/** A token's book kept from a snapshot and deltas: levels best first, updated by binary search. */
-class LocalBook {
-  readonly bids: BookLevel[];
-  readonly asks: BookLevel[];
-
-  constructor(
-    readonly tokenId: TokenId,
-    readonly conditionId: ConditionId,
-    bids: readonly BookLevel[],
-    asks: readonly BookLevel[],
-    public hash: string,
-    public tsEvent: number,
-  ) {
-    // Snapshots are sorted by the decoder; zero-size levels are not levels.
-    this.bids = bids.filter((l) => l.size > 0);
-    this.asks = asks.filter((l) => l.size > 0);
-  }
-
-  /** Sets a level's aggregate size; 0 removes it. */
-  apply(side: Side, price: Micros, size: Micros): void {
-    const isBid = side === 'BUY';
-    const levels = isBid ? this.bids : this.asks;
-    // First index whose price is not better than `price`.
-    let lo = 0;
-    let hi = levels.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const p = (levels[mid] as BookLevel).price;
-      if (isBid ? p > price : p < price) lo = mid + 1;
-      else hi = mid;
+    for (let i = 0; i < rest.length; i += this.#per) {
+      const chunk = rest.slice(i, i + this.#per);
+      const c = new WsConnection(this.#nextId++, this.#url, chunk, this.#settings, this.#emit);
+      this.#connections.push(c);
+      for (const id of chunk) this.#byToken.set(id, c);
+      c.start();
     }
-    const found = lo < levels.length && (levels[lo] as BookLevel).price === price;
-    if (size === 0) {
-      if (found) levels.splice(lo, 1);
-    } else if (found) {
-      levels[lo] = { price, size };
-    } else {
-      levels.splice(lo, 0, { price, size });
+    const n = this.#connections.length;
+    if (n > 1 && n !== this.#splitReported) {
+      this.#options.onFeedEvent?.({ type: 'FeedSplit', connections: n, assets: this.#byToken.size, maxAssetsPerConnection: this.#per, tsInit: this.#options.clock.now() });
     }
+    this.#splitReported = n;
   }
 }
