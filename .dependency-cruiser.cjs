@@ -33,14 +33,20 @@ const MAY_IMPORT = {
     'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
     'backtest', 'sandbox', 'app',
   ],
+  // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
+  testing: [
+    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
+    'backtest', 'app',
+  ],
 };
 
 // The one file of execution/ that sim/ may import: the port its simulated edge implements.
 const SIM_PORTS = ['^src/execution/execution-client\\.ts$'];
 
-// What an example strategy may import from this repository: the strategy author's API. When the
-// public entry point (src/index.ts, imported as `clobot`) exists, it replaces these two.
-const STRATEGY_AUTHOR_API = ['^src/strategy/index\\.ts$', '^src/core/fixed\\.ts$'];
+// What an example strategy may import from this repository: the strategy author's API, the
+// package's `clobot` (src/index.ts) and `clobot/testing` (src/testing/index.ts), as a user's
+// project imports them (tsconfig.json's paths map both names to these files).
+const STRATEGY_AUTHOR_API = ['^src/index\\.ts$', '^src/testing/index\\.ts$'];
 
 /** Every rule is an error: any violation fails `npm run lint`. */
 const forbid = (name, comment, from, to) => ({ name, severity: 'error', comment, from, to });

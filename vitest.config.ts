@@ -1,6 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // `clobot` and its subpaths are this repository's sources (as tsconfig.json's paths say):
+    // tests and the strategies they load need no build step. Longest first: an alias matches a prefix.
+    alias: [
+      { find: /^clobot\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^clobot\/venue$/, replacement: source('./src/venue/index.ts') },
+      { find: /^clobot$/, replacement: source('./src/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

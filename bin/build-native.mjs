@@ -8,7 +8,7 @@
 // signs through the npm package (the same bytes, a little slower). Nothing here fails an install
 // unless CLOBOT_NATIVE_SIGNER=1 asks for the addon; CLOBOT_NATIVE_SIGNER=0 skips the build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,5 +45,11 @@ if (build.status !== 0) {
   rmSync(join(ADDON_DIR, 'build'), { recursive: true, force: true });
   const detail = `${build.stderr ?? ''}${build.error ? String(build.error) : ''}`.trim().split('\n').slice(-3).join(' | ');
   skip(`node-gyp failed: ${detail || `exit ${build.status}`}`);
+}
+// an installed package runs dist/: its compiled native-addon.js looks beside itself
+const DIST_ADDON = join(ROOT, 'dist/venue/signing/native/build/Release');
+if (existsSync(join(ROOT, 'dist/venue/signing'))) {
+  mkdirSync(DIST_ADDON, { recursive: true });
+  copyFileSync(join(ADDON_DIR, 'build/Release/clobot_signing.node'), join(DIST_ADDON, 'clobot_signing.node'));
 }
 console.log("clobot: native signing addon built against the system libsecp256k1");

@@ -1,0 +1,179 @@
+import { dirname, resolve } from 'node:path';
+import { tap } from 'rxjs';
+import type { Micros } from '../core/fixed.ts';
+import type { FillEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
+import type { OrderIntent } from '../core/intents.ts';
+import { parseConfig } from '../config/load-config.ts';
+import type { StrategyDefinition } from '../strategy/api.ts';
+import { checkDefinition, importStrategyModule } from '../strategy/loader.ts';
+import type { PositionView } from '../portfolio/portfolio.ts';
+import type { BacktestData } from '../backtest/backtest-data.ts';
+import { openBacktestData } from '../backtest/data-file.ts';
+import type { BacktestSummary } from '../backtest/summary.ts';
+import { runBacktest } from '../app/run-backtest.ts';
+import type { ScriptedBooks } from './scripted-books.ts';
+import { TestingError } from './testing-error.ts';
+
+export interface RunStrategyOptions {
+  /** The market data: a script (`scriptedBooks()`) or a recording file (exactly one of the two). */
+  readonly books?: ScriptedBooks;
+  readonly recording?: string;
+  /** The strategy's params, parsed by its own schema as a config's would be. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** The strategy's id (tags its orders); default 'strategy'. */
+  readonly id?: string;
+  /** Starting collateral; default 10000. */
+  readonly balance?: string | number;
+  /** One-way latency to the simulated venue, ms; default 0 (a config's default is 100). */
+  readonly latencyMs?: number;
+  /** The fill model's queue position (docs/fill-model.md); default 'conservative'. */
+  readonly queueModel?: 'conservative' | 'probabilistic' | 'optimistic';
+  /** Further sections of a backtest config (`risk`, `execution`, `data`, `backtest`), as its YAML would hold them. */
+  readonly config?: Readonly<Record<string, unknown>>;
+}
+
+/** An intent the strategy returned: from which hook (or `stream`), when. */
+export interface RecordedIntent {
+  /** Virtual time, epoch ms. */
+  readonly at: number;
+  /** Ms after the start of the data. */
+  readonly t: number;
+  readonly hook: string;
+  readonly intent: OrderIntent;
+}
+
+/** What a strategy did in one run, for assertions. Prices and sizes are Micros (`fromMicros` shows them as text). */
+export interface StrategyRun {
+  /** Every intent the strategy returned, in order. */
+  readonly intents: readonly RecordedIntent[];
+  /** Every order the engine made for it (a risk denial makes none), in the order made, with its final status. */
+  readonly orders: readonly OrderSnapshot[];
+  /** Fills, as the strategy received them. */
+  readonly fills: readonly FillEvent[];
+  /** Order events, as the strategy received them (denials carry their DenyCode). */
+  readonly orderEvents: readonly OrderEvent[];
+  /** Order events and fills together, in the order the strategy received them (causal). */
+  readonly events: readonly (OrderEvent | FillEvent)[];
+  /** Positions at the end (tokens ever held; size 0 once closed). */
+  readonly positions: readonly PositionView[];
+  /** Free collateral at the end. */
+  readonly cash: Micros;
+  /** The strategy's state at the end: RUNNING, STOPPED or FAULTED. */
+  readonly state: string | undefined;
+  /** Faults of the strategy's hooks, each with its message and stack. */
+  readonly faults: readonly { readonly message: string; readonly stack: string | undefined; readonly at: number }[];
+  /** The backtest summary, as `clobot backtest` writes it. */
+  readonly summary: BacktestSummary;
+}
+
+/** A strategy: its definition (what a module default-exports), or the path of its module. */
+export type StrategyUnderTest = string | object;
+
+const HOOKS = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onStop'] as const;
+type Hook = (this: unknown, args: { readonly ctx: { readonly clock: { now(): number } } } & Record<string, unknown>) => unknown;
+
+/**
+ * Runs a strategy on scripted books or a recording in virtual time, through the real backtest
+ * (the same engine, risk checks and simulated venue as `clobot backtest`), and returns what
+ * happened: intents, orders with their final status, fills and order events in the order the
+ * strategy received them, positions and cash. The same inputs give the same run.
+ */
+export async function runStrategy(strategy: StrategyUnderTest, options: RunStrategyOptions): Promise<StrategyRun> {
+  const data = await dataOf(options);
+  const id = options.id ?? 'strategy';
+  const modulePath = typeof strategy === 'string' ? resolve(strategy) : undefined;
+  const extra = options.config ?? {};
+  const backtest = { ...(extra['backtest'] as object | undefined) } as Record<string, unknown>;
+  backtest['balance'] ??= options.balance ?? 10_000;
+  backtest['latencyMs'] ??= options.latencyMs ?? 0;
+  backtest['queueModel'] ??= options.queueModel ?? 'conservative';
+  const file = resolve(modulePath !== undefined ? dirname(modulePath) : process.cwd(), 'clobot-testing.yaml');
+  // every market of the data unless the config says which
+  const dataSection = { markets: { filter: { maxCount: Math.min(10_000, Math.max(1, data.header.markets.length)) } }, ...(extra['data'] as object | undefined) };
+  const text = JSON.stringify({
+    ...extra,
+    mode: 'backtest',
+    data: dataSection,
+    strategies: [{ id, module: modulePath ?? 'clobot-testing-definition.ts', params: options.params ?? {} }],
+    backtest,
+  });
+  const config = parseConfig(text, file, {}, { cwd: dirname(file) });
+  const source = config.strategies[0]!;
+  const definition = modulePath !== undefined ? await importStrategyModule(source) : checkDefinition(strategy, 'runStrategy');
+
+  const start = data.header.createdAt;
+  const intents: RecordedIntent[] = [];
+  const events: (OrderEvent | FillEvent)[] = [];
+  const faults: { message: string; stack: string | undefined; at: number }[] = [];
+  const record = (hook: string, at: number, out: unknown): void => {
+    if (out === undefined || out === null) return;
+    for (const intent of Array.isArray(out) ? (out as unknown[]) : [out]) intents.push({ at, t: at - start, hook, intent: intent as OrderIntent });
+  };
+  let orders: OrderSnapshot[] = [];
+  let positions: PositionView[] = [];
+  let cash: Micros = 0;
+  let state: string | undefined;
+  const result = await runBacktest({
+    config,
+    data,
+    definitions: { [id]: observed(definition, record, events) },
+    onEvent: (event) => {
+      if (event.type === 'fault' && event.strategyId === id) faults.push({ message: event.message, stack: event.stack, at: event.at });
+    },
+    onStopped: (engine) => {
+      orders = [...engine.tracker.all()].filter((o) => o.request.strategyId === id).map((o) => engine.tracker.snapshot(o));
+      positions = engine.portfolio.positions();
+      cash = engine.portfolio.balance();
+      state = engine.strategyState(id);
+    },
+  });
+  return {
+    intents,
+    orders,
+    fills: events.filter((e): e is FillEvent => e.type === 'OrderFilled'),
+    orderEvents: events.filter((e): e is OrderEvent => e.type !== 'OrderFilled'),
+    events,
+    positions,
+    cash,
+    state,
+    faults,
+    summary: result.summary,
+  };
+}
+
+async function dataOf(options: RunStrategyOptions): Promise<BacktestData> {
+  if ((options.books === undefined) === (options.recording === undefined)) {
+    throw new TestingError('runStrategy: give exactly one of `books` (a scriptedBooks() script) and `recording` (a recording file)');
+  }
+  if (options.books !== undefined) return options.books.toData();
+  return openBacktestData(options.recording!);
+}
+
+/**
+ * The definition with each hook (and the stream) wrapped to record what goes in and out: the
+ * intents it returns, the fills and order events it receives (onFill and onOrderEvent are added
+ * when the strategy has none; they return nothing). The strategy's own hooks run unchanged, with
+ * the same arguments and `this`.
+ */
+function observed(definition: StrategyDefinition, record: (hook: string, at: number, out: unknown) => void, events: (OrderEvent | FillEvent)[]): StrategyDefinition {
+  const own = definition as unknown as Readonly<Record<string, unknown>>;
+  const wrapped: Record<string, unknown> = { ...own };
+  for (const name of HOOKS) {
+    const hook = own[name] as Hook | undefined;
+    wrapped[name] = function (this: unknown, args: Parameters<Hook>[0]): unknown {
+      if (name === 'onFill') events.push(args['fill'] as FillEvent);
+      if (name === 'onOrderEvent') events.push(args['event'] as OrderEvent);
+      if (hook === undefined) return undefined;
+      const out = hook.call(this, args);
+      record(name, args.ctx.clock.now(), out);
+      return out;
+    };
+    if (hook === undefined && name !== 'onFill' && name !== 'onOrderEvent') delete wrapped[name];
+  }
+  const stream = definition.stream;
+  if (stream !== undefined) {
+    wrapped['stream'] = (streams: Parameters<typeof stream>[0]) =>
+      stream.call(definition, streams).pipe(tap((intent) => record('stream', streams.ctx.clock.now(), intent)));
+  }
+  return Object.freeze(wrapped) as unknown as StrategyDefinition;
+}

@@ -1,0 +1,188 @@
+import { TestingError } from './testing-error.ts';
+import { parseMicros, type Micros } from '../core/fixed.ts';
+import type { MarketEvent } from '../core/events.ts';
+import type { BookLevel, Side, TokenId } from '../core/types.ts';
+import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
+import { createRecordingWriter } from '../data/recording/writer.ts';
+import type { BacktestData } from '../backtest/backtest-data.ts';
+
+/** A price level as decimal text (or numbers): `['0.45', '100']` is 100 shares at 0.45. */
+export type ScriptLevel = readonly [price: string | number, size: string | number];
+
+export interface ScriptedMarketOptions {
+  /** Default `market-<n>`. */
+  readonly slug?: string;
+  readonly question?: string;
+  /** Decimal text; default '0.01'. */
+  readonly tickSize?: string;
+  /** Decimal text, shares; default '5'. */
+  readonly minOrderSize?: string;
+  readonly negRisk?: boolean;
+  readonly makerFeeBps?: number;
+  readonly takerFeeBps?: number;
+  /** Outcome names; default Yes and No. */
+  readonly outcomes?: readonly [string, string];
+}
+
+/** A market of the script: its condition id and its two outcome tokens. */
+export interface ScriptedMarket {
+  readonly conditionId: string;
+  readonly slug: string;
+  /** The first outcome's token (Yes). */
+  readonly yes: TokenId;
+  /** The second outcome's token (No). */
+  readonly no: TokenId;
+}
+
+/** Epoch ms the script's time 0 stands for unless told otherwise (2026-01-01T00:00:00Z). */
+export const SCRIPT_START_MS = 1_767_225_600_000;
+
+/**
+ * Scripted market data for a strategy test: markets, then book snapshots, trade prints and tick
+ * size changes at virtual times (ms after the start). Prices and sizes are decimal text, read
+ * exactly. `runStrategy` replays it through the backtest; `write` saves it as a recording file
+ * that `clobot backtest --data` reads.
+ *
+ * ```ts
+ * const script = scriptedBooks();
+ * const m = script.market({ slug: 'rain' });
+ * script.at(0).book(m.yes, { bids: [['0.45', '100']], asks: [['0.55', '100']] });
+ * script.at(1_000).trade(m.yes, { side: 'BUY', price: '0.55', size: '20' });
+ * ```
+ */
+export class ScriptedBooks {
+  readonly startMs: number;
+  readonly #markets: RecordedMarket[] = [];
+  readonly #conditionOf = new Map<TokenId, string>();
+  readonly #events: MarketEvent[] = [];
+  #now = 0;
+  #seq = 0;
+
+  constructor(startMs: number = SCRIPT_START_MS) {
+    this.startMs = startMs;
+  }
+
+  /** Adds a binary market; returns its condition id and token ids. Markets come before events. */
+  market(options: ScriptedMarketOptions = {}): ScriptedMarket {
+    const n = this.#markets.length + 1;
+    const slug = options.slug ?? `market-${n}`;
+    if (this.#markets.some((m) => m.slug === slug)) throw new TestingError(`scriptedBooks: market slug '${slug}' used twice`);
+    const conditionId = '0x' + n.toString(16).padStart(64, '0');
+    const yes = String(100 + 2 * n - 1);
+    const no = String(100 + 2 * n);
+    const [first, second] = options.outcomes ?? ['Yes', 'No'];
+    decimal(options.tickSize ?? '0.01', `market '${slug}' tickSize`);
+    decimal(options.minOrderSize ?? '5', `market '${slug}' minOrderSize`);
+    this.#markets.push({
+      conditionId,
+      question: options.question ?? `${slug}?`,
+      slug,
+      negRisk: options.negRisk ?? false,
+      tickSize: options.tickSize ?? '0.01',
+      minOrderSize: options.minOrderSize ?? '5',
+      makerBaseFeeBps: options.makerFeeBps ?? 0,
+      takerBaseFeeBps: options.takerFeeBps ?? 0,
+      tokens: [
+        { tokenId: yes, outcome: first },
+        { tokenId: no, outcome: second },
+      ],
+    });
+    this.#conditionOf.set(yes, conditionId);
+    this.#conditionOf.set(no, conditionId);
+    return { conditionId, slug, yes, no };
+  }
+
+  /** Moves the script's clock to `ms` after the start; later calls add events at that time. Never backwards. */
+  at(ms: number): this {
+    if (!Number.isFinite(ms) || ms < this.#now) throw new TestingError(`scriptedBooks.at(${ms}): time must be a number >= ${this.#now} (the script's time never goes back)`);
+    this.#now = ms;
+    return this;
+  }
+
+  /** Moves the script's clock forward by `ms`. */
+  after(ms: number): this {
+    return this.at(this.#now + ms);
+  }
+
+  /** The whole book of one token at the current time: bids best (highest) first, asks best (lowest) first. */
+  book(tokenId: TokenId, sides: { readonly bids?: readonly ScriptLevel[]; readonly asks?: readonly ScriptLevel[] }): this {
+    const t = this.#time();
+    const conditionId = this.#condition(tokenId);
+    const bids = levels(sides.bids ?? [], `book(${tokenId}) bids`).sort((a, b) => b.price - a.price);
+    const asks = levels(sides.asks ?? [], `book(${tokenId}) asks`).sort((a, b) => a.price - b.price);
+    this.#events.push({
+      type: 'book',
+      book: { tokenId, conditionId, hash: `s${++this.#seq}`, bids, asks, tsEvent: t, tsInit: t, tickSize: undefined, minOrderSize: undefined, negRisk: undefined, lastTradePrice: undefined },
+      tsEvent: t,
+      tsInit: t,
+    });
+    return this;
+  }
+
+  /** A trade print on one token at the current time (`side`: the taker's). */
+  trade(tokenId: TokenId, print: { readonly side: Side; readonly price: string | number; readonly size: string | number }): this {
+    const t = this.#time();
+    this.#condition(tokenId);
+    const price = decimal(print.price, `trade(${tokenId}) price`);
+    const size = decimal(print.size, `trade(${tokenId}) size`);
+    this.#events.push({ type: 'trade', tokenId, price, size, side: print.side, tsEvent: t, tsInit: t });
+    return this;
+  }
+
+  /** The venue changes a token's tick size at the current time. */
+  tickSize(tokenId: TokenId, tick: string): this {
+    const t = this.#time();
+    this.#condition(tokenId);
+    this.#events.push({ type: 'tickSize', tokenId, tickSize: decimal(tick, `tickSize(${tokenId})`), tsEvent: t, tsInit: t });
+    return this;
+  }
+
+  get header(): RecordingHeader {
+    return { format: 'clobot-recording', version: 1, createdAt: this.startMs, source: 'clobot/testing:scripted', markets: [...this.#markets] };
+  }
+
+  get events(): readonly MarketEvent[] {
+    return this.#events;
+  }
+
+  /** The script as backtest data (what `runStrategy` replays). */
+  toData(name = 'scripted'): BacktestData {
+    if (this.#markets.length === 0) throw new TestingError('scriptedBooks: no market (call market() first)');
+    const header = this.header;
+    const events = [...this.#events];
+    return { name, header, events: () => events };
+  }
+
+  /** Writes the script as a recording file (JSON lines, gzipped when the name ends in .gz). */
+  async write(path: string): Promise<void> {
+    const writer = createRecordingWriter(path, this.toData().header);
+    for (const event of this.#events) writer.write(event);
+    await writer.close();
+  }
+
+  #condition(tokenId: TokenId): string {
+    const conditionId = this.#conditionOf.get(tokenId);
+    if (conditionId === undefined) throw new TestingError(`scriptedBooks: token '${tokenId}' is not a token of a market of this script`);
+    return conditionId;
+  }
+
+  #time(): number {
+    if (this.#markets.length === 0) throw new TestingError('scriptedBooks: add the markets first (market()), then the events');
+    return this.startMs + this.#now;
+  }
+}
+
+/** A new, empty script (time 0 = `startMs`, default SCRIPT_START_MS). */
+export function scriptedBooks(options: { readonly startMs?: number } = {}): ScriptedBooks {
+  return new ScriptedBooks(options.startMs);
+}
+
+function decimal(value: string | number, where: string): Micros {
+  const m = typeof value === 'number' ? (Number.isFinite(value) ? parseMicros(String(value)) : NaN) : parseMicros(value);
+  if (!Number.isSafeInteger(m) || m < 0) throw new TestingError(`scriptedBooks ${where}: '${String(value)}' is not a decimal >= 0 with at most 6 decimals`);
+  return m;
+}
+
+function levels(list: readonly ScriptLevel[], where: string): BookLevel[] {
+  return list.map(([price, size], i) => ({ price: decimal(price, `${where}[${i}] price`), size: decimal(size, `${where}[${i}] size`) }));
+}
