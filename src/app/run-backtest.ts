@@ -18,6 +18,7 @@ import { queueModel } from '../sim/edge/queue-model.ts';
 import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
 import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
 import { buildSummary } from '../backtest/summary.ts';
+import { BacktestFaultError } from '../backtest/backtest-fault.ts';
 import { loadRunStrategies } from './strategies.ts';
 
 export interface BacktestProgress extends ReplayProgress {
@@ -35,6 +36,8 @@ export interface BacktestInput {
   readonly log?: EngineLogger;
   readonly onProgress?: (progress: BacktestProgress) => void;
   readonly progressEvery?: number;
+  /** Overrides `backtest.keepGoing`: a strategy that throws is counted and runs on instead of stopping the backtest. */
+  readonly keepGoing?: boolean;
 }
 
 /** Client order id prefix of every backtest: fixed, so ids (and everything else) repeat exactly. */
@@ -98,6 +101,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     balance: bt.balance,
   });
   const recorder = new MetricsRecorder({ tokens, intervalMs: bt.equityIntervalMs });
+  // unless it keeps going, the first strategy fault stops the replay (the backtest then throws it)
+  const keepGoing = input.keepGoing ?? bt.keepGoing;
+  let faulted = false;
+  let handled = 0;
   const engine = new TradingEngine({
     clock,
     execution,
@@ -110,8 +117,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     startingBalance: bt.balance,
     runId: BACKTEST_RUN_ID,
     log,
+    keepGoingOnFault: keepGoing,
     onEvent: (event) => {
       if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
+      else if (event.type === 'fault' && !keepGoing) faulted = true;
     },
   });
   const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
@@ -127,6 +136,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const batches: AsyncIterable<readonly MarketEvent[]> = {
     [Symbol.asyncIterator]: () => ({
       next: async () => {
+        if (faulted) return { done: true, value: undefined };
         if (first) {
           first = false;
           return head;
@@ -141,8 +151,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     clock,
     batches,
     sinks: [
-      (e) => execution.onMarketEvent(e),
       (e) => {
+        if (!faulted) execution.onMarketEvent(e);
+      },
+      (e) => {
+        if (faulted) return;
+        handled++;
         engine.onMarketEvent(e);
         if (e.type === 'book') recorder.mark(e.book.tokenId, e.tsInit, mark(e.book.tokenId));
       },
@@ -173,6 +187,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   await stopping;
   const engineSummary = engine.summary();
   execution.close();
+  if (faulted && engineSummary.firstFault) {
+    await iterator.return?.();
+    throw new BacktestFaultError(engineSummary.firstFault, handled);
+  }
 
   if (replayed.outOfOrder > 0) warnings.push(`${data.name}: ${replayed.outOfOrder} events were older than the one before them; replayed at the time reached`);
   const summary = buildSummary({

@@ -10,6 +10,8 @@ export interface SweepJob {
   readonly overrides: readonly ParamOverride[];
   /** Where the point's summary.json and report.html go. */
   readonly outDir: string;
+  /** `--keep-going`: overrides the config's `backtest.keepGoing`. */
+  readonly keepGoing?: boolean;
 }
 
 /** A sweep worker's answer to one job. */

@@ -20,7 +20,7 @@ port.on('message', (job: SweepJob) => {
       const config = loadConfig(job.configPath);
       // one thread per point: the sweep already keeps every core busy
       const data = await openBacktestData(job.dataPath, { decode: 'thread' });
-      const result = await runBacktest({ config, data, overrides: job.overrides });
+      const result = await runBacktest({ config, data, overrides: job.overrides, keepGoing: job.keepGoing });
       writeResults(result, job.outDir);
       reply = { kind: 'done', index: job.index, summary: result.summary };
     } catch (err) {

@@ -49,6 +49,8 @@ export interface SweepOptions {
   /** Worker threads; default one per core, never more than points. */
   readonly workers?: number;
   readonly onPointDone?: (row: SweepRow, done: number) => void;
+  /** Overrides the config's `backtest.keepGoing` in every point. */
+  readonly keepGoing?: boolean;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepRow[]> {
               dataPath: resolve(options.dataPath),
               overrides: point.overrides,
               outDir: resolve(point.outDir),
+              keepGoing: options.keepGoing,
             };
             worker.postMessage(job);
           };

@@ -73,6 +73,12 @@ export interface BacktestSummary {
     readonly openAtEnd: number;
     readonly faults: number;
   };
+  /** Strategy faults the backtest went on past (`backtest.keepGoing`); without it the first one stops it. */
+  readonly faults: {
+    readonly count: number;
+    /** The first: which strategy, its message and when (virtual time); its stack is in the result's engine summary. */
+    readonly first: { readonly strategyId: string; readonly message: string; readonly at: string } | null;
+  };
   readonly markets: readonly {
     readonly conditionId: string;
     readonly question: string;
@@ -177,6 +183,10 @@ export function buildSummary(input: {
       expired: execution.expired,
       openAtEnd: engine.openOrders,
       faults: engine.faults,
+    },
+    faults: {
+      count: engine.faults,
+      first: engine.firstFault ? { strategyId: engine.firstFault.strategyId, message: engine.firstFault.message, at: engine.firstFault.at } : null,
     },
     markets: m.markets.map((row) => ({
       conditionId: row.conditionId,

@@ -357,4 +357,6 @@ export interface BacktestConfig {
   readonly feeSource: 'market' | 'config';
   /** Equity curve sampling step (Sharpe, drawdown, report), virtual time. */
   readonly equityIntervalMs: number;
+  /** false: a strategy that throws stops the backtest with its stack; true: the event is skipped, the fault counted and the strategy runs on. */
+  readonly keepGoing: boolean;
 }

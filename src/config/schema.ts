@@ -283,6 +283,8 @@ const backtestSchema = z
       .optional(),
     feeSource: z.enum(['market', 'config']).optional(),
     equityIntervalMs: ms(1_000).default(60_000),
+    /** A strategy that throws stops the backtest (false), or the event is skipped and the fault counted (true). */
+    keepGoing: z.boolean().default(false),
   })
   // the one-way latency is the default of both legs; fees written in the file apply to every
   // market unless feeSource says otherwise, and without them each market's recorded rates apply
@@ -295,6 +297,7 @@ const backtestSchema = z
     fees: b.fees ?? { makerBps: new Dec(0), takerBps: new Dec(0) },
     feeSource: b.feeSource ?? (b.fees !== undefined ? ('config' as const) : ('market' as const)),
     equityIntervalMs: b.equityIntervalMs,
+    keepGoing: b.keepGoing,
   }));
 
 /** The whole file. */

@@ -20,6 +20,15 @@ export interface StopReport {
   readonly live: readonly LiveOrder[];
 }
 
+/** A strategy's fault as the summary shows it: who, when (ISO 8601, the run's clock) and the stack of its own code. */
+export interface FaultReport {
+  readonly strategyId: string;
+  readonly message: string;
+  readonly at: string;
+  /** The message, then the frames of the strategy's code (`at ... (file:line:col)`). */
+  readonly stack: string;
+}
+
 /** The run summary written by `clobot run --summary` (and shown in the status view). */
 export interface EngineSummary {
   readonly ordersSubmitted: number;
@@ -43,6 +52,8 @@ export interface EngineSummary {
   readonly turnover: string;
   readonly strategies: Readonly<Record<string, string>>;
   readonly faults: number;
+  /** The first strategy fault of the run, with its stack (absent without faults). */
+  readonly firstFault?: FaultReport;
   /** The verified stop's outcome (absent while running, or when the stop kept the orders). */
   readonly stop?: StopReport;
   /** Faults that ended the run or halted trading (store, log sink, credentials), one line each. */
@@ -65,6 +76,13 @@ export class EngineCounters {
   fills = 0;
   faults = 0;
   heartbeatLost = 0;
+  firstFault: FaultReport | undefined;
+
+  /** Counts a strategy fault; the first one is kept for the summary. */
+  recordFault(strategyId: string, err: Error, at: number): void {
+    this.faults++;
+    this.firstFault ??= { strategyId, message: err.message, at: new Date(at).toISOString(), stack: err.stack ?? err.message };
+  }
 
   summary(input: {
     totals: PortfolioTotals;
@@ -99,6 +117,7 @@ export class EngineCounters {
       turnover: formatMicros(input.totals.turnover),
       strategies: input.strategies,
       faults: this.faults,
+      ...(this.firstFault ? { firstFault: this.firstFault } : {}),
       ...(input.stop ? { stop: input.stop } : {}),
       ...(input.alerts && input.alerts.length > 0 ? { alerts: input.alerts } : {}),
     };

@@ -71,6 +71,8 @@ export interface EngineOptions {
   readonly restore?: EngineRestore;
   /** What to do at start with restored orders still open at the venue. Default 'cancel'. */
   readonly orphans?: 'cancel' | 'adopt';
+  /** A strategy hook that throws is counted and the strategy runs on (backtest `keepGoing`); default: the strategy is stopped. */
+  readonly keepGoingOnFault?: boolean;
 }
 
 /**
@@ -108,4 +110,4 @@ export type EngineEvent =
   | { readonly type: 'order'; readonly strategyId: string; readonly event: OrderEvent }
   | { readonly type: 'fill'; readonly strategyId: string; readonly fill: FillEvent }
   | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
-  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number };
+  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number; readonly stack?: string };

@@ -24,6 +24,8 @@ export interface StrategyHostOptions {
   readonly onIntents: (strategyId: string, intents: readonly OrderIntent[]) => void;
   /** Called once when a strategy faults (it has already been stopped). */
   readonly onFault: (strategyId: string, err: StrategyError) => void;
+  /** A strategy's hook that throws is reported and the strategy runs on (backtest `keepGoing`); default: it is stopped. */
+  readonly keepGoing?: boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export class StrategyHost implements EngineListener {
       positions: () => Object.freeze(portfolio.positions().map((p) => Object.freeze(p))),
       balance: () => this.freeBalance(),
     });
-    const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault);
+    const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault, this.#opts.keepGoing);
     this.#runners.set(spec.id, runner);
     for (const tokenId of spec.tokenIds) {
       const list = this.#byToken.get(tokenId) ?? [];

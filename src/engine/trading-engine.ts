@@ -18,6 +18,7 @@ import type { EngineOptions, EngineRestore } from './ports.ts';
 import { Reconciler } from './reconciler.ts';
 import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
+import { StrategyFault } from '../strategy/strategy-fault.ts';
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 export type { EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy } from './ports.ts';
@@ -94,6 +95,7 @@ export class TradingEngine {
       portfolio: this.portfolio,
       onIntents: (id, intents) => this.handleIntents(id, intents),
       onFault: (id, err) => this.#onFault(id, err),
+      keepGoing: options.keepGoingOnFault,
     });
     desk.listen(this.#host);
     this.#router = new IntentRouter({
@@ -276,9 +278,12 @@ export class TradingEngine {
 
   #onFault(id: string, err: StrategyError): void {
     const desk = this.#desk;
-    desk.counters.faults++;
-    desk.log.error('strategy faulted', { strategy: id, error: err.message });
-    desk.emit({ type: 'fault', strategyId: id, message: err.message, at: desk.clock.now() });
+    const at = desk.clock.now();
+    // the stack is the strategy's own frames (StrategyFault): one line in the log, the first fault in the summary
+    desk.counters.recordFault(id, err, at);
+    desk.log.error('strategy faulted', { strategy: id, error: err.message, stack: err.stack });
+    desk.emit({ type: 'fault', strategyId: id, message: err.message, at, stack: err.stack });
+    if (err instanceof StrategyFault && !err.stopped) return;
     // a faulted strategy's orders are cancelled: nobody is managing them any more
     for (const record of desk.tracker.open({ strategyId: id })) this.#canceller.request(record);
   }

@@ -1,8 +1,9 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
-import { StrategyError } from '../core/errors.ts';
+import type { StrategyError } from '../core/errors.ts';
 import type { OrderBook, TokenPrices } from '../core/types.ts';
 import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
 import type { OrderIntent } from '../core/intents.ts';
+import { StrategyFault } from './strategy-fault.ts';
 
 export type StrategyState = 'CREATED' | 'RUNNING' | 'FAULTED' | 'STOPPED';
 
@@ -28,6 +29,8 @@ export class StrategyRunner<P = unknown> {
     readonly ctx: StrategyContext<P>,
     private readonly emit: (strategyId: string, intents: readonly OrderIntent[]) => void,
     private readonly onFault: (strategyId: string, error: StrategyError) => void,
+    /** A hook that throws is reported and the strategy runs on (backtests that keep going); a stream's error still stops it. */
+    private readonly keepGoing = false,
   ) {}
 
   get running(): boolean {
@@ -128,11 +131,16 @@ export class StrategyRunner<P = unknown> {
 
   #fail(where: string, err: unknown): void {
     if (this.state === 'FAULTED') return;
-    const message = err instanceof Error ? err.message : String(err);
-    this.fault = new StrategyError(`strategy '${this.id}' faulted in ${where}: ${message}`, { cause: err });
-    this.state = 'FAULTED';
-    this.#end();
-    this.onFault(this.id, this.fault);
+    // a stream that errored has ended, and a strategy whose init threw has no state: both stop
+    const stops = !this.keepGoing || where === 'stream' || where === 'init';
+    const fault = new StrategyFault(this.id, where, err, stops);
+    // the first fault stays (a strategy that keeps going may fault again)
+    this.fault ??= fault;
+    if (stops) {
+      this.state = 'FAULTED';
+      this.#end();
+    }
+    this.onFault(this.id, fault);
   }
 
   #end(): void {

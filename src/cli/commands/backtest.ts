@@ -17,6 +17,7 @@ interface BacktestOptions {
   workers?: number;
   decode: 'auto' | 'worker' | 'thread';
   progress?: boolean;
+  keepGoing?: boolean;
 }
 
 const SORTS = ['pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'turnover', 'winRate'];
@@ -54,6 +55,7 @@ export function registerBacktest(program: Command): void {
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
     .option('--no-progress', 'no progress bar')
+    .option('--keep-going', 'a strategy that throws does not stop the backtest: the event is skipped and the fault counted (backtest.keepGoing)')
     .action(async (configPath: string, opts: BacktestOptions) => {
       const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -77,17 +79,25 @@ export function registerBacktest(program: Command): void {
           )
         : undefined;
       bar?.start(Math.max(1, data.bytes), 0, { events: '0', time: '' });
-      const result = await runBacktest({
-        config,
-        data,
-        log: logger ? fieldLogger(logger) : undefined,
-        onProgress: (p) => bar?.update(p.bytes ?? 0, { events: p.events.toLocaleString('en-US'), time: new Date(p.tsInit).toISOString().replace('.000Z', 'Z') }),
-        progressEvery: 20_000,
-      });
-      bar?.update(data.bytes);
-      bar?.stop();
-      logger?.flush();
+      let result;
+      try {
+        // a strategy that throws ends this with BacktestFaultError (its stack), unless it keeps going
+        result = await runBacktest({
+          config,
+          data,
+          log: logger ? fieldLogger(logger) : undefined,
+          onProgress: (p) => bar?.update(p.bytes ?? 0, { events: p.events.toLocaleString('en-US'), time: new Date(p.tsInit).toISOString().replace('.000Z', 'Z') }),
+          progressEvery: 20_000,
+          keepGoing: opts.keepGoing,
+        });
+        bar?.update(data.bytes);
+      } finally {
+        bar?.stop();
+        logger?.flush();
+      }
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const first = result.engine.firstFault;
+      if (first) process.stderr.write(`warning: ${result.engine.faults} strategy fault(s), each event skipped; the first:\n${first.stack}\n`);
       const written = writeResults(result, outDir);
       process.stdout.write(summaryTable(result.summary) + '\n\n' + marketTable(result.summary) + '\n\n');
       process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
@@ -110,7 +120,7 @@ async function sweep(configPath: string, config: RunConfig, dataPath: string, op
   const { SingleBar, Presets } = (await import('cli-progress')).default;
   const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(points.length, 0);
-  const rows = await runSweep({ configPath, dataPath, points, workers: opts.workers, onPointDone: (_row, done) => bar?.update(done) });
+  const rows = await runSweep({ configPath, dataPath, points, workers: opts.workers, keepGoing: opts.keepGoing, onPointDone: (_row, done) => bar?.update(done) });
   bar?.stop();
   const sorted = sortRows(rows, opts.sort as Parameters<typeof sortRows>[1]);
   const table = sorted.map((r) => {
@@ -143,6 +153,7 @@ function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): s
     ['win rate', m.winRate === null ? '-' : `${m.winRate} of ${m.closingFills} closing fills`],
     ['orders', `${s.orders.submitted} submitted, ${s.orders.rejected} rejected, ${s.orders.denied} denied, ${s.orders.canceled} canceled`],
   ];
+  if (s.faults.first) rows.push(['strategy faults', `${s.faults.count} (first at ${s.faults.first.at}: ${s.faults.first.message})`]);
   return renderTable(['metric', 'value'], rows, [false, true]);
 }
 
