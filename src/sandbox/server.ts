@@ -22,6 +22,7 @@ import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerTradingRoutes } from './routes/trading.ts';
 import { accountTradesHandler, registerAccountDataRoutes } from './routes/account-data.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
+import { registerBalanceAllowanceRoute, registerPositionsRoute } from './routes/account-state.ts';
 import { registerHeartbeatRoutes } from './routes/heartbeats.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { ApiKeyRegistry } from './trading/api-keys.ts';
@@ -234,6 +235,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerTradingAccountRoutes(app, ctx, { accountTrades: false });
   registerMarketsDispatch(app, ctx);
   registerAnalyticsRoutes(app, ctx, { dataMount: false });
+  registerPositionsRoute(app, ctx);
   registerCommentRoutes(app, ctx);
   // one prefix per group: three base URLs against one sandbox
   void app.register(
@@ -254,6 +256,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   void app.register(
     (data, _options, done) => {
       registerAnalyticsRoutes(data, ctx, { dataMount: true });
+      registerPositionsRoute(data, ctx);
       registerCommentRoutes(data, ctx);
       done();
     },
@@ -274,6 +277,7 @@ function registerTradingAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   registerAuthRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerAccountDataRoutes(app, ctx, options);
+  registerBalanceAllowanceRoute(app, ctx);
   registerHeartbeatRoutes(app, ctx);
 }
 

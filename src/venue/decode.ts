@@ -3,7 +3,7 @@ import { numberToMicros, parseMicros, type Micros } from '../core/fixed.ts';
 import type { BookLevel, OrderBook, Side, TokenId, TokenPrices } from '../core/types.ts';
 import { makeOrderBook, scanOrderBooks } from './books-scan.ts';
 import { Secret } from '../core/secret.ts';
-import type { AccountOrder, AccountTrade, CancelResult, MakerOrderFill, OrderPostResult } from './domain/account.ts';
+import type { AccountOrder, AccountTrade, BalanceAllowance, CancelResult, MakerOrderFill, OrderPostResult, VenuePosition } from './domain/account.ts';
 import { TRADE_STATUSES, VENUE_ORDER_STATUSES, type TradeStatus, type VenueOrderStatus } from './domain/statuses.ts';
 import type { ApiCredentials } from './signing/l2-auth.ts';
 import type { Activity, ClosedPosition, Holder, HolderGroup, TradeFill } from './domain/analytics.ts';
@@ -787,6 +787,33 @@ export function decodeClosedPositions(value: unknown): ClosedPosition[] {
   return mapArray(arr, path, decodeClosedPosition);
 }
 
+/** `GET /positions` (analytics): sizes and prices to Micros, a position without a size refused. */
+export function decodePositions(value: unknown): VenuePosition[] {
+  const [arr, root] = arrayOrEnvelope(value, 'positions');
+  return mapArray(arr, root, (v, path): VenuePosition => {
+    const o = asObj(v, path);
+    return {
+      proxyWallet: reqStr(o, path, 'proxyWallet', 'proxy_wallet'),
+      asset: reqId(o, path, 'asset', 'token_id'),
+      conditionId: reqStr(o, path, 'conditionId', 'condition_id'),
+      outcomeIndex: optInt(o, path, 'outcomeIndex', 'outcome_index'),
+      outcome: optStr(o, path, 'outcome'),
+      size: reqMicros(o, path, 'size', 'current_size'),
+      avgPrice: optMicros(o, path, 'avgPrice', 'avg_price'),
+      curPrice: optMicros(o, path, 'curPrice', 'current_price'),
+      initialValue: optNum(o, path, 'initialValue', 'initial_value'),
+      currentValue: optNum(o, path, 'currentValue', 'current_value'),
+      cashPnl: optNum(o, path, 'cashPnl', 'cash_pnl'),
+      realizedPnl: optNum(o, path, 'realizedPnl', 'realized_pnl'),
+      redeemable: optBool(o, path, 'redeemable'),
+      mergeable: optBool(o, path, 'mergeable'),
+      negativeRisk: optBool(o, path, 'negativeRisk', 'negative_risk'),
+      title: optStr(o, path, 'title'),
+      endDate: optDate(o, path, 'endDate', 'end_date'),
+    };
+  });
+}
+
 /** `GET /activity`. */
 export function decodeActivity(value: unknown): Activity[] {
   const [arr, root] = arrayOrEnvelope(value, 'activity');
@@ -1057,6 +1084,32 @@ export function decodeCancelResult(value: unknown): CancelResult {
     notCanceled[id] = reason;
   }
   return { canceled, notCanceled };
+}
+
+/** A non-negative integer of base units sent as a digit string (or a JSON integer). */
+function baseUnits(v: unknown, path: string): bigint {
+  if (typeof v === 'string' && /^\d{1,80}$/.test(v)) return BigInt(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw new DecodeError(path, 'a non-negative integer of base units (6 decimals)', v);
+}
+
+/**
+ * `GET /balance-allowance`: `{balance, allowances: {spender: amount}}` (CLOB V2), or the older
+ * `{balance, allowance}`; amounts are integers of base units (1 unit = 1e6) as digit strings.
+ */
+export function decodeBalanceAllowance(value: unknown): BalanceAllowance {
+  const path = 'balance-allowance';
+  const o = asObj(value, path);
+  const balance = baseUnits(o['balance'], at(path, 'balance'));
+  if (balance > BigInt(Number.MAX_SAFE_INTEGER)) throw new DecodeError(at(path, 'balance'), 'a balance below 9e15 base units', o['balance']);
+  const allowances: Record<string, bigint> = {};
+  const map = optRecord(o, path, 'allowances');
+  if (map !== undefined) {
+    for (const [spender, amount] of Object.entries(map)) allowances[spender] = baseUnits(amount, at(at(path, 'allowances'), spender));
+  }
+  const single = o['allowance'];
+  if (single !== undefined && single !== null) allowances[''] = baseUnits(single, at(path, 'allowance'));
+  return { balance: Number(balance), allowances };
 }
 
 /** `POST /v1/heartbeats`: `{heartbeat_id}`, the id to send on the next beat. */

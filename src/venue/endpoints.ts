@@ -71,6 +71,8 @@ export const ENDPOINTS = Object.freeze({
   getAccountOrders: route('GET', '/data/orders', 'trading', 'l2'),
   getAccountTrades: route('GET', '/data/trades', 'trading', 'l2'),
   getAccountOrder: route('GET', '/data/order/{id}', 'trading', 'l2'),
+  // account state (issue 13; docs/protocol-additions.md)
+  getBalanceAllowance: route('GET', '/balance-allowance', 'trading', 'l2'),
   // heartbeats (4.1)
   postHeartbeatV1: route('POST', '/v1/heartbeats', 'trading', 'l2'),
   postHeartbeat: route('POST', '/heartbeats', 'trading', 'l2'),
@@ -79,6 +81,7 @@ export const ENDPOINTS = Object.freeze({
   getClosedPositions: route('GET', '/closed-positions', 'analytics'),
   getActivity: route('GET', '/activity', 'analytics'),
   getHolders: route('GET', '/holders', 'analytics'),
+  getPositions: route('GET', '/positions', 'analytics'),
   // comments (4.4)
   getComments: route('GET', '/comments', 'analytics'),
   getCommentsByUser: route('GET', '/comments/user_address/{user_address}', 'analytics'),

@@ -63,6 +63,21 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
   },
   getActivity: { params: { user: required, limit: int(0, 500), offset: int(0, 10_000) } },
   getHolders: { params: { market: list(true), limit: int(0, 500), minBalance: { kind: 'number', min: 0 } } },
+  getPositions: {
+    params: {
+      user: required,
+      market: list(),
+      eventId: list(),
+      sizeThreshold: { kind: 'number', min: 0 },
+      redeemable: bool,
+      mergeable: bool,
+      limit: int(0, 500),
+      offset: int(0, 10_000),
+      sortBy: oneOf(['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE']),
+      sortDirection: oneOf(['ASC', 'DESC']),
+      title: str(100),
+    },
+  },
   // 4.4 comments
   getComments: {
     params: {
@@ -124,6 +139,10 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
     params: { id: str(), taker: str(), maker: str(), market: str(), before: int(0), after: int(0), next_cursor: str() },
   },
   getAccountOrders: { params: { id: str(), market: str(), asset_id: str(), next_cursor: str() } },
+  // account state (docs/protocol-additions.md); token_id is required with CONDITIONAL (checked by both sides)
+  getBalanceAllowance: {
+    params: { asset_type: oneOf(['COLLATERAL', 'CONDITIONAL'], true), token_id: str(), signature_type: int(0, 3) },
+  },
 });
 
 /** Most token ids one `POST /books` or `POST /prices` body may carry (our choice; the venue caps it). */

@@ -12,7 +12,7 @@ import { call } from './helpers.ts';
  */
 
 /** Routes of the trading step (authenticated account data); the read-route sandbox does not serve them yet. */
-const NOT_SERVED: readonly RouteId[] = ['getAccountTrades', 'getAccountOrders'];
+const NOT_SERVED: readonly RouteId[] = ['getAccountTrades', 'getAccountOrders', 'getBalanceAllowance'];
 
 let sb: RunningSandbox;
 
@@ -33,6 +33,7 @@ function validRequest(route: RouteId): { path: Record<string, string>; query: Re
   const path = { slug: market.slug, id: route === 'getCommentReplies' ? comment.id : market.id, user_address: user, condition_id: market.conditionId };
   const required: Partial<Record<RouteId, Record<string, string>>> = {
     getClosedPositions: { user },
+    getPositions: { user },
     getActivity: { user },
     getHolders: { market: market.conditionId },
     publicSearch: { q: 'will' },

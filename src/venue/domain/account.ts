@@ -95,3 +95,42 @@ export interface CancelResult {
   /** Order id to the venue's reason. */
   readonly notCanceled: Readonly<Record<string, string>>;
 }
+
+/**
+ * `GET /balance-allowance` (L2): the account's balance of collateral, or of one outcome token,
+ * in base units (6 decimals, as Micros), and what the exchange contracts may spend of it. The
+ * venue's CLOB V2 answers `allowances` keyed by spender address; older answers carry one
+ * `allowance`, kept under the key `''`. Allowances are usually the maximum uint256, beyond any
+ * Micros, so they stay bigint.
+ */
+export interface BalanceAllowance {
+  readonly balance: Micros;
+  readonly allowances: Readonly<Record<string, bigint>>;
+}
+
+/**
+ * One position of `GET /positions?user=` (the analytics API): what a wallet holds of a token.
+ * Sizes and prices come as JSON numbers from a cache and are turned into Micros at once
+ * (rounded to the nearest micro); values and PnL stay numbers, for display only. `asset` is a
+ * token id (the venue) or `<condition_id>:<outcome_index>` (the interface's analytics form).
+ */
+export interface VenuePosition {
+  readonly proxyWallet: string;
+  readonly asset: string;
+  readonly conditionId: ConditionId;
+  readonly outcomeIndex: number | undefined;
+  readonly outcome: string | undefined;
+  readonly size: Micros;
+  readonly avgPrice: Micros | undefined;
+  readonly curPrice: Micros | undefined;
+  readonly initialValue: number | undefined;
+  readonly currentValue: number | undefined;
+  readonly cashPnl: number | undefined;
+  readonly realizedPnl: number | undefined;
+  readonly redeemable: boolean | undefined;
+  readonly mergeable: boolean | undefined;
+  readonly negativeRisk: boolean | undefined;
+  readonly title: string | undefined;
+  /** Epoch ms. */
+  readonly endDate: number | undefined;
+}
