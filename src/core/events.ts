@@ -17,7 +17,18 @@ export type MarketEvent =
       readonly tsEvent: number;
       readonly tsInit: number;
     }
-  | { readonly type: 'tickSize'; readonly tokenId: TokenId; readonly tickSize: Micros; readonly tsEvent: number; readonly tsInit: number };
+  | { readonly type: 'tickSize'; readonly tokenId: TokenId; readonly tickSize: Micros; readonly tsEvent: number; readonly tsInit: number }
+  /** The market stopped trading (`closed`): no new orders, its open orders cancelled by the venue. */
+  | { readonly type: 'marketClosed'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsEvent: number; readonly tsInit: number }
+  /** The market resolved (closed too): `winnerTokenId` pays 1, the other token 0; undefined: no winner, each pays 0.5. */
+  | {
+      readonly type: 'marketResolved';
+      readonly conditionId: ConditionId;
+      readonly tokenIds: readonly TokenId[];
+      readonly winnerTokenId: TokenId | undefined;
+      readonly tsEvent: number;
+      readonly tsInit: number;
+    };
 
 /** The states of one of our orders, as the engine tracks it. */
 export type OrderStatus =

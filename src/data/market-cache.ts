@@ -98,6 +98,17 @@ export class MarketCache {
         this.#states.set(event.tokenId, next);
         return [{ kind: 'tickSize', state: next }];
       }
+      case 'marketClosed':
+      case 'marketResolved':
+        // a closed market takes no orders (the marketOpen check reads this); strategies hear it
+        // as a lifecycle event from the engine, not as a market change
+        for (const tokenId of event.tokenIds) {
+          const state = this.#states.get(tokenId);
+          if (state && state.rules.acceptingOrders) {
+            this.#states.set(tokenId, tokenState(state, { ...state.rules, acceptingOrders: false }, state.book, state.bookSeenAt, state.prices, state.lastTrade));
+          }
+        }
+        return [];
     }
   }
 

@@ -19,6 +19,9 @@ import type { RecordingHeader } from './format.ts';
  *     3 prices  time n:uv (tokenRef:uv has:u8 [buy:uv] [sell:uv])*
  *     4 trade   time tokenRef:uv side:u8(0 BUY, 1 SELL) price:uv size:uv
  *     5 tick    time tokenRef:uv tickSize:uv
+ *     6 close   time conditionRef:uv n:uv tokenRef:uv*                     (form version 2)
+ *     7 resolve time conditionRef:uv n:uv tokenRef:uv* winner:uv          (form version 2)
+ *               winner: 0 no winner, else 1 + the winner's position among the n tokens
  *   time     := dTsInit:sv (from the previous record's tsInit, 0 at the start) tsEvent-tsInit:sv
  *   flags    := bit0 tickSize, bit1 minOrderSize, bit2 lastTradePrice, bit3 negRisk given,
  *               bit4 negRisk true, bits5-6 hash form: 0 UTF-8 (length:uv bytes), 1 lowercase hex
@@ -33,7 +36,8 @@ import type { RecordingHeader } from './format.ts';
 
 /** `\x89CLBREC\n`: not text (high byte), names the format, catches newline mangling. */
 export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x43, 0x0a]);
-export const BINARY_FORM_VERSION = 1;
+/** Version 2 added the `close` and `resolve` records; a version-1 file reads the same. */
+export const BINARY_FORM_VERSION = 2;
 /** Records are gathered into blocks of about this many bytes. */
 const BLOCK_BYTES = 32 * 1024;
 
@@ -42,6 +46,8 @@ const K_BOOK = 2;
 const K_PRICES = 3;
 const K_TRADE = 4;
 const K_TICK = 5;
+const K_CLOSE = 6;
+const K_RESOLVE = 7;
 
 const HASH_UTF8 = 0;
 const HASH_HEX = 1;
@@ -138,6 +144,23 @@ export class BinaryEventEncoder {
         this.#time(event.tsEvent, event.tsInit);
         this.#uv(ref);
         this.#micros(event.tickSize, 'tickSize');
+        break;
+      }
+      case 'marketClosed':
+      case 'marketResolved': {
+        const conditionRef = this.#ref(event.conditionId);
+        const refs = event.tokenIds.map((id) => this.#ref(id));
+        this.#ensure(40 + refs.length * 10);
+        this.#u8(event.type === 'marketClosed' ? K_CLOSE : K_RESOLVE);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(conditionRef);
+        this.#uv(refs.length);
+        for (const ref of refs) this.#uv(ref);
+        if (event.type === 'marketResolved') {
+          const winner = event.winnerTokenId === undefined ? -1 : event.tokenIds.indexOf(event.winnerTokenId);
+          if (event.winnerTokenId !== undefined && winner < 0) throw new ParameterError('recording', 'winnerTokenId', `must be one of tokenIds, was ${event.winnerTokenId}`);
+          this.#uv(winner + 1);
+        }
         break;
       }
     }
@@ -373,7 +396,8 @@ export class BinaryEventDecoder {
         else if (kind === K_PRICES) out.push(this.#prices(stop));
         else if (kind === K_TRADE) out.push(this.#trade());
         else if (kind === K_TICK) out.push(this.#tick());
-        else throw this.#error(recordStart, 'kind', 'a record kind 1..5', kind);
+        else if (kind === K_CLOSE || kind === K_RESOLVE) out.push(this.#lifecycle(kind));
+        else throw this.#error(recordStart, 'kind', 'a record kind 1..7', kind);
         if (p > stop) throw CORRUPT;
       }
     } catch (err) {
@@ -539,6 +563,21 @@ export class BinaryEventDecoder {
     const tickSize = uv();
     if (tickSize === 0) throw CORRUPT;
     return { type: 'tickSize', tokenId, tickSize, tsEvent, tsInit };
+  }
+
+  #lifecycle(kind: number): MarketEvent {
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
+    const conditionId = this.#strings[uv()];
+    if (conditionId === undefined) throw CORRUPT;
+    const n = uv();
+    if (n === 0 || n > bytes.length - p) throw CORRUPT;
+    const tokenIds = new Array<string>(n);
+    for (let i = 0; i < n; i++) tokenIds[i] = this.#token();
+    if (kind === K_CLOSE) return { type: 'marketClosed', conditionId, tokenIds, tsEvent, tsInit };
+    const winner = uv();
+    if (winner > n) throw CORRUPT;
+    return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId: winner === 0 ? undefined : tokenIds[winner - 1], tsEvent, tsInit };
   }
 }
 

@@ -55,6 +55,10 @@ export function marketEventToRecorded(event: MarketEvent): RecordedEvent {
       return { t: 'trade', tsEvent, tsInit, tokenId: event.tokenId, price: formatMicros(event.price), size: formatMicros(event.size), side: event.side };
     case 'tickSize':
       return { t: 'tick', tsEvent, tsInit, tokenId: event.tokenId, tickSize: formatMicros(event.tickSize) };
+    case 'marketClosed':
+      return { t: 'close', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds };
+    case 'marketResolved':
+      return { t: 'resolve', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds, winner: event.winnerTokenId ?? null };
   }
 }
 

@@ -81,6 +81,18 @@ function levels(v: unknown, path: string): BookLevel[] {
   return out;
 }
 
+/** The token ids of a close or resolve event (each one of the header's when `tokens` is given). */
+function tokenList(v: unknown, tokens: ReadonlyMap<string, string> | undefined): string[] {
+  if (!Array.isArray(v) || v.length === 0) throw new DecodeError('tokenIds', 'a non-empty array of token ids', v);
+  return v.map((id: unknown, i) => {
+    if (typeof id !== 'string' || id === '') throw new DecodeError(`tokenIds[${i}]`, 'a non-empty string', id);
+    if (tokens === undefined) return id;
+    const known = tokens.get(id);
+    if (known === undefined) throw new DecodeError(`tokenIds[${i}]`, "a token of the header's markets", id);
+    return known;
+  });
+}
+
 /**
  * One event line, parsed, to the domain event. `tokens` (token id -> the header's own string)
  * makes a token outside the header's markets an error and shares one string per token.
@@ -129,8 +141,18 @@ export function decodeRecordedEvent(value: unknown, tokens?: ReadonlyMap<string,
       const tickSize = decimal(o['tickSize'], 'tickSize', true);
       return { type: 'tickSize', tokenId, tickSize, tsEvent, tsInit };
     }
+    case 'close':
+    case 'resolve': {
+      const conditionId = nonEmpty(o, '', 'conditionId');
+      const tokenIds = tokenList(o['tokenIds'], tokens);
+      if (t === 'close') return { type: 'marketClosed', conditionId, tokenIds, tsEvent, tsInit };
+      const w = o['winner'];
+      const winnerTokenId = w === null ? undefined : tokenIds.find((id) => id === w);
+      if (w !== null && winnerTokenId === undefined) throw new DecodeError('winner', 'one of tokenIds, or null (no winner)', w);
+      return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId, tsEvent, tsInit };
+    }
     default:
-      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick'", t);
+      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve'", t);
   }
 }
 

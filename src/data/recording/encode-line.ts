@@ -37,6 +37,10 @@ export function encodeEventLine(event: MarketEvent): string {
       return `{"t":"trade",${head},"tokenId":${JSON.stringify(event.tokenId)},"price":"${dec(event.price, 'price')}","size":"${dec(event.size, 'size')}","side":${JSON.stringify(event.side)}}`;
     case 'tickSize':
       return `{"t":"tick",${head},"tokenId":${JSON.stringify(event.tokenId)},"tickSize":"${dec(event.tickSize, 'tickSize')}"}`;
+    case 'marketClosed':
+      return `{"t":"close",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)}}`;
+    case 'marketResolved':
+      return `{"t":"resolve",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)},"winner":${JSON.stringify(event.winnerTokenId ?? null)}}`;
   }
 }
 

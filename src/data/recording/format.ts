@@ -10,7 +10,11 @@
  */
 
 export const RECORDING_FORMAT = 'clobot-recording';
-export const RECORDING_VERSION = 1;
+/**
+ * Version 2 added the market lifecycle events `close` and `resolve` (a version-1 file has none
+ * and reads the same); a reader refuses a version newer than its own.
+ */
+export const RECORDING_VERSION = 2;
 
 /** One market as it was when the recording started (rules the backtest needs). */
 export interface RecordedMarket {
@@ -70,7 +74,18 @@ export type RecordedEvent =
       readonly size: string;
       readonly side: 'BUY' | 'SELL';
     }
-  | { readonly t: 'tick'; readonly tsEvent: number; readonly tsInit: number; readonly tokenId: string; readonly tickSize: string };
+  | { readonly t: 'tick'; readonly tsEvent: number; readonly tsInit: number; readonly tokenId: string; readonly tickSize: string }
+  /** The market closed to trading (version 2). */
+  | { readonly t: 'close'; readonly tsEvent: number; readonly tsInit: number; readonly conditionId: string; readonly tokenIds: readonly string[] }
+  /** The market resolved: `winner` pays 1, the other token 0; null: no winner, each pays 0.5 (version 2). */
+  | {
+      readonly t: 'resolve';
+      readonly tsEvent: number;
+      readonly tsInit: number;
+      readonly conditionId: string;
+      readonly tokenIds: readonly string[];
+      readonly winner: string | null;
+    };
 
 /** The two on-disk forms of a recording. */
 export type RecordingForm = 'text' | 'binary';

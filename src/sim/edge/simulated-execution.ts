@@ -130,6 +130,9 @@ export class SimulatedExecutionClient implements ExecutionClient {
   }
 
   // ---------------------------------------------------------------- ExecutionClient
+      case 'marketClosed':
+      case 'marketResolved':
+        // the engine cancels our resting orders in a closed market and risk denies new ones
 
   prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
     return new Observable((subscriber) => {

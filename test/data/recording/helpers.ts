@@ -75,6 +75,13 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   });
   const p3 = next();
   events.push({ type: 'trade', tokenId: '1001', price: 500_000, size: 5_000_000, side: 'BUY', tsEvent: p3, tsInit: p3 });
+  // the market lifecycle (version 2): a close, a resolution with a winner and one without
+  const c1 = next();
+  events.push({ type: 'marketClosed', conditionId: '0xedge', tokenIds: ['1001', '1002'], tsEvent: c1 - 2, tsInit: c1 });
+  const c2 = next();
+  events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: '1002', tsEvent: c2, tsInit: c2 });
+  const c3 = next();
+  events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: undefined, tsEvent: c3, tsInit: c3 });
 
   const tokens = new Map<string, string>(); // token -> condition
   const note = (tokenId: string, conditionId: string) => {
@@ -83,6 +90,7 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   for (const e of events) {
     if (e.type === 'book') note(e.book.tokenId, e.book.conditionId);
     else if (e.type === 'prices') for (const p of e.prices) note(p.tokenId, '0xother');
+    else if (e.type === 'marketClosed' || e.type === 'marketResolved') for (const id of e.tokenIds) note(id, e.conditionId);
     else note(e.tokenId, '0xother');
   }
   const byCondition = new Map<string, string[]>();
