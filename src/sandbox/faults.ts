@@ -38,6 +38,16 @@ export interface FaultSettings {
   readonly dropAfterAccept: number;
   /** Route ids the per-request knobs apply to; empty = every route. */
   readonly routes: readonly RouteId[];
+  /** Settlement of our trades (src/sim/settlement-model.ts): MATCHED to MINED or RETRYING, ms (each trade draws 0.5-1.5x). */
+  readonly settlementMinedMs: number;
+  /** MINED to CONFIRMED, and RETRYING to CONFIRMED or FAILED, ms (drawn the same way). */
+  readonly settlementConfirmedMs: number;
+  /** Share of trades that go RETRYING and then CONFIRMED, seeded per trade. */
+  readonly settlementRetryRate: number;
+  /** Share of trades that go RETRYING and then FAILED (void: reversed on the ledger), seeded per trade. */
+  readonly settlementFailRate: number;
+  /** Matching delay of every market, ms; null (the default): each market's own `seconds_delay`. */
+  readonly matchingDelayMs: number | null;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -50,6 +60,11 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   ignoreHeartbeats: false,
   dropAfterAccept: 0,
   routes: Object.freeze([]),
+  settlementMinedMs: 2_000,
+  settlementConfirmedMs: 3_000,
+  settlementRetryRate: 0,
+  settlementFailRate: 0,
+  matchingDelayMs: null,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -66,6 +81,11 @@ const patchSchema = z
     ignoreHeartbeats: z.boolean(),
     dropAfterAccept: z.number().min(0).max(1),
     routes: z.array(z.enum(Object.keys(ENDPOINTS) as [RouteId, ...RouteId[]])),
+    settlementMinedMs: z.number().int().min(0).max(MAX_DELAY_MS),
+    settlementConfirmedMs: z.number().int().min(0).max(MAX_DELAY_MS),
+    settlementRetryRate: z.number().min(0).max(1),
+    settlementFailRate: z.number().min(0).max(1),
+    matchingDelayMs: z.number().int().min(0).max(MAX_DELAY_MS).nullable(),
   })
   .partial();
 

@@ -37,9 +37,9 @@ import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
 import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
 import { installMarketChannel } from './ws/install-market-channel.ts';
-
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
+
 /**
  * The sandbox venue: a fastify server over a world generated from a seed, speaking the wire of
  * the interface on one port. Every route group is served at the root and again under its own
@@ -93,9 +93,9 @@ export interface SandboxOptions {
   readonly exchanges?: { readonly standard: string; readonly negRisk: string };
   /** Synthetic order flow on the sandbox clock: `enabled` (default true), `intensity` (default 1). */
   readonly flow?: SandboxFlowOptions;
-}
   /** Markets that close at their end date and resolve during the run (seeded; default none). */
   readonly resolution?: ResolutionOptions;
+}
 
 export interface RunningSandbox {
   /** `http://host:port`, no trailing slash. */
@@ -166,7 +166,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       if (options.logger) options.logger.error({ err: error, event: event.type }, 'sandbox engine listener failed');
       else process.emitWarning(`sandbox engine listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
     },
-  });
+  }, faults);
   world.books = new EngineBookSource(world, engine, clock);
   const heartbeats = new HeartbeatSessions({
     seed,
@@ -265,10 +265,10 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   // Synthetic order flow (starts when the app is ready) and the WS market channel on this server.
   installSyntheticFlow(app, ctx, ctx.engine, options.flow);
   installMarketChannel(app, ctx, ctx.engine);
+  installMarketResolution(app, ctx, options.resolution, options.logger);
   return app;
 }
 
-  installMarketResolution(app, ctx, options.resolution, options.logger);
 /**
  * The authenticated routes of the trading group: keys, orders, cancels, account data,
  * heartbeats. At the root `GET /data/trades` belongs to the `/data` mount (`ctx.accountTrades`).
@@ -355,7 +355,7 @@ function checkOptions(o: SandboxOptions): void {
   if (o.adminToken !== undefined && !ADMIN_TOKEN_RE.test(o.adminToken)) {
     throw new ConfigError('sandbox.adminToken: must be 16 to 256 visible ASCII characters without spaces');
   }
+  if (o.resolution !== undefined) checkResolutionOptions(o.resolution);
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }
-  if (o.resolution !== undefined) checkResolutionOptions(o.resolution);

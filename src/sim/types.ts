@@ -1,5 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, MarketRules, OrderType, Side, TokenId } from '../core/types.ts';
+import type { TradeStatus } from '../venue/domain/statuses.ts';
 
 /**
  * Domain types of the simulated matching engine (the sandbox venue's; paper trading and backtests
@@ -39,11 +40,12 @@ export interface SimOrderRequest {
 
 /**
  * The venue's submission statuses. The engine answers LIVE (rests, nothing filled), MATCHED
- * (something filled; any rest of a GTC/GTD rests) or REJECTED. UNMATCHED, the venue's answer for
- * a marketable order it could not place or delay, is never produced by the engine: it is in the
- * type for a delay model on top of it.
+ * (something filled; any rest of a GTC/GTD rests), DELAYED (a marketable order held for its
+ * market's matching delay, see delayed-orders.ts) or REJECTED. UNMATCHED is what a delayed order
+ * becomes when it can no longer be placed at the end of its delay (its order status, never an
+ * answer to a submit).
  */
-export type SubmitStatus = 'LIVE' | 'MATCHED' | 'UNMATCHED' | 'REJECTED';
+export type SubmitStatus = 'LIVE' | 'MATCHED' | 'DELAYED' | 'UNMATCHED' | 'REJECTED';
 
 export interface SubmitResult {
   readonly status: SubmitStatus;
@@ -62,7 +64,8 @@ export interface CancelResult {
   readonly notCanceled: Record<string, string>;
 }
 
-export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED';
+/** DELAYED: held for the market's matching delay; UNMATCHED: refused at the end of it (never on the book). */
+export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'DELAYED' | 'UNMATCHED';
 /** USER: a cancel call; EXPIRED: GTD expiry; UNFILLED_REMAINDER: the unfilled part of a FAK. */
 export type CancelReason = 'USER' | 'EXPIRED' | 'UNFILLED_REMAINDER';
 
@@ -136,6 +139,7 @@ export interface Trade {
   readonly fee: Micros;
   readonly makerOrders: readonly MakerFill[];
   readonly matchTime: number;
+  /** Its status when matched; later ones (settlement-model.ts) are the engine's `tradeStatus`. */
   readonly status: 'MATCHED';
 }
 
@@ -230,7 +234,15 @@ export interface TickSizeChanged {
   readonly tops: readonly [TokenTop, TokenTop];
 }
 
-export type SimEvent = OrderAccepted | OrderFilled | OrderCanceled | OrderExpired | TradeExecuted | BookChanged | TickSizeChanged;
+/** A trade of a tracked party moved on its way to the chain (settlement-model.ts); FAILED: reversed on the ledger. */
+export interface TradeSettled {
+  readonly type: 'TradeSettled';
+  readonly ts: number;
+  readonly trade: Trade;
+  readonly status: TradeStatus;
+}
+
+export type SimEvent = OrderAccepted | OrderFilled | OrderCanceled | OrderExpired | TradeExecuted | TradeSettled | BookChanged | TickSizeChanged;
 
 export type SimEventListener = (event: SimEvent) => void;
 

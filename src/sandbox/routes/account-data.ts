@@ -69,7 +69,7 @@ export function accountTradesHandler(ctx: SandboxContext): (request: FastifyRequ
       );
     });
     return cursorPage('getAccountTrades', trades, stringOf(query, 'next_cursor'), END_CURSOR, (t) =>
-      toAccountTrade(ctx.world, ctx.profile, t, caller.apiKey),
+      toAccountTrade(ctx.world, ctx.profile, t, caller.apiKey, ctx.engine.tradeStatus(t)),
     );
   };
 }

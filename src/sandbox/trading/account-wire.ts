@@ -4,6 +4,7 @@ import type { WireAccountTrade, WireMakerOrder } from '../../venue/wire/account.
 import type { SandboxProfile } from '../profile.ts';
 import { isoTime } from '../world/ids.ts';
 import type { World } from '../world/world.ts';
+import type { TradeStatus } from '../../venue/domain/statuses.ts';
 import { ZERO_BYTES32 } from '../../venue/signing/eip712.ts';
 import { transactionHashOf } from './transaction-hash.ts';
 
@@ -71,8 +72,11 @@ export function toAccountOrder(world: World, profile: SandboxProfile, o: OrderSt
   return out;
 }
 
-/** A trade as `apiKey` sees it: its role is TAKER when it owns the taker order, else MAKER. */
-export function toAccountTrade(world: World, profile: SandboxProfile, t: Trade, apiKey: string): WireAccountTrade | Record<string, unknown> {
+/**
+ * A trade as `apiKey` sees it: its role is TAKER when it owns the taker order, else MAKER;
+ * `status` is its settlement status now (the engine's `tradeStatus`), MATCHED as matched.
+ */
+export function toAccountTrade(world: World, profile: SandboxProfile, t: Trade, apiKey: string, status: TradeStatus = t.status): WireAccountTrade | Record<string, unknown> {
   const makers: WireMakerOrder[] = t.makerOrders.map((m) => ({
     order_id: m.orderId,
     maker_address: m.address,
@@ -95,7 +99,7 @@ export function toAccountTrade(world: World, profile: SandboxProfile, t: Trade, 
     size: formatMicros(t.size),
     fee_rate_bps: String(t.feeRateBps),
     price: formatMicros(t.price),
-    status: profile === 'polymarket' ? `TRADE_STATUS_${t.status}` : t.status,
+    status: profile === 'polymarket' ? `TRADE_STATUS_${status}` : status,
     match_time: time,
     last_update: time,
     outcome: outcomeOf(world, t.tokenId),

@@ -4,6 +4,8 @@ import type { Micros } from '../../core/fixed.ts';
 import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
 import { MatchingEngine, type MatchingEngineOptions, type OrderQuery } from '../../sim/matching/matching-engine.ts';
 import type { OrderState, SimOrderRequest, SubmitResult, TokenQuote } from '../../sim/types.ts';
+import type { SettlementKnobs } from '../../sim/settlement-model.ts';
+import type { FaultKnobs, FaultSettings } from '../faults.ts';
 import { checksumAddress } from '../world/ids.ts';
 import type { SandboxMarket } from '../world/model.ts';
 import type { World } from '../world/world.ts';
@@ -29,6 +31,13 @@ export const LIQUIDITY_ADDRESS = checksumAddress(createHash('sha256').update('cl
  *
  * Everything else is the plain MatchingEngine: order flow agents call `submit` and the cancels
  * directly and listen with `onEvent` (BookChanged once per call per market).
+ *
+ * With `faults`, the venue's truths that take time are on, as the fault knobs say (they may
+ * change while the sandbox runs): trades of non-synthetic accounts settle on chain (MATCHED ->
+ * MINED -> CONFIRMED, some RETRYING, some FAILED and reversed; `settlement*` knobs, seeded by the
+ * world's seed), and a marketable order in a market with a matching delay (the world's
+ * `seconds_delay`, or `matchingDelayMs` for every market) is answered DELAYED and meets the book
+ * when the delay is over.
  */
 export class SandboxEngine extends MatchingEngine {
   readonly #world: World;
@@ -36,8 +45,16 @@ export class SandboxEngine extends MatchingEngine {
   readonly #seeded = new Set<ConditionId>();
   #seeding = false;
 
-  constructor(world: World, clock: Clock, options: MatchingEngineOptions = {}) {
-    super(options);
+  constructor(world: World, clock: Clock, options: MatchingEngineOptions = {}, faults?: FaultKnobs) {
+    super(
+      faults === undefined
+        ? options
+        : {
+            ...options,
+            settlement: { knobs: () => settlementKnobs(faults.settings), seed: world.seed },
+            matchingDelayMs: (conditionId) => faults.settings.matchingDelayMs ?? (world.marketByConditionId(conditionId)?.secondsDelay ?? 0) * 1000,
+          },
+    );
     this.#world = world;
     this.#clock = clock;
     for (const m of world.markets) {
@@ -145,4 +162,14 @@ export class SandboxEngine extends MatchingEngine {
       throw new Error(`seeding market ${market.conditionId}: ${side} ${size}@${price} was ${result.status} (${result.errorMsg})`);
     }
   }
+}
+
+/** The settlement knobs of the fault settings (a retry rate that would take the sum past 1 yields to the fail rate). */
+export function settlementKnobs(f: FaultSettings): SettlementKnobs {
+  return {
+    minedMs: f.settlementMinedMs,
+    confirmedMs: f.settlementConfirmedMs,
+    retryRate: Math.min(f.settlementRetryRate, 1 - f.settlementFailRate),
+    failRate: f.settlementFailRate,
+  };
 }

@@ -13,6 +13,8 @@ export interface SimToken {
   readonly minOrderSize: Micros;
   readonly fees: MarketFees;
   readonly acceptingOrders?: boolean;
+  /** The market's matching delay, ms (`taker_order_delay_ms`, or `seconds_delay` × 1000); absent: none. */
+  readonly takerDelayMs?: number;
 }
 
 /** One of our orders at the simulated venue. */
@@ -29,7 +31,8 @@ export interface SimOrder {
   readonly type: OrderType;
   readonly expiration: number | undefined;
   filled: Micros;
-  status: 'LIVE' | 'MATCHED' | 'CANCELED';
+  /** DELAYED: held for the market's matching delay; UNMATCHED: refused when it was over. */
+  status: 'LIVE' | 'MATCHED' | 'CANCELED' | 'DELAYED' | 'UNMATCHED';
   /** Displayed size in front of us at our price. */
   queueAhead: Micros;
   /** Size displayed at our price in the newest snapshot that showed it; undefined when out of view. */

@@ -4,6 +4,7 @@ import type { TokenId } from '../../core/types.ts';
 import type { VenueFill } from '../../execution/execution-client.ts';
 import { restingBuyReserve } from '../admission.ts';
 import { Account } from '../ledger.ts';
+import { undoFill } from '../settlement-reversal.ts';
 import { RecordedBook } from './recorded-book.ts';
 import { type SimOrder, type SimToken, type TokenVenue, UNSEEN } from './edge-order.ts';
 
@@ -82,7 +83,7 @@ export class EdgeVenue {
     this.#closedHead = head;
   }
 
-  close(order: SimOrder, status: 'MATCHED' | 'CANCELED'): void {
+  close(order: SimOrder, status: 'MATCHED' | 'CANCELED' | 'UNMATCHED'): void {
     order.status = status;
     this.#closedIds.push({ id: order.id, at: this.#now() });
   }
@@ -187,6 +188,15 @@ export class EdgeVenue {
       this.#unrest(venue, order);
     }
     this.#onFill(this.#fill(order, price, size, fee, 'MAKER', now));
+  }
+
+  /**
+   * Undoes one of our fills whose trade FAILED on chain (src/sim/settlement-model.ts): the
+   * collateral and tokens it moved, fee included, go back. Tokens sold since may leave the
+   * holding below zero: that is what the account holds once the trade is void.
+   */
+  reverse(fill: VenueFill): void {
+    undoFill(this.account, fill.tokenId, fill.side, fill.price, fill.size, fill.fee);
   }
 
   #unrest(venue: TokenVenue, order: SimOrder): void {

@@ -1,6 +1,6 @@
 import type { Micros } from '../../core/fixed.ts';
 import { notional } from '../../core/money.ts';
-import type { OrderType } from '../../core/types.ts';
+import type { ConditionId, OrderType } from '../../core/types.ts';
 import type { PreparedOrder, SubmitResult } from '../../execution/execution-client.ts';
 import { checkCrossing, checkFunds, checkTerms, disposition, submitStatus } from '../admission.ts';
 import type { RecordedBook } from './recorded-book.ts';
@@ -23,7 +23,7 @@ function reject(venue: EdgeVenue, id: string, errorMsg: string): SubmitResult {
  * levels from the best, each at its own price, as the taker, over the displayed depth our orders
  * have not used yet; then the rest rests (GTC/GTD) or is killed (FAK).
  */
-export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): SubmitResult {
+export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number, delayMs = 0): SubmitResult {
   const id = prepared.orderId;
   const r = prepared.request;
   venue.stats.orders++;
@@ -49,27 +49,17 @@ export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): 
   const opposite = book.levels(!isBuy);
   const best = opposite.find((l) => book.available(!isBuy, l) >= lot);
   const crosses = best !== undefined && (isBuy ? best.price <= r.price : best.price >= r.price);
-  const refused = checkCrossing(type, postOnly, crosses, () => fillable(book, isBuy, r.price, lot) >= r.size);
+  const held = crosses && !postOnly && delayMs > 0;
+  const refused = held ? undefined : checkCrossing(type, postOnly, crosses, () => fillable(book, isBuy, r.price, lot) >= r.size);
   if (refused !== undefined) return reject(venue, id, refused);
-
-  const order: SimOrder = {
-    id,
-    seq: venue.nextSeq(),
-    request: r,
-    tokenId: r.tokenId,
-    conditionId: token.token.conditionId,
-    side,
-    isBuy,
-    price: r.price,
-    size: r.size,
-    type,
-    expiration,
-    filled: 0,
-    status: 'LIVE',
-    queueAhead: 0,
-    lastSeen: undefined,
-    hold: 0,
-  };
+  const order = newOrder(venue, prepared, token.token.conditionId, type, expiration);
+  if (held) {
+    // a marketable order in a market with a matching delay: answered DELAYED, it meets the book
+    // when the delay is over (the client calls `arrive` again then, with no delay)
+    order.status = 'DELAYED';
+    venue.orders.set(id, order);
+    return { ok: true, orderId: id, status: 'DELAYED', making: 0, taking: 0 };
+  }
   venue.orders.set(id, order);
 
   let making = 0;
@@ -94,6 +84,29 @@ export function arrive(venue: EdgeVenue, prepared: PreparedOrder, now: number): 
   else if (d === 'KILL') venue.close(order, 'CANCELED');
   else venue.rest(token, order);
   return { ok: true, orderId: id, status: submitStatus(d, order.filled), making, taking };
+}
+
+/** Our order as the venue keeps it, before it meets the book. */
+function newOrder(venue: EdgeVenue, prepared: PreparedOrder, conditionId: ConditionId, type: OrderType, expiration: number | undefined): SimOrder {
+  const r = prepared.request;
+  return {
+    id: prepared.orderId,
+    seq: venue.nextSeq(),
+    request: r,
+    tokenId: r.tokenId,
+    conditionId,
+    side: r.side,
+    isBuy: r.side === 'BUY',
+    price: r.price,
+    size: r.size,
+    type,
+    expiration,
+    filled: 0,
+    status: 'LIVE',
+    queueAhead: 0,
+    lastSeen: undefined,
+    hold: 0,
+  };
 }
 
 /** Size a marketable order could take within `limit` now, in whole lots. */

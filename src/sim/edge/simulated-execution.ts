@@ -14,6 +14,9 @@ import { type SimToken, venueState } from './edge-order.ts';
 import { EdgeVenue, type SimulatedExecutionStats } from './edge-venue.ts';
 import { arrive } from './order-arrival.ts';
 import { RestingFills } from './resting-fills.ts';
+import { SettlementSchedule } from '../settlement-schedule.ts';
+import { INSTANT_SETTLEMENT, type SettlementKnobs } from '../settlement-model.ts';
+import type { TradeStatus } from '../../venue/domain/statuses.ts';
 
 export { CLOSED_ORDER_RETENTION_MS, type SimulatedExecutionStats } from './edge-venue.ts';
 export type { SimToken } from './edge-order.ts';
@@ -34,6 +37,16 @@ export interface SimulatedExecutionOptions {
   readonly sizeLot?: Micros;
   /** Called at the venue for every fill of ours (before its report travels back). */
   readonly onFill?: (fill: VenueFill) => void;
+  /**
+   * How our trades settle on chain (src/sim/settlement-model.ts, the sandbox's model): each fill
+   * is reported MATCHED, then again at each new status; a FAILED one is undone on our account.
+   * Default: CONFIRMED at once.
+   */
+  readonly settlement?: SettlementKnobs;
+  /** Seed of the settlement draws. Default 1. */
+  readonly settlementSeed?: number;
+  /** Matching delay of every market, ms; default each token's own `takerDelayMs` (none when absent). */
+  readonly matchingDelayMs?: number;
 }
 
 /**
@@ -56,6 +69,12 @@ export class SimulatedExecutionClient implements ExecutionClient {
   readonly #fills = new Subject<VenueFill>();
   readonly fills$: Observable<VenueFill> = this.#fills.asObservable();
   readonly #pending = new Set<Subscription>();
+  readonly #settlement: SettlementSchedule<VenueFill>;
+  /** The wake-up of the next settlement step, and when it is due. */
+  #settleTimer: { sub: Subscription; atMs: number } | undefined;
+  readonly #matchingDelayMs: number | undefined;
+  /** Our orders held for a matching delay, with what they were sent as. */
+  readonly #delayed = new Map<string, PreparedOrder>();
   #closed = false;
 
   constructor(options: SimulatedExecutionOptions) {
@@ -73,6 +92,8 @@ export class SimulatedExecutionClient implements ExecutionClient {
       accountName: this.kind,
     });
     this.#resting = new RestingFills(this.#venue, options.queue);
+    this.#settlement = new SettlementSchedule<VenueFill>(options.settlement ?? INSTANT_SETTLEMENT, options.settlementSeed ?? 1, false);
+    this.#matchingDelayMs = options.matchingDelayMs;
   }
 
   /** Orders, rejections by reason, fills and cancels so far. */
@@ -109,6 +130,9 @@ export class SimulatedExecutionClient implements ExecutionClient {
         return;
       }
       case 'prices':
+      case 'marketClosed':
+      case 'marketResolved':
+        // the engine cancels our resting orders in a closed market and risk denies new ones
         return;
     }
   }
@@ -130,9 +154,6 @@ export class SimulatedExecutionClient implements ExecutionClient {
   }
 
   // ---------------------------------------------------------------- ExecutionClient
-      case 'marketClosed':
-      case 'marketResolved':
-        // the engine cancels our resting orders in a closed market and risk denies new ones
 
   prepare(requests: readonly OrderRequest[]): Observable<readonly PreparedOrder[]> {
     return new Observable((subscriber) => {
@@ -143,7 +164,14 @@ export class SimulatedExecutionClient implements ExecutionClient {
   }
 
   submit(orders: readonly PreparedOrder[]): Observable<readonly SubmitResult[]> {
-    return this.#roundTrip(() => orders.map((o) => arrive(this.#venue, o, this.#clock.now())));
+    return this.#roundTrip(() =>
+      orders.map((o) => {
+        const delayMs = this.#delayOf(o.request.tokenId);
+        const result = arrive(this.#venue, o, this.#clock.now(), delayMs);
+        if (result.ok && result.status === 'DELAYED') this.#hold(o, delayMs);
+        return result;
+      }),
+    );
   }
 
   cancel(orderIds: readonly string[]): Observable<CancelOutcome> {
@@ -152,9 +180,12 @@ export class SimulatedExecutionClient implements ExecutionClient {
       const notCanceled: Record<string, string> = {};
       for (const id of orderIds) {
         const order = this.#venue.orders.get(id);
-        if (!order || order.status === 'CANCELED') notCanceled[id] = CANCEL_NOT_FOUND;
+        if (!order || order.status === 'CANCELED' || order.status === 'UNMATCHED') notCanceled[id] = CANCEL_NOT_FOUND;
         else if (order.status === 'MATCHED') notCanceled[id] = CANCEL_ALREADY_MATCHED;
-        else {
+        else if (order.status === 'DELAYED') {
+          this.#cancelHeld(order.id);
+          canceled.push(id);
+        } else {
           this.#venue.cancel(order);
           canceled.push(id);
         }
@@ -166,6 +197,13 @@ export class SimulatedExecutionClient implements ExecutionClient {
   cancelAll(scope?: { conditionId?: ConditionId; tokenId?: TokenId }): Observable<CancelOutcome> {
     return this.#roundTrip(() => {
       const canceled: string[] = [];
+      for (const prepared of [...this.#delayed.values()]) {
+        const r = prepared.request;
+        if (scope?.tokenId !== undefined && r.tokenId !== scope.tokenId) continue;
+        if (scope?.conditionId !== undefined && r.conditionId !== scope.conditionId) continue;
+        this.#cancelHeld(prepared.orderId);
+        canceled.push(prepared.orderId);
+      }
       for (const token of this.#venue.tokens.values()) {
         if (scope?.tokenId !== undefined && token.token.tokenId !== scope.tokenId) continue;
         if (scope?.conditionId !== undefined && token.token.conditionId !== scope.conditionId) continue;
@@ -185,6 +223,10 @@ export class SimulatedExecutionClient implements ExecutionClient {
         this.#venue.expire(token, this.#clock.now());
         for (const order of token.bids) out.push(venueState(order));
         for (const order of token.asks) out.push(venueState(order));
+      }
+      for (const id of this.#delayed.keys()) {
+        const order = this.#venue.orders.get(id);
+        if (order) out.push(venueState(order));
       }
       return out;
     });
@@ -207,6 +249,8 @@ export class SimulatedExecutionClient implements ExecutionClient {
 
   close(): void {
     this.#closed = true;
+    this.#settleTimer?.sub.unsubscribe();
+    this.#settleTimer = undefined;
     for (const s of this.#pending) s.unsubscribe();
     this.#pending.clear();
     this.#fills.complete();
@@ -233,9 +277,17 @@ export class SimulatedExecutionClient implements ExecutionClient {
     });
   }
 
-  /** Reports a fill to the engine after the response delay. */
-  #report(fill: VenueFill): void {
+  /** Reports a fill to the engine after the response delay, and follows its settlement. */
+  #report(matched: VenueFill): void {
+    const schedule = this.#settlement;
+    const status = schedule.instant ? 'CONFIRMED' : schedule.add(matched.tradeId, matched.tsEvent, matched);
+    const fill = status === matched.status ? matched : { ...matched, status };
     this.#onFill?.(fill);
+    this.#send(fill);
+    if (status !== 'CONFIRMED') this.#wakeForSettlement();
+  }
+
+  #send(fill: VenueFill): void {
     if (this.#closed) return;
     const delay = this.#latency.responseMs(this.#clock.now());
     const sub = this.#clock.scheduler.schedule(() => {
@@ -243,5 +295,64 @@ export class SimulatedExecutionClient implements ExecutionClient {
       this.#fills.next({ ...fill, tsInit: this.#clock.now() });
     }, delay);
     this.#pending.add(sub);
+  }
+
+  // ---------------------------------------------------------------- settlement and delays
+
+  /** Keeps one wake-up on the clock, at the next settlement step. */
+  #wakeForSettlement(): void {
+    const at = this.#settlement.nextAtMs;
+    if (at === undefined || this.#closed) return;
+    if (this.#settleTimer !== undefined && this.#settleTimer.atMs <= at) return;
+    this.#settleTimer?.sub.unsubscribe();
+    const sub = this.#clock.scheduler.schedule(() => {
+      this.#settleTimer = undefined;
+      this.#settlement.due(this.#clock.now(), (fill, _id, status, atMs) => this.#settled(fill, status, atMs));
+      this.#wakeForSettlement();
+    }, Math.max(0, at - this.#clock.now()));
+    this.#settleTimer = { sub, atMs: at };
+  }
+
+  /** A fill's trade took a new status: reported like a fill (same trade id); a FAILED one is undone on our account. */
+  #settled(fill: VenueFill, status: TradeStatus, atMs: number): void {
+    if (status === 'FAILED') this.#venue.reverse(fill);
+    const moved: VenueFill = { ...fill, status, tsEvent: atMs };
+    this.#onFill?.(moved);
+    this.#send(moved);
+  }
+
+  /** The matching delay of a token's market, ms. */
+  #delayOf(tokenId: TokenId): number {
+    return this.#matchingDelayMs ?? this.#venue.tokens.get(tokenId)?.token.takerDelayMs ?? 0;
+  }
+
+  /** A DELAYED order meets the book when its delay is over; one that cannot be placed then is UNMATCHED. */
+  #hold(prepared: PreparedOrder, delayMs: number): void {
+    const id = prepared.orderId;
+    this.#delayed.set(id, prepared);
+    const sub = this.#clock.scheduler.schedule(() => {
+      this.#pending.delete(sub);
+      if (this.#delayed.get(id) !== prepared) return; // cancelled while held
+      this.#delayed.delete(id);
+      const venue = this.#venue;
+      const held = venue.orders.get(id);
+      venue.orders.delete(id);
+      venue.stats.orders--; // the same order, counted when it arrived
+      const result = arrive(venue, prepared, this.#clock.now());
+      if (!result.ok && held) {
+        venue.orders.set(id, held);
+        venue.close(held, 'UNMATCHED');
+      }
+    }, delayMs);
+    this.#pending.add(sub);
+  }
+
+  /** Cancels an order held for its matching delay. */
+  #cancelHeld(id: string): void {
+    this.#delayed.delete(id);
+    const order = this.#venue.orders.get(id);
+    if (!order) return;
+    this.#venue.close(order, 'CANCELED');
+    this.#venue.stats.canceled++;
   }
 }

@@ -10,6 +10,11 @@ import { MarketRegistry } from './market-registry.ts';
 import { OrderRegistry, type OrderQuery } from './order-registry.ts';
 import { TakerMatch } from './taker-match.ts';
 import { OrderRecord } from './order-record.ts';
+import { DelayedOrders, heldOrderState } from './delayed-orders.ts';
+import { reverseTrade } from '../settlement-reversal.ts';
+import { SettlementSchedule } from '../settlement-schedule.ts';
+import type { SettlementKnobs } from '../settlement-model.ts';
+import type { TradeStatus } from '../../venue/domain/statuses.ts';
 import type {
   CancelReason,
   CancelResult,
@@ -55,6 +60,19 @@ export interface MatchingEngineOptions {
    * microtask so it surfaces without taking the engine call's result away.
    */
   readonly onListenerError?: (error: unknown, event: SimEvent) => void;
+  /**
+   * On-chain settlement of trades (src/sim/settlement-model.ts): the knobs (read at each trade,
+   * so they can change while the engine runs), the seed of the draws, and which trades to follow
+   * (default: every trade with a party that is not a transient owner). Without it trades stay
+   * MATCHED, as before settlement was modelled.
+   */
+  readonly settlement?: { readonly knobs: () => SettlementKnobs; readonly seed: number };
+  /**
+   * The matching delay of a market, ms (its `seconds_delay` / `taker_order_delay_ms`): a
+   * marketable order that is not post-only is held this long before it meets the book
+   * (delayed-orders.ts). Default: no delay anywhere.
+   */
+  readonly matchingDelayMs?: (conditionId: ConditionId) => number;
 }
 
 /**
@@ -88,6 +106,10 @@ export class MatchingEngine {
   readonly #events: EventBatch;
   readonly #matcher: TakerMatch;
   readonly #expiry = new ExpiryQueue();
+  readonly #delayed: DelayedOrders;
+  readonly #delayOf: ((conditionId: ConditionId) => number) | undefined;
+  readonly #settlement: SettlementSchedule<Trade> | undefined;
+  readonly #transient: ((owner: string) => boolean) | undefined;
   #orderSeq = 0;
 
   constructor(options: MatchingEngineOptions = {}) {
@@ -105,6 +127,10 @@ export class MatchingEngine {
     });
     this.#events = new EventBatch(options.onListenerError ?? rethrowLater);
     this.#matcher = new TakerMatch(this.ledger, this.#registry, this.#events, options.tradeId ?? defaultTradeId);
+    this.#transient = options.transientOwner;
+    this.#delayed = new DelayedOrders(options.transientOwner);
+    this.#delayOf = options.matchingDelayMs;
+    this.#settlement = options.settlement === undefined ? undefined : new SettlementSchedule<Trade>(options.settlement.knobs, options.settlement.seed);
   }
 
   // ---------------------------------------------------------------- markets
@@ -197,6 +223,10 @@ export class MatchingEngine {
       const canceled: string[] = [];
       const notCanceled: Record<string, string> = {};
       for (const id of orderIds) {
+        if (this.#delayed.cancel(id, owner)) {
+          canceled.push(id);
+          continue;
+        }
         const rec = this.#registry.get(id);
         if (rec === undefined || rec.owner !== owner || rec.status === 'CANCELED') notCanceled[id] = CANCEL_NOT_FOUND;
         else if (rec.status === 'MATCHED') notCanceled[id] = CANCEL_ALREADY_MATCHED;
@@ -220,7 +250,7 @@ export class MatchingEngine {
   cancelMarket(owner: string, scope: { conditionId?: ConditionId; tokenId?: TokenId }, now: number): CancelResult {
     this.#begin(now);
     try {
-      const canceled: string[] = [];
+      const canceled: string[] = this.#delayed.cancelScope(owner, scope);
       for (const rec of this.#registry.liveOf(owner)) {
         if (scope.conditionId !== undefined && rec.book.conditionId !== scope.conditionId) continue;
         if (scope.tokenId !== undefined && rec.tokenId !== scope.tokenId) continue;
@@ -247,12 +277,29 @@ export class MatchingEngine {
   // ---------------------------------------------------------------- queries
 
   order(orderId: string): OrderState | undefined {
-    return this.#registry.get(orderId)?.toState();
+    return this.#registry.get(orderId)?.toState() ?? this.#delayed.state(orderId);
   }
 
-  /** Open (LIVE) orders matching the query, oldest first. */
+  /** Open orders matching the query: LIVE ones oldest first, then those held for a matching delay (DELAYED). */
   openOrders(query: OrderQuery = {}): OrderState[] {
-    return this.#registry.openOrders(query, () => this.#markets.booksFor(query)).map((r) => r.toState());
+    const live = this.#registry.openOrders(query, () => this.#markets.booksFor(query)).map((r) => r.toState());
+    return this.#delayed.size === 0 ? live : live.concat(this.#delayed.list(query));
+  }
+
+  /**
+   * A trade's settlement status now (settlement-model.ts): MATCHED until its steps come due,
+   * then MINED, RETRYING, CONFIRMED or FAILED. A trade the settlement does not follow (no
+   * settlement option: MATCHED, as matched; only transient parties: CONFIRMED).
+   */
+  tradeStatus(trade: Trade): TradeStatus {
+    const schedule = this.#settlement;
+    if (schedule === undefined) return trade.status;
+    return schedule.status(trade.id) ?? 'CONFIRMED';
+  }
+
+  /** Trades on their way to the chain (not final yet). */
+  get settlingTrades(): number {
+    return this.#settlement?.pending ?? 0;
   }
 
   /** Trades the query's owner took part in (as taker or maker), oldest first. */
@@ -301,10 +348,10 @@ export class MatchingEngine {
   // ---------------------------------------------------------------- internals
 
   /** Admission (src/sim/admission.ts, in the venue's order), then matching, then the rest. */
-  #submit(req: SimOrderRequest, now: number): SubmitResult {
+  #submit(req: SimOrderRequest, now: number, delayOver = false): SubmitResult {
     const id = req.id;
     if (typeof id !== 'string' || id === '') return rejected('', ERR_INVALID_PAYLOAD);
-    if (this.#registry.known(id)) return rejected(id, ERR_DUPLICATED);
+    if (this.#registry.known(id) || this.#delayed.known(id)) return rejected(id, ERR_DUPLICATED);
     const ref = this.#markets.token(req.tokenId);
     if (ref === undefined) return rejected(id, ERR_INVALID_PAYLOAD);
     const book = ref.book;
@@ -328,6 +375,10 @@ export class MatchingEngine {
     const opposite = isBid ? book.asks : book.bids;
     const best = opposite.best();
     const crosses = best !== undefined && (isBid ? best.price <= yesPrice : best.price >= yesPrice);
+    if (crosses && !postOnly && !delayOver) {
+      const delayMs = this.#delayOf?.(book.conditionId) ?? 0;
+      if (delayMs > 0) return this.#hold(req, tokenIndex, book.conditionId, now + delayMs);
+    }
     const refused = checkCrossing(type, postOnly, crosses, () => canFill(opposite, isBid, yesPrice, size));
     if (refused !== undefined) return rejected(id, refused);
     const holding = account.holding(req.tokenId);
@@ -363,6 +414,7 @@ export class MatchingEngine {
       const filled: Trade[] = [];
       matcher.match(rec, book, opposite, now, filled);
       trades = filled;
+      if (this.#settlement !== undefined) for (const t of filled) this.#follow(t, now);
     }
 
     const d = disposition(type, rec.remaining);
@@ -436,11 +488,52 @@ export class MatchingEngine {
     this.#events.begin();
     for (;;) {
       const rec = this.#expiry.popDue(now);
-      if (rec === undefined) return;
+      if (rec === undefined) break;
       if (rec.status !== 'LIVE') continue;
       this.#cancelResting(rec, 'EXPIRED', now);
       expired?.push(rec.id);
     }
+    if (this.#delayed.size > 0) this.#releaseDelayed(now);
+    const schedule = this.#settlement;
+    if (schedule !== undefined && schedule.pending > 0) schedule.due(now, (trade, _id, status, atMs) => this.#settled(trade, status, atMs));
+  }
+
+  /** Answers a marketable order DELAYED and holds it until `dueMs` (delayed-orders.ts). */
+  #hold(req: SimOrderRequest, tokenIndex: OutcomeIndex, conditionId: ConditionId, dueMs: number): SubmitResult {
+    const state = heldOrderState(req, conditionId, tokenIndex, 'DELAYED');
+    this.#delayed.hold(req, dueMs, Object.freeze(state));
+    return { status: 'DELAYED', errorMsg: '', orderId: req.id, makingAmount: 0, takingAmount: 0, trades: NO_TRADES };
+  }
+
+  /** Held orders whose delay is over meet the book as it stands; one that cannot be placed is UNMATCHED. */
+  #releaseDelayed(now: number): void {
+    for (const req of this.#delayed.takeDue(now)) {
+      const result = this.#submit(req, now, true);
+      if (result.status === 'REJECTED') {
+        const state = this.#delayedState(req);
+        if (state !== undefined) this.#delayed.end(req, state, 'UNMATCHED');
+      }
+    }
+  }
+
+  #delayedState(req: SimOrderRequest): OrderState | undefined {
+    const ref = this.#markets.token(req.tokenId);
+    return ref === undefined ? undefined : heldOrderState(req, ref.book.conditionId, ref.index, 'UNMATCHED');
+  }
+
+  /** Follows a new trade's settlement when a party is not transient (the others' are CONFIRMED at once). */
+  #follow(trade: Trade, now: number): void {
+    const transient = this.#transient;
+    let tracked = transient === undefined || !transient(trade.owner);
+    for (let i = 0; !tracked && i < trade.makerOrders.length; i++) tracked = !transient!(trade.makerOrders[i]!.owner);
+    if (!tracked) return;
+    this.#settlement!.add(trade.id, now, trade);
+  }
+
+  /** A followed trade took a new settlement status; a FAILED one is undone on the ledger. */
+  #settled(trade: Trade, status: TradeStatus, atMs: number): void {
+    if (status === 'FAILED') reverseTrade(this.ledger, trade);
+    if (this.#events.listening) this.#events.push({ type: 'TradeSettled', ts: atMs, trade, status });
   }
 }
 
