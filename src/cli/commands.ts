@@ -9,6 +9,8 @@ import { registerImport } from './commands/import.ts';
 import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerBacktest } from './commands/backtest.ts';
+import { registerInit } from './commands/init.ts';
+import { registerNewStrategy } from './commands/new-strategy.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
@@ -22,4 +24,6 @@ export function registerCommands(program: Command): void {
   registerRecord(program);
   registerStatus(program);
   registerBacktest(program);
+  registerInit(program);
+  registerNewStrategy(program);
 }
