@@ -1,10 +1,12 @@
 import { formatMicros } from '../core/fixed.ts';
 import type { RunSession } from '../app/run-session.ts';
+import type { EngineSummary } from '../engine/engine-summary.ts';
 import { renderTable } from './table.ts';
 
 /**
  * The terminal status view of `clobot run`: redraws every `everyMs` (real time; it only reads
- * the engine): markets, open orders, fills, PnL and heartbeat, and the busiest tokens.
+ * the engine): markets, open orders, fills, PnL and heartbeat, the strategies that faulted (the
+ * first fault with the file:line of the strategy's code), and the busiest tokens.
  */
 export class StatusView {
   #timer: NodeJS.Timeout | undefined;
@@ -44,6 +46,8 @@ export class StatusView {
       `markets ${this.session.markets.length}  tokens ${tokens.length}  open orders ${s.openOrders}  submitted ${s.ordersSubmitted}  accepted ${s.ordersAccepted}  rejected ${s.ordersRejected}  denied ${s.ordersDeniedTotal}`,
       `fills ${s.fills}  realized ${s.pnl.realized}  unrealized ${s.pnl.unrealized}  fees ${s.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
     ];
+    const fault = faultLine(s);
+    if (fault !== undefined) head.push(fault);
     const positions = engine.portfolio
       .positions()
       .filter((p) => p.size !== 0 || p.realizedPnl !== 0)
@@ -66,4 +70,15 @@ export class StatusView {
     const table = positions.length > 0 ? renderTable(['market', 'outcome', 'position', 'avg', 'bid', 'ask', 'realized'], positions, [false, false, true, true, true, true, true]) : '(no positions yet)';
     return [...head, '', table].join('\n');
   }
+}
+
+/** One line when strategies faulted: which, how many faults, the first one and where in the strategy's code. */
+export function faultLine(s: EngineSummary): string | undefined {
+  const first = s.firstFault;
+  if (first === undefined) return undefined;
+  const faulted = Object.entries(s.strategies)
+    .filter(([, state]) => state === 'FAULTED')
+    .map(([id]) => id);
+  const frame = first.stack.split('\n')[1]?.trim();
+  return `FAULTED ${faulted.join(', ') || '-'}  faults ${s.faults}  first: ${first.message}${frame ? ` ${frame}` : ''}`;
 }

@@ -22,6 +22,8 @@ export interface LoadConfigOptions {
   readonly repoRoot?: string;
   /** Make an enabled strategy's module that is missing, or not a regular .ts/.mts/.js/.mjs file, an error (nothing is loaded). */
   readonly checkModules?: boolean;
+  /** The command line's `--venue`: the venue in every mode, over the file's `venue` URLs (see resolveVenue for `venue.embedded`). */
+  readonly venueUrl?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -122,7 +124,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
 
   // 2. cross-key rules, the venue, strategies and the account (reads secrets)
   const rules = checkRules(cfg);
-  const venue = resolveVenue(cfg.venue, cfg.mode);
+  const venue = resolveVenue(cfg.venue, cfg.mode, options.venueUrl);
   const strategies = resolveStrategies({ file: cfg, configDir: dirname(absPath), repoRoot: options.repoRoot ?? PACKAGE_ROOT, checkModules: options.checkModules ?? false });
   const acct = resolveAccount({ mode: cfg.mode, section: cfg.account, venue: venue.venue, env, cwd });
   const issues = [venue.issues, rules.issues, strategies.issues, [...acct.issues]];

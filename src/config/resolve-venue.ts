@@ -1,14 +1,22 @@
 import type { ConfigIssue } from './config-issue.ts';
 import type { Mode, VenueConfig, VenueUrls } from './run-config.ts';
-import type { VenueSection } from './schema.ts';
+import { configFileSchema, type VenueSection } from './schema.ts';
 
 /**
  * Turns the `venue` section into a remote venue (three group URLs, each defaulting to
  * `baseUrl`) or an embedded sandbox. Exactly one of the two must be given; live and paper need
- * a venue, a backtest does not.
+ * a venue, a backtest does not. `venueUrl` (the command line's `--venue`) is the venue in every
+ * mode: every group at that URL, the section's other settings (profile, timeouts, limits, chain)
+ * kept. With `venue.embedded` the section stays as it is: the run opens `venueUrl` instead of
+ * starting the sandbox (app/open-venue.ts), and the sandbox's throwaway key still stands in.
  */
-export function resolveVenue(section: VenueSection | undefined, mode: Mode): { venue: VenueConfig | undefined; issues: ConfigIssue[] } {
+export function resolveVenue(section: VenueSection | undefined, mode: Mode, venueUrl?: string): { venue: VenueConfig | undefined; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
+  if (venueUrl !== undefined && section?.embedded === undefined) {
+    const { profile, timeoutMs, retries, limits, chainId, contracts } = section ?? configFileSchema.shape.venue.unwrap().parse({});
+    const urls = { metadata: venueUrl, trading: venueUrl, analytics: venueUrl };
+    return { venue: { kind: 'remote', profile, timeoutMs, retries, limits, chainId, contracts, urls }, issues };
+  }
   if (section === undefined) {
     if (mode !== 'backtest') {
       issues.push({ path: ['venue'], message: `required in ${mode} mode: set venue.baseUrl (a venue URL) or venue.embedded (the in-process sandbox)` });
@@ -36,8 +44,8 @@ export function resolveVenue(section: VenueSection | undefined, mode: Mode): { v
     if (embedded.events > embedded.markets) {
       issues.push({ path: ['venue', 'embedded', 'events'], message: `must be <= venue.embedded.markets (${embedded.markets})`, showValue: true });
     }
-    const { seed, markets, events, flow, host, port } = embedded;
-    return { venue: { kind: 'embedded', ...common, embedded: { seed, markets, events, flow, profile, host, port } }, issues };
+    const { seed, markets, events, flow, resolution, host, port } = embedded;
+    return { venue: { kind: 'embedded', ...common, embedded: { seed, markets, events, flow, resolution, profile, host, port } }, issues };
   }
 
   if (!anyUrl) {

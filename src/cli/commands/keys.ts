@@ -6,6 +6,7 @@ import { l1Address } from '../../venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueProfile } from '../../venue/client.ts';
 import { UsageError } from '../usage-error.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
+import { reachingVenue } from '../venue-unreachable.ts';
 
 /** The environment variable `clobot keys` reads the private key from. */
 export const PRIVATE_KEY_ENV = 'CLOBOT_PRIVATE_KEY';
@@ -34,7 +35,7 @@ export function registerKeys(program: Command): void {
       const privateKey = readPrivateKey(process.env);
       const address = l1Address({ privateKey });
       const venue = createVenueClient({ baseUrl: flags.venue, profile: flags.profile, retries: 1 });
-      const creds = await getOrCreateApiKey(venue, { privateKey, address, nonce: flags.nonce });
+      const creds = await reachingVenue(flags.venue, () => getOrCreateApiKey(venue, { privateKey, address, nonce: flags.nonce }));
       const show = (value: string): string => (flags.show ? value : maskValue(value));
       const lines = [
         ['address', address],

@@ -6,8 +6,7 @@ import { createVenueClient } from '../../venue/client.ts';
 import type { TradingMarket } from '../../venue/domain/trading.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 import { renderTable } from '../table.ts';
-
-export const DEFAULT_VENUE_URL = 'http://127.0.0.1:8765';
+import { DEFAULT_VENUE_URL, reachingVenue } from '../venue-unreachable.ts';
 
 interface MarketsOptions {
   venue: string;
@@ -17,15 +16,27 @@ interface MarketsOptions {
   profile: 'interface' | 'polymarket';
 }
 
+/** One market as `--json` prints it: each outcome with its token id and best bid/ask. */
+export interface MarketRow {
+  readonly question: string;
+  readonly slug: string;
+  readonly conditionId: string;
+  readonly tick: string;
+  readonly negRisk: boolean;
+  readonly acceptingOrders: boolean;
+  readonly tokens: readonly { readonly outcome: string; readonly tokenId: string; readonly bestBid: string | null; readonly bestAsk: string | null }[];
+}
+
 /**
  * `clobot markets`: walks the venue's market list (`GET /markets`, cursor pages), keeps the
- * markets whose question or slug contains `--search`, and shows each with its tick and the best
- * bid/ask of its first outcome (`POST /books`).
+ * markets whose question or slug contains `--search`, and shows each outcome with its token id
+ * (what `clobot book` and a config's `tokenIds` take), the market's tick and the outcome's best
+ * bid/ask (`POST /books`).
  */
 export function registerMarkets(program: Command): void {
   program
     .command('markets')
-    .description('list markets with their tick and best bid/ask')
+    .description('list markets: each outcome with its token id, the tick and the best bid/ask')
     .option('--venue <url>', 'venue base URL', parseUrlOption, DEFAULT_VENUE_URL)
     .option('--search <text>', 'only markets whose question or slug contains this text (case-insensitive)')
     .option('--limit <n>', 'at most this many markets', parseIntOption(1, 10_000), 20)
@@ -34,29 +45,30 @@ export function registerMarkets(program: Command): void {
     .action(async (opts: MarketsOptions) => {
       const client = createVenueClient({ baseUrl: opts.venue, profile: opts.profile, retries: 2 });
       const needle = opts.search?.toLowerCase();
-      const found: TradingMarket[] = [];
-      for await (const market of iterateMarkets(client)) {
-        if (needle && !market.question.toLowerCase().includes(needle) && !market.marketSlug.toLowerCase().includes(needle)) continue;
-        found.push(market);
-        if (found.length >= opts.limit) break;
-      }
-      const firstTokens = found.map((m) => m.tokens[0]?.tokenId).filter((id): id is string => id !== undefined);
-      const books = firstTokens.length > 0 ? await getOrderBooks(client, firstTokens) : [];
-      const byToken = new Map(books.map((b) => [b.tokenId, b]));
-      const rows = found.map((m) => {
-        const book = m.tokens[0] ? byToken.get(m.tokens[0].tokenId) : undefined;
-        const bid = book?.bids[0]?.price;
-        const ask = book?.asks[0]?.price;
-        return {
+      const rows = await reachingVenue(opts.venue, async () => {
+        const found: TradingMarket[] = [];
+        for await (const market of iterateMarkets(client)) {
+          if (needle && !market.question.toLowerCase().includes(needle) && !market.marketSlug.toLowerCase().includes(needle)) continue;
+          found.push(market);
+          if (found.length >= opts.limit) break;
+        }
+        const tokenIds = found.flatMap((m) => m.tokens.map((t) => t.tokenId));
+        const books = tokenIds.length > 0 ? await getOrderBooks(client, tokenIds) : [];
+        const byToken = new Map(books.map((b) => [b.tokenId, b]));
+        return found.map((m): MarketRow => ({
           question: m.question,
+          slug: m.marketSlug,
           conditionId: m.conditionId,
-          outcome: m.tokens[0]?.outcome ?? '',
           tick: formatMicros(m.tickSize),
-          bestBid: bid === undefined ? null : formatMicros(bid),
-          bestAsk: ask === undefined ? null : formatMicros(ask),
           negRisk: m.negRisk,
           acceptingOrders: m.acceptingOrders,
-        };
+          tokens: m.tokens.map((t) => {
+            const book = byToken.get(t.tokenId);
+            const bid = book?.bids[0]?.price;
+            const ask = book?.asks[0]?.price;
+            return { outcome: t.outcome, tokenId: t.tokenId, bestBid: bid === undefined ? null : formatMicros(bid), bestAsk: ask === undefined ? null : formatMicros(ask) };
+          }),
+        }));
       });
       if (opts.json) {
         process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
@@ -66,14 +78,24 @@ export function registerMarkets(program: Command): void {
         process.stdout.write(needle ? `no market matches '${opts.search}'\n` : 'no markets\n');
         return;
       }
-      process.stdout.write(
-        renderTable(
-          ['question', 'condition id', 'outcome', 'tick', 'bid', 'ask'],
-          rows.map((r) => [clip(r.question, 56), `${r.conditionId.slice(0, 10)}…${r.conditionId.slice(-6)}`, r.outcome, r.tick, r.bestBid ?? '-', r.bestAsk ?? '-']),
-          [false, false, false, true, true, true],
-        ) + '\n',
-      );
+      process.stdout.write(formatMarkets(rows) + '\n');
     });
+}
+
+/** The table: one row per outcome, the market's question, slug and tick on its first outcome's row. */
+export function formatMarkets(rows: readonly MarketRow[]): string {
+  const cells = rows.flatMap((m) =>
+    m.tokens.map((t, i) => [
+      i === 0 ? clip(m.question, 48) : '',
+      i === 0 ? clip(m.slug, 32) : '',
+      t.outcome,
+      t.tokenId,
+      i === 0 ? m.tick : '',
+      t.bestBid ?? '-',
+      t.bestAsk ?? '-',
+    ]),
+  );
+  return renderTable(['question', 'slug', 'outcome', 'token id', 'tick', 'bid', 'ask'], cells, [false, false, false, false, true, true, true]);
 }
 
 function parseProfile(value: string): 'interface' | 'polymarket' {

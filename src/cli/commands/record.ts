@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
 import { formatBytes } from '../format-bytes.ts';
+import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
 interface RecordOptions {
   out: string;
@@ -33,11 +34,13 @@ export function registerRecord(program: Command): void {
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
     .action(async (configPath: string, opts: RecordOptions) => {
-      const config = loadConfig(configPath);
+      const config = loadConfig(configPath, process.env, { venueUrl: opts.venue });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: false });
       const { startRecorder } = await import('../../app/recorder.ts');
-      const recorder = await startRecorder({ config, logger, out: opts.out, venueUrl: opts.venue, form: opts.toBinary ? 'binary' : 'text' });
+      const recorder = await reachingVenue(remoteVenueOf(config, opts.venue), () =>
+        startRecorder({ config, logger, out: opts.out, venueUrl: opts.venue, form: opts.toBinary ? 'binary' : 'text' }),
+      );
       const stats0 = recorder.stats();
       process.stderr.write(
         `recording ${stats0.markets} markets (${stats0.tokens} tokens) from ${recorder.url} over ${recorder.transport} to ${recorder.path}\n`,

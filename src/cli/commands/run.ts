@@ -7,6 +7,7 @@ import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
+import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
 /** What SIGUSR2 switches: the run's engine. */
 interface Haltable {
@@ -45,7 +46,8 @@ export function registerRun(program: Command): void {
     .option('--no-status', 'no status view even on a terminal')
     .action(async (configPath: string, opts: RunOptions) => {
       // every check a run makes of its config and strategies, before anything starts (no sandbox, no venue call)
-      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
+      // --venue is the venue whatever the file says (a paper config need not name one then)
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
@@ -63,16 +65,19 @@ export function registerRun(program: Command): void {
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
-      const session = await startRunSession({
-        config,
-        logger,
-        venueUrl: opts.venue,
-        storePath: opts.store !== undefined ? resolve(opts.store) : undefined,
-        beforeStart: (built) => {
-          engine = built;
-          if (halted) built.halt('SIGUSR2');
-        },
-      });
+      // a venue URL that does not answer is one line naming it (the embedded sandbox is ours)
+      const session = await reachingVenue(remoteVenueOf(config, opts.venue), () =>
+        startRunSession({
+          config,
+          logger,
+          venueUrl: opts.venue,
+          storePath: opts.store !== undefined ? resolve(opts.store) : undefined,
+          beforeStart: (built) => {
+            engine = built;
+            if (halted) built.halt('SIGUSR2');
+          },
+        }),
+      );
       const view = tty ? new StatusView(session) : undefined;
       view?.start();
 
@@ -107,6 +112,8 @@ export function registerRun(program: Command): void {
         `stopped: ${summary.ordersSubmitted} orders submitted, ${summary.ordersAccepted} accepted, ${summary.fills} fills, ` +
           `realized ${summary.pnl.realized}, unrealized ${summary.pnl.unrealized}, fees ${summary.fees}\n`,
       );
+      // a strategy that faulted: the summary says so, with its stack (the log has it too)
+      if (summary.firstFault) process.stderr.write(`${summary.faults} strategy fault(s); the first, at ${summary.firstFault.at}:\n${summary.firstFault.stack}\n`);
       logger.flush();
       const fault = await Promise.race([session.fatal, Promise.resolve(undefined)]);
       // the fault's stack only when asked: the one line below says what failed

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { StoreReader } from '../../store/store-reader.ts';
 import { buildStatusReport, type StatusReport } from '../../store/store-status.ts';
+import type { JournalRow } from '../../store/store-types.ts';
 import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
 
@@ -9,9 +10,21 @@ interface StatusFlags {
   events: number;
 }
 
+/** A strategy fault of the run, from the journal: who, when, the message and the stack of its own code. */
+export interface StatusFault {
+  readonly seq: number;
+  readonly at: string;
+  readonly strategyId: string | null;
+  readonly message: string;
+  readonly stack: string | null;
+}
+
+/** At most this many faults are listed (the oldest first); the count is always whole. */
+const MAX_FAULTS = 20;
+
 /**
- * `clobot status <store>`: positions, open orders, PnL and the newest journal events of a run
- * store, as tables or JSON. Opens the store read-only WITHOUT taking its lock, so it works while
+ * `clobot status <store>`: positions, open orders, PnL, the strategies' faults and the newest
+ * journal events of a run store, as tables or JSON. Opens the store read-only WITHOUT taking its lock, so it works while
  * the run is going (it shows who holds the lock). A missing, corrupt, foreign or newer store is
  * one line on stderr and exit 2.
  */
@@ -24,18 +37,40 @@ export function registerStatus(program: Command): void {
     .option('--events <n>', 'how many of the newest journal events to show', parseIntOption(0, 100_000), 20)
     .action((path: string, flags: StatusFlags) => {
       const reader = StoreReader.open(path);
-      let report: StatusReport;
+      let report: StatusReport & { faults: { count: number; list: StatusFault[] } };
       try {
-        report = buildStatusReport(reader.snapshot(flags.events));
+        report = { ...buildStatusReport(reader.snapshot(flags.events)), faults: readFaults(reader) };
       } finally {
         reader.close();
       }
-      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report));
+      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report, report.faults));
     });
 }
 
-/** The status report as plain text: a header, then positions, open orders and events tables. */
-export function formatStatus(r: StatusReport): string {
+/** The run's strategy faults from its journal: how many, and the first MAX_FAULTS. */
+export function readFaults(reader: StoreReader): { count: number; list: StatusFault[] } {
+  const list: StatusFault[] = [];
+  for (const row of reader.journalOfType(FAULT_TYPE)) {
+    list.push(faultOf(row));
+    if (list.length >= MAX_FAULTS) break;
+  }
+  return { count: list.length < MAX_FAULTS ? list.length : reader.countJournal(FAULT_TYPE), list };
+}
+
+/** The journal type of a strategy fault (store/journal-entry.ts). */
+const FAULT_TYPE = 'StrategyFaulted';
+
+function faultOf(row: JournalRow): StatusFault {
+  const e = row.event;
+  const fault = e.type === 'fault' ? e : undefined;
+  return { seq: row.seq, at: new Date(row.at).toISOString(), strategyId: row.strategyId ?? null, message: fault?.message ?? '', stack: fault?.stack ?? null };
+}
+
+/**
+ * The status report as plain text: a header, the strategies' faults (each with the innermost
+ * frame of the strategy's code), then positions, open orders and events tables.
+ */
+export function formatStatus(r: StatusReport, faults: { count: number; list: readonly StatusFault[] } = { count: 0, list: [] }): string {
   const out: string[] = [];
   out.push(`run ${r.run.id}${r.run.name ? ` (${r.run.name})` : ''}  store ${r.store}  schema ${r.schemaVersion}`);
   out.push(`created ${r.run.createdAt}  updated ${r.run.updatedAt}`);
@@ -48,6 +83,14 @@ export function formatStatus(r: StatusReport): string {
   out.push(`orders ${r.counts.orders} (open ${r.counts.openOrders})  fills ${r.counts.fills}  journal ${r.counts.journal}`);
   out.push(`balance ${r.balance}  realized ${r.pnl.realized}  unrealized ${r.pnl.unrealized} (marked at ${r.pnl.marks})  fees ${r.pnl.fees}`);
 
+  if (faults.count > 0) {
+    out.push('', `STRATEGY FAULTS ${faults.count}${faults.count > faults.list.length ? ` (the first ${faults.list.length})` : ''}`);
+    for (const f of faults.list) {
+      const frame = f.stack?.split('\n')[1]?.trim();
+      out.push(`${f.at}  ${f.message}${frame ? `\n    ${frame}` : ''}`);
+    }
+  }
+
   out.push('', 'positions');
   if (r.positions.length === 0) out.push('(none)');
   else {
@@ -56,6 +99,17 @@ export function formatStatus(r: StatusReport): string {
         ['token', 'size', 'avg price', 'realized', 'mark', 'unrealized'],
         r.positions.map((p) => [clip(p.tokenId, 20), p.size, p.avgPrice, p.realizedPnl, p.mark, p.unrealizedPnl]),
         [false, true, true, true, true, true],
+      ),
+    );
+  }
+
+  if (r.settled.length > 0) {
+    out.push('', 'settled markets');
+    out.push(
+      renderTable(
+        ['market', 'winner', 'resolved at', 'held', 'proceeds', 'realized'],
+        r.settled.map((m) => [clip(m.conditionId, 20), m.winner === null ? 'none (0.5 each)' : clip(m.winner, 20), m.at, m.tokens.map((t) => `${t.size} @ ${t.payout}`).join(', ') || '-', m.proceeds, m.realizedPnl]),
+        [false, false, false, false, true, true],
       ),
     );
   }
