@@ -191,9 +191,11 @@ export class OrderSubmitter {
         // a matched order may already be filled; fills arrive through fills$
         if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN') {
           const next = result.status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';
-          tracker.transition(record, next, now);
+          tracker.transition(record, next, now, result.status === 'DELAYED' ? 'delayed by the venue (matching delay)' : undefined);
         }
-        if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && record.status !== 'FILLED') {
+        // held for the market's matching delay: followed until it matched or ended, never sent again
+        if (result.status === 'DELAYED') this.#reconciler.followDelayed(record);
+        else if ((record.request.orderType === 'FAK' || record.request.orderType === 'FOK') && record.status !== 'FILLED') {
           // FAK/FOK never rest: once the venue has answered, what did not fill is gone (its
           // fills still arrive through fills$ and are booked on this record)
           tracker.transition(record, 'CANCELED', now, 'FAK/FOK: unfilled remainder killed at the venue');

@@ -1,5 +1,18 @@
 import { catchError, defer, EMPTY, finalize, from, map, mergeMap, of, tap, timeout, timer, toArray, type Observable } from 'rxjs';
 import type { VenueOrderState } from '../execution/execution-client.ts';
+
+/** A lookup of a delayed order that failed: looked up again. */
+const STILL_DELAYED: VenueOrderState = Object.freeze({
+  orderId: '',
+  status: 'DELAYED',
+  tokenId: '',
+  conditionId: '',
+  side: 'BUY',
+  price: 0,
+  originalSize: 0,
+  sizeMatched: 0,
+  clientOrderId: undefined,
+});
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { OrderCanceller } from './order-canceller.ts';
@@ -10,6 +23,8 @@ const LOOKUP_ATTEMPTS = 5;
 const LOOKUPS_IN_FLIGHT = 4;
 /** Longest the settling at stop waits for one order's lookup, ms (clock time). */
 const SETTLE_LOOKUP_MS = 5_000;
+/** Lookups of an order the venue holds for a matching delay before following it is left to the syncs. */
+const DELAYED_LOOKUPS = 120;
 
 /**
  * Settles what the engine does not know for sure: orders whose post may or may not have reached
@@ -106,6 +121,32 @@ export class Reconciler {
           }),
       );
     }
+  }
+
+  /**
+   * An order the venue answered DELAYED (its market's matching delay): tracked LIVE and looked up
+   * every `reconcileDelayMs` until the venue says what became of it: matched (filled), resting,
+   * or UNMATCHED / cancelled (the strategy hears OrderCanceled). The order is never sent again;
+   * its fills arrive as any other's.
+   */
+  followDelayed(record: OrderRecord): void {
+    const desk = this.#desk;
+    const orderId = record.orderId;
+    if (orderId === undefined) return;
+    const look = (left: number): Observable<VenueOrderState | undefined> =>
+      timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(
+        mergeMap(() => desk.execution.order(orderId).pipe(catchError(() => of(STILL_DELAYED)))),
+        mergeMap((state) => (state?.status === 'DELAYED' && left > 1 && OPEN_STATUSES.has(record.status) && !desk.stopped ? look(left - 1) : of(state))),
+      );
+    desk.subs.add(
+      look(DELAYED_LOOKUPS).subscribe((state) => {
+        if (state?.status === 'DELAYED') {
+          if (OPEN_STATUSES.has(record.status) && !desk.stopped) desk.log.warn('order still delayed at the venue; left to the order syncs', { orderId });
+          return;
+        }
+        this.#settle(record, state, 'unmatched after the matching delay');
+      }),
+    );
   }
 
   /** The venue cancels every open order when the heartbeat is lost: ours are taken as cancelled. */

@@ -384,8 +384,9 @@ describe('fills$', () => {
     clock.advanceBy(1000);
     await waitFor(() => server!.requests.length === 2 && fills.length === 3);
     expect(fills[2]).toMatchObject({ tradeId: 'C', orderId: ORDER_M, side: 'BUY', price: 500_000, size: 1_500_000, liquidity: 'MAKER' });
-    // the window follows the newest match seen (B at +20 s) minus the margin
-    expect(new URL((server.requests[1] as SeenRequest).url, 'http://x').searchParams.get('after')).toBe(String(SEC + 10));
+    // the window follows the newest match seen (B at +20 s) minus the margin, but never past the
+    // oldest trade still settling (A, MATCHED at +5 s): its next status must still be seen
+    expect(new URL((server.requests[1] as SeenRequest).url, 'http://x').searchParams.get('after')).toBe(String(SEC - 5));
 
     clock.advanceBy(1000);
     await waitFor(() => server!.requests.length === 3 && fills.length === 4);

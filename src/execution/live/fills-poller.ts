@@ -50,11 +50,15 @@ interface Seen {
   tsEvent: number;
 }
 
+/** Trade statuses after which a trade no longer changes. */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['CONFIRMED', 'FAILED']);
+
 /**
  * Our fills, polled from `GET /data/trades` on the client's clock. Each fill of one of our orders
  * (see `fillsOfTrade`) is emitted once per (trade id, order id), and again only when the trade's
  * status changes (MATCHED → MINED → CONFIRMED, or FAILED), which the engine uses to mark a fill
- * confirmed. Polls never overlap; a failed poll is counted and logged and the next one runs as
+ * confirmed (or void). A trade not final yet keeps the polled window open back to its match
+ * time, so its next status is seen however long it takes to settle. Polls never overlap; a failed poll is counted and logged and the next one runs as
  * usual. `fills$` is shared: one poller for every subscriber, stopped by `close()`.
  */
 export class FillsPoller {
@@ -125,7 +129,7 @@ export class FillsPoller {
     const { client } = this.#opts;
     this.counters.polls++;
     const margin = this.#opts.marginMs ?? 10_000;
-    const newest = this.#newestMs ?? this.#clock.now();
+    const newest = Math.min(this.#newestMs ?? this.#clock.now(), this.#oldestUnsettledMs());
     const after = Math.max(0, Math.floor((newest - margin) / 1000));
     const fills: VenueFill[] = [];
     const forgetBeforeMs = after * 1000 - margin;
@@ -161,8 +165,15 @@ export class FillsPoller {
     }
   }
 
-  /** Forgets fills matched well before the window the next polls ask for. */
+  /** Forgets fills matched well before the window the next polls ask for (never one still settling). */
   #prune(beforeMs: number): void {
-    for (const [key, seen] of this.#seen) if (seen.tsEvent < beforeMs) this.#seen.delete(key);
+    for (const [key, seen] of this.#seen) if (seen.tsEvent < beforeMs && FINAL_STATUSES.has(seen.status)) this.#seen.delete(key);
+  }
+
+  /** Match time of the oldest fill seen whose trade is not final yet (infinity when none). */
+  #oldestUnsettledMs(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const seen of this.#seen.values()) if (!FINAL_STATUSES.has(seen.status) && seen.tsEvent < oldest) oldest = seen.tsEvent;
+    return oldest;
   }
 }
