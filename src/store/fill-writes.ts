@@ -6,24 +6,43 @@ import { checkMicros, storeFailure } from './store-file.ts';
 
 /**
  * The store's fill and balance writes. Fills are numbered in arrival order (`seq`); a balance
- * anchor records the fill sequence it was taken after, so a load replays later fills onto it.
+ * anchor records the fill sequence it was taken after, so a load replays later fills onto it. A
+ * fill whose trade failed on chain moves to `voided_fills` with its number (never reused).
  */
 export class FillWrites {
   readonly #file: string;
   readonly #insertFill: Database.Statement;
   readonly #confirmFill: Database.Statement;
   readonly #insertBalance: Database.Statement;
+  readonly #keepVoided: Database.Statement;
+  readonly #dropFill: Database.Statement;
   #lastFillSeq: number;
 
   constructor(db: Database.Database, file: string) {
     this.#file = file;
-    this.#lastFillSeq = readLastFillSeq(db);
+    const lastVoided = (db.prepare('SELECT max(seq) FROM voided_fills').pluck().get() as number | null) ?? 0;
+    this.#lastFillSeq = Math.max(readLastFillSeq(db), lastVoided);
     this.#insertFill = db.prepare(
       `INSERT INTO fills (trade_id, order_id, seq, client_order_id, token_id, side, price, size, fee, liquidity, confirmed, ts_event, ts_init)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (trade_id, order_id) DO NOTHING`,
     );
     this.#confirmFill = db.prepare('UPDATE fills SET confirmed = 1 WHERE trade_id = ? AND order_id = ? AND confirmed = 0');
     this.#insertBalance = db.prepare('INSERT INTO balances (balance, after_fill_seq, at, reason) VALUES (?, ?, ?, ?)');
+    this.#keepVoided = db.prepare(
+      'INSERT INTO voided_fills SELECT *, ? FROM fills WHERE trade_id = ? AND order_id = ? ON CONFLICT (trade_id, order_id) DO NOTHING',
+    );
+    this.#dropFill = db.prepare('DELETE FROM fills WHERE trade_id = ? AND order_id = ?');
+  }
+
+  /** Moves a stored fill whose trade FAILED to `voided_fills` (see RunStore.voidFill); true when it was stored. */
+  voidFill(tradeId: string, orderId: string, at: number): boolean {
+    try {
+      const kept = this.#keepVoided.run(at, tradeId, orderId).changes === 1;
+      this.#dropFill.run(tradeId, orderId);
+      return kept;
+    } catch (err) {
+      throw storeFailure(this.#file, `voidFill ${tradeId}`, err);
+    }
   }
 
   /** Records a fill once (see RunStore.saveFill); true when it was new. */

@@ -145,9 +145,21 @@ CREATE TABLE cursor (
 ) STRICT;
 `;
 
+/**
+ * Version 2: fills whose trade FAILED on chain. A void fill leaves `fills` (so positions, PnL and
+ * the `positions` view are as if it never filled) and is kept here, a row of `fills` as it was
+ * (every column, so its checks held) plus when it was voided; its order keeps the filled size the
+ * venue matched.
+ */
+const V2_SQL = `
+CREATE TABLE voided_fills AS SELECT *, 0 AS voided_at FROM fills WHERE 0;
+CREATE UNIQUE INDEX voided_fills_key ON voided_fills (trade_id, order_id);
+`;
+
 /** Every schema version in order; a new store runs them all, an older store the missing ones. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = Object.freeze([
   { version: 1, description: 'run, ids, orders, history, fills, balances, heartbeat, journal, cursors', up: (db: Database) => db.exec(V1_SQL) },
+  { version: 2, description: 'voided fills (trades that failed on chain)', up: (db: Database) => db.exec(V2_SQL) },
 ]);
 
 /** The schema version this build writes and the newest it can read. */
@@ -162,6 +174,7 @@ export const REQUIRED_TABLES: readonly string[] = Object.freeze([
   'orders',
   'order_history',
   'fills',
+  'voided_fills',
   'positions',
   'balances',
   'heartbeat',

@@ -83,7 +83,11 @@ export function readFills(db: Db): StoredFill[] {
   const rows = db
     .prepare('SELECT seq, trade_id, order_id, client_order_id, token_id, side, price, size, fee, liquidity, confirmed, ts_event, ts_init FROM fills ORDER BY seq')
     .all() as FillRow[];
-  return rows.map((r) => ({
+  return rows.map(fillOfRow);
+}
+
+function fillOfRow(r: FillRow): StoredFill {
+  return {
     type: 'OrderFilled',
     seq: r.seq,
     clientOrderId: r.client_order_id,
@@ -98,7 +102,15 @@ export function readFills(db: Db): StoredFill[] {
     confirmed: r.confirmed === 1,
     tsEvent: r.ts_event,
     tsInit: r.ts_init,
-  }));
+  };
+}
+
+/** Fills whose trade failed on chain (voided_fills), in their original order, with when each was voided. */
+export function readVoidedFills(db: Db): (StoredFill & { readonly voidedAt: number })[] {
+  const rows = db
+    .prepare('SELECT seq, trade_id, order_id, client_order_id, token_id, side, price, size, fee, liquidity, confirmed, ts_event, ts_init, voided_at FROM voided_fills ORDER BY seq')
+    .all() as (FillRow & { voided_at: number })[];
+  return rows.map((r) => ({ ...fillOfRow(r), voidedAt: r.voided_at }));
 }
 
 export function readLastFillSeq(db: Db): number {

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { STORE_SCHEMA_VERSION } from '../../src/store/schema.ts';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/run-store.ts';
@@ -49,7 +50,7 @@ describe('clobot status', () => {
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({
       store: file,
-      schemaVersion: 1,
+      schemaVersion: STORE_SCHEMA_VERSION,
       run: { id: 'c0ffee01', name: 'mm-demo', createdAt: '2025-01-02T03:04:05.000Z' },
       lock: null,
       nextClientOrderSeq: 51,
@@ -89,7 +90,7 @@ describe('clobot status', () => {
     const r = clobot(['status', file, '--events', '3']);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`run c0ffee01 (mm-demo)  store ${file}  schema 1`);
+    expect(lines[0]).toBe(`run c0ffee01 (mm-demo)  store ${file}  schema ${STORE_SCHEMA_VERSION}`);
     expect(lines).toContain('lock: none (no run has it open)');
     expect(lines).toContain('heartbeat: hb-42 at 2025-01-02T03:04:05.010Z  next client order seq 51');
     expect(lines).toContain('orders 5 (open 1)  fills 3  journal 4');
@@ -123,7 +124,7 @@ describe('clobot status', () => {
     db.close();
     r = clobot(['status', newer]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`clobot: ${newer}: written by a newer clobot (store schema 99; this build reads up to 1); left untouched\n`);
+    expect(r.stderr).toBe(`clobot: ${newer}: written by a newer clobot (store schema 99; this build reads up to ${STORE_SCHEMA_VERSION}); left untouched\n`);
 
     r = clobot(['status', file, '--events', 'many']);
     expect(r.status).toBe(2);
