@@ -6,7 +6,7 @@ import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
-import { DEFAULT_DRAIN_MS, TradingEngine, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
+import { DEFAULT_DRAIN_MS, TradingEngine, type EngineEvent, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import { constantLatency } from '../sim/edge/latency-model.ts';
@@ -36,6 +36,10 @@ export interface BacktestInput {
   readonly log?: EngineLogger;
   readonly onProgress?: (progress: BacktestProgress) => void;
   readonly progressEvery?: number;
+  /** Every engine event (order events, fills, faults) as it happens (clobot/testing records them). */
+  readonly onEvent?: (event: EngineEvent) => void;
+  /** The engine once the run has stopped, to read its final orders and positions (clobot/testing). */
+  readonly onStopped?: (engine: TradingEngine) => void;
   /** Overrides `backtest.keepGoing`: a strategy that throws is counted and runs on instead of stopping the backtest. */
   readonly keepGoing?: boolean;
 }
@@ -121,6 +125,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     onEvent: (event) => {
       if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
       else if (event.type === 'fault' && !keepGoing) faulted = true;
+      input.onEvent?.(event);
     },
   });
   const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
@@ -185,6 +190,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await stopping;
+  input.onStopped?.(engine);
   const engineSummary = engine.summary();
   execution.close();
   if (faulted && engineSummary.firstFault) {
