@@ -37,6 +37,7 @@ export async function openVenue(
       events: e.events,
       profile: e.profile,
       flow: e.flow,
+      resolution: e.resolution,
       logger: logger.child({ component: 'sandbox' }),
     });
     urls = { metadata: sandbox.url, trading: sandbox.url, analytics: sandbox.url };

@@ -137,6 +137,8 @@ export interface EmbeddedSandboxConfig {
   readonly events: number;
   /** Synthetic order flow so books move. */
   readonly flow: { readonly enabled: boolean; readonly intensity: number };
+  /** Markets that close and resolve during the run: the first `markets` open ones, end dates within `withinMs`, resolved `resolveAfterMs` after closing. */
+  readonly resolution: { readonly markets: number; readonly withinMs: number; readonly resolveAfterMs: number };
   /** The wire profile the sandbox speaks; always equal to `venue.profile`. */
   readonly profile: VenueProfile;
   /** Listen address; loopback by default. */

@@ -156,6 +156,14 @@ const embeddedSchema = z.strictObject({
     })
     .prefault({}),
   profile: z.enum(VENUE_PROFILES).optional(),
+  /** Markets that close at their end date and resolve during the run (the first N open ones, seeded times and winners). */
+  resolution: z
+    .strictObject({
+      markets: int(0, 10_000).default(0),
+      withinMs: ms(1).default(60_000),
+      resolveAfterMs: ms(0).default(2_000),
+    })
+    .prefault({}),
   host: nonEmpty.default('127.0.0.1'),
   port: int(0, 65_535).default(0),
 });

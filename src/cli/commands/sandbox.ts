@@ -26,6 +26,9 @@ interface SandboxFlags {
   heartbeatTimeoutMs: number;
   flow: boolean;
   flowIntensity: number;
+  resolveMarkets: number;
+  resolveWithinMs: number;
+  resolveAfterMs: number;
   serverSecret?: string;
   deterministicKeys: boolean;
   adminToken?: string;
@@ -61,6 +64,9 @@ export function registerSandbox(program: Command): void {
     .option('--heartbeat-timeout-ms <n>', 'open orders of a key are cancelled this long after its last valid beat, ms', parseIntOption(1, 86_400_000), DEFAULT_HEARTBEAT_TIMEOUT_MS)
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
+    .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
+    .option('--resolve-within-ms <n>', 'their end dates fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
+    .option('--resolve-after-ms <n>', 'a closed market resolves this long after it closed, ms', parseIntOption(0, 2_592_000_000), 2_000)
     .addOption(
       new Option('--server-secret <hex>', `key of the API credentials, 32 to 512 hex digits (default: random at every start, so credentials do not outlive the process)`)
         .env(SERVER_SECRET_ENV)
@@ -105,6 +111,7 @@ export function registerSandbox(program: Command): void {
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
+        resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         serverSecret: flags.serverSecret,
         deterministicKeys: flags.deterministicKeys,
         adminToken: flags.adminToken,
