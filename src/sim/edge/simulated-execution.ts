@@ -15,7 +15,7 @@ import { EdgeVenue, type SimulatedExecutionStats } from './edge-venue.ts';
 import { arrive } from './order-arrival.ts';
 import { RestingFills } from './resting-fills.ts';
 import { SettlementSchedule } from '../settlement-schedule.ts';
-import { INSTANT_SETTLEMENT, type SettlementKnobs } from '../settlement-model.ts';
+import { checkSettlementKnobs, INSTANT_SETTLEMENT, type SettlementKnobs } from '../settlement-model.ts';
 import type { TradeStatus } from '../../venue/domain/statuses.ts';
 
 export { CLOSED_ORDER_RETENTION_MS, type SimulatedExecutionStats } from './edge-venue.ts';
@@ -47,6 +47,15 @@ export interface SimulatedExecutionOptions {
   readonly settlementSeed?: number;
   /** Matching delay of every market, ms; default each token's own `takerDelayMs` (none when absent). */
   readonly matchingDelayMs?: number;
+}
+
+/** The settlement and delay options of the edge from the run config's `backtest` settings (paper uses them too). */
+export function simulatedVenueSettings(config: {
+  readonly settlement: SettlementKnobs & { readonly seed: number };
+  readonly matchingDelayMs?: number | undefined;
+}): Pick<SimulatedExecutionOptions, 'settlement' | 'settlementSeed' | 'matchingDelayMs'> {
+  const { seed, ...knobs } = config.settlement;
+  return { settlement: checkSettlementKnobs(knobs, 'backtest.settlement'), settlementSeed: seed, matchingDelayMs: config.matchingDelayMs };
 }
 
 /**
