@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusView } from '../../src/cli/status-view.ts';
 import type { EngineSummary } from '../../src/engine/engine-summary.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { REPO_ROOT, startE2E, waitFor } from '../engine/e2e/harness.ts';
+import { clobotProcess } from '../cli/clobot-process.ts';
+import { startE2E, waitFor } from '../engine/e2e/harness.ts';
+import { writeThrowingStrategy } from './throwing-strategy.ts';
 
 /**
  * A strategy that throws in onBook (a module in a temp folder, as a user keeps it), in live and
@@ -16,25 +17,9 @@ import { REPO_ROOT, startE2E, waitFor } from '../engine/e2e/harness.ts';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'clobot-fault-run-'));
-const STRATEGY_PATH = join(dir, 'thrower.ts');
-const STRATEGY = `import { defineStrategy } from ${JSON.stringify(join(REPO_ROOT, 'src/strategy/index.ts'))};
-
-export default defineStrategy({
-  name: 'thrower',
-  description: 'Throws in onBook once the book has a bid (fault reporting tests).',
-  onBook({ market }) {
-    if (market.bestBid !== undefined) explode(market.tokenId);
-    return undefined;
-  },
-});
-
-function explode(tokenId: string): never {
-  throw new Error(\`deliberate failure on \${tokenId}\`);
-}
-`;
-const THROW_LINE = STRATEGY.split('\n').findIndex((l) => l.includes('throw new Error')) + 1;
+let strategyPath: string;
 /** The innermost frame every report must show: the strategy's file and the line that threw. */
-const FRAME = `at explode (${STRATEGY_PATH}:${THROW_LINE}:9)`;
+let frame: string;
 const MESSAGE = /^strategy 'boom' faulted in onBook: deliberate failure on \d+$/;
 
 let sandbox: RunningSandbox;
@@ -42,7 +27,7 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   // an ES module folder, as `clobot init` writes one
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(STRATEGY_PATH, STRATEGY);
+  ({ path: strategyPath, frame } = writeThrowingStrategy(dir));
   sandbox = await startSandbox({ port: 0, seed: 4, markets: 4, events: 2, flow: { enabled: true, intensity: 2 } });
 });
 
@@ -51,28 +36,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function clobot(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/clobot.mjs'), ...args], { env: { ...process.env, CLOBOT_DEBUG: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
-
 describe('a strategy that faults in a paper run (clobot run, then clobot status)', () => {
   it('one log line with the stack, the summary, stderr and the store status show it; the run exits 0', async () => {
     const config = join(dir, 'paper.yaml');
     const log = join(dir, 'paper.log');
     writeFileSync(
       config,
-      ['mode: paper', 'data:', '  markets: { filter: { maxCount: 2 } }', 'strategies:', '  - id: boom', `    module: ${STRATEGY_PATH}`, 'logging:', `  file: ${log}`, ''].join('\n'),
+      ['mode: paper', 'data:', '  markets: { filter: { maxCount: 2 } }', 'strategies:', '  - id: boom', `    module: ${strategyPath}`, 'logging:', `  file: ${log}`, ''].join('\n'),
     );
     const summaryPath = join(dir, 'paper-summary.json');
     const store = join(dir, 'paper.db');
-    const r = await clobot(['run', config, '--venue', sandbox.url, '--no-status', '--duration', '5s', '--summary', summaryPath, '--store', store]);
+    const r = await clobotProcess(['run', config, '--venue', sandbox.url, '--no-status', '--duration', '5s', '--summary', summaryPath, '--store', store]);
     expect(r.status, r.stderr).toBe(0);
 
     const faultLines = readFileSync(log, 'utf8')
@@ -83,7 +57,7 @@ describe('a strategy that faults in a paper run (clobot run, then clobot status)
     expect(logged.level).toBe(50);
     expect(logged.strategy).toBe('boom');
     expect(logged.error).toMatch(MESSAGE);
-    expect(logged.stack.split('\n')[1]?.trim()).toBe(FRAME);
+    expect(logged.stack.split('\n')[1]?.trim()).toBe(frame);
 
     const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as EngineSummary;
     expect(summary.faults).toBe(1);
@@ -93,11 +67,11 @@ describe('a strategy that faults in a paper run (clobot run, then clobot status)
     expect(summary.firstFault?.stack).toBe(logged.stack);
     expect(r.stderr).toContain(`1 strategy fault(s); the first, at ${summary.firstFault!.at}:\n${logged.stack}\n`);
 
-    const status = await clobot(['status', store]);
+    const status = await clobotProcess(['status', store]);
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toContain(`\nSTRATEGY FAULTS 1\n`);
-    expect(status.stdout).toMatch(new RegExp(`\\n\\S+Z  strategy 'boom' faulted in onBook: deliberate failure on \\d+\\n    ${escape(FRAME)}\\n`));
-    const json = await clobot(['status', store, '--json']);
+    expect(status.stdout).toMatch(new RegExp(`\\n\\S+Z  strategy 'boom' faulted in onBook: deliberate failure on \\d+\\n    ${escape(frame)}\\n`));
+    const json = await clobotProcess(['status', store, '--json']);
     const report = JSON.parse(json.stdout) as { faults: { count: number; list: { strategyId: string; message: string; stack: string }[] } };
     expect(report.faults.count).toBe(1);
     expect(report.faults.list[0]?.strategyId).toBe('boom');
@@ -107,15 +81,15 @@ describe('a strategy that faults in a paper run (clobot run, then clobot status)
 
 describe('a strategy that faults in a live run (the app entry)', () => {
   it('the status view shows the faulted strategy and the first fault with its file:line', async () => {
-    const e2e = await startE2E({ strategies: [{ id: 'boom', module: STRATEGY_PATH, markets: { filter: { maxCount: 1 } } }] });
+    const e2e = await startE2E({ strategies: [{ id: 'boom', module: strategyPath, markets: { filter: { maxCount: 1 } } }] });
     try {
       await waitFor('the strategy faulted', () => e2e.summary().faults > 0, 30_000);
       const text = new StatusView(e2e.session).render();
       const line = text.split('\n').find((l) => l.startsWith('FAULTED '));
-      expect(line).toMatch(new RegExp(`^FAULTED boom  faults 1  first: strategy 'boom' faulted in onBook: deliberate failure on \\d+ ${escape(FRAME)}$`));
+      expect(line).toMatch(new RegExp(`^FAULTED boom  faults 1  first: strategy 'boom' faulted in onBook: deliberate failure on \\d+ ${escape(frame)}$`));
       const summary = await e2e.stop();
       expect(summary.strategies).toEqual({ boom: 'FAULTED' });
-      expect(summary.firstFault?.stack.split('\n')[1]?.trim()).toBe(FRAME);
+      expect(summary.firstFault?.stack.split('\n')[1]?.trim()).toBe(frame);
       const journaled = e2e.events.filter((ev) => ev.type === 'fault');
       expect(journaled).toHaveLength(1);
     } finally {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import type { BacktestSummary } from '../../src/backtest/summary.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
+import { writeThrowingStrategy } from '../app/throwing-strategy.ts';
 import { TempDir } from './helpers.ts';
 
 /**
@@ -18,28 +19,6 @@ import { TempDir } from './helpers.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
-
-const STRATEGY = `import { z } from 'zod';
-import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
-
-export default defineStrategy({
-  name: 'thrower',
-  description: 'Throws in onBook once the book has a bid (fault reporting tests).',
-  params: z.strictObject({ x: z.number().default(1) }),
-  onBook({ market }) {
-    if (market.bestBid !== undefined) explode(market.tokenId);
-    return undefined;
-  },
-});
-
-function explode(tokenId: string): never {
-  throw new Error(\`deliberate failure on \${tokenId}\`);
-}
-`;
-
-/** 1-based line of the throw and of the call in onBook, as the stack must name them. */
-const THROW_LINE = STRATEGY.split('\n').findIndex((l) => l.includes('throw new Error')) + 1;
-const CALL_LINE = STRATEGY.split('\n').findIndex((l) => l.includes('explode(market.tokenId)')) + 1;
 
 function config(name: string, keepGoing?: boolean): string {
   const lines = [
@@ -69,7 +48,7 @@ describe('a strategy that throws in a backtest', async () => {
   // the project's own dependency, as in a user's folder
   mkdirSync(tmp.path('node_modules'));
   symlinkSync(join(ROOT, 'node_modules/zod'), tmp.path('node_modules/zod'));
-  const strategyPath = tmp.write('thrower.ts', STRATEGY);
+  const { path: strategyPath, frame, callLine } = writeThrowingStrategy(tmp.dir, { withParams: true });
   const data = tmp.path('rec.jsonl');
   const options = { seed: 5, markets: 2, depth: 4, events: 400, meanGapMs: 300 };
   const writer = createRecordingWriter(data, syntheticHeader(options), { form: 'text' });
@@ -86,8 +65,8 @@ describe('a strategy that throws in a backtest', async () => {
       /^clobot: StrategyError: backtest stopped: strategy 'boom' faulted in onBook: deliberate failure on \d+ \(at \d{4}-\d\d-\d\dT[\d:.]+Z, virtual time, after \d+ events\)$/,
     );
     // the strategy's own frames, innermost first, and none of the framework's
-    expect(lines[1]).toBe(`    at explode (${strategyPath}:${THROW_LINE}:9)`);
-    expect(lines[2]).toMatch(new RegExp(`^    at .*onBook \\(${escape(strategyPath)}:${CALL_LINE}:\\d+\\)$`));
+    expect(lines[1]).toBe(`    ${frame}`);
+    expect(lines[2]).toMatch(new RegExp(`^    at .*onBook \\(${escape(strategyPath)}:${callLine}:\\d+\\)$`));
     expect(lines.slice(1, -1).every((l) => l.includes(strategyPath))).toBe(true);
     expect(lines[lines.length - 1]).toBe('to skip the event and go on, counting faults: --keep-going, or backtest.keepGoing: true');
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
@@ -106,7 +85,7 @@ describe('a strategy that throws in a backtest', async () => {
       at: expect.stringMatching(/Z$/) as string,
     });
     expect(r.stdout).toMatch(new RegExp(`^strategy faults\\s+${summary.faults.count} \\(first at ${escape(summary.faults.first!.at)}: strategy 'boom' faulted in onBook`, 'm'));
-    expect(r.stderr).toContain(`warning: ${summary.faults.count} strategy fault(s), each event skipped; the first:\n${summary.faults.first!.message}\n    at explode (${strategyPath}:${THROW_LINE}:9)\n`);
+    expect(r.stderr).toContain(`warning: ${summary.faults.count} strategy fault(s), each event skipped; the first:\n${summary.faults.first!.message}\n    ${frame}\n`);
 
     // the config key does the same: the same summary, byte for byte
     const out2 = tmp.path('kept-by-config');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketRow } from '../../src/cli/commands/markets.ts';
 import type { EngineSummary } from '../../src/engine/engine-summary.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { clobotProcess } from './clobot-process.ts';
 import { iterateMarkets } from '../../src/venue/actions/iterate-markets.ts';
 import { createVenueClient } from '../../src/venue/client.ts';
 import type { TradingMarket } from '../../src/venue/domain/trading.ts';
@@ -42,21 +42,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The real CLI in a child process (async: the sandbox answers from this process). */
-function clobot(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { env: { ...process.env, CLOBOT_DEBUG: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
-
 describe('clobot markets', () => {
   it('--json gives every outcome of each market with its token id, as the venue lists them', async () => {
-    const r = await clobot(['markets', '--venue', sandbox.url, '--json']);
+    const r = await clobotProcess(['markets', '--venue', sandbox.url, '--json']);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as MarketRow[];
     expect(rows.map((m) => m.conditionId)).toEqual(markets.map((m) => m.conditionId));
@@ -69,7 +57,7 @@ describe('clobot markets', () => {
   });
 
   it('the table shows one row per outcome with its token id', async () => {
-    const r = await clobot(['markets', '--venue', sandbox.url]);
+    const r = await clobotProcess(['markets', '--venue', sandbox.url]);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^question\s+slug\s+outcome\s+token id\s+tick\s+bid\s+ask$/);
@@ -84,13 +72,13 @@ describe('clobot book', () => {
   it('takes a market slug or a condition id with --outcome (any case): the same book as by token id', async () => {
     const market = markets[0]!;
     const [first, second] = market.tokens;
-    const byToken = await clobot(['book', first!.tokenId, '--venue', sandbox.url]);
+    const byToken = await clobotProcess(['book', first!.tokenId, '--venue', sandbox.url]);
     expect(byToken.status, byToken.stderr).toBe(0);
     expect(byToken.stdout.split('\n')[0]).toContain(`book ${first!.tokenId}  market ${market.conditionId}`);
-    const bySlug = await clobot(['book', market.marketSlug, '--outcome', first!.outcome, '--venue', sandbox.url]);
+    const bySlug = await clobotProcess(['book', market.marketSlug, '--outcome', first!.outcome, '--venue', sandbox.url]);
     expect(bySlug.status, bySlug.stderr).toBe(0);
     expect(bySlug.stdout).toBe(byToken.stdout);
-    const byCondition = await clobot(['book', market.conditionId, '--outcome', second!.outcome.toUpperCase(), '--venue', sandbox.url]);
+    const byCondition = await clobotProcess(['book', market.conditionId, '--outcome', second!.outcome.toUpperCase(), '--venue', sandbox.url]);
     expect(byCondition.status, byCondition.stderr).toBe(0);
     expect(byCondition.stdout.split('\n')[0]).toContain(`book ${second!.tokenId}  market ${market.conditionId}`);
   });
@@ -98,11 +86,11 @@ describe('clobot book', () => {
   it('a market without --outcome, or with one it does not have, is one line listing its outcomes and token ids, exit 2', async () => {
     const market = markets[1]!;
     const list = market.tokens.map((t) => `${t.outcome} (token ${t.tokenId})`).join(', ');
-    const missing = await clobot(['book', market.marketSlug, '--venue', sandbox.url]);
+    const missing = await clobotProcess(['book', market.marketSlug, '--venue', sandbox.url]);
     expect([missing.status, missing.stdout, missing.stderr]).toEqual([2, '', `clobot: market '${market.marketSlug}' has outcomes ${list}: pass --outcome <name>\n`]);
-    const wrong = await clobot(['book', market.conditionId, '--outcome', 'Maybe', '--venue', sandbox.url]);
+    const wrong = await clobotProcess(['book', market.conditionId, '--outcome', 'Maybe', '--venue', sandbox.url]);
     expect([wrong.status, wrong.stdout, wrong.stderr]).toEqual([2, '', `clobot: market '${market.conditionId}' has no outcome 'Maybe'; its outcomes: ${list}\n`]);
-    const unknown = await clobot(['book', 'no-such-market', '--outcome', 'Yes', '--venue', sandbox.url]);
+    const unknown = await clobotProcess(['book', 'no-such-market', '--outcome', 'Yes', '--venue', sandbox.url]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toBe(`clobot: no market 'no-such-market' at ${sandbox.url} (a token id, a market slug or a condition id; \`clobot markets --search <text>\` finds them)\n`);
   });
@@ -113,16 +101,16 @@ describe('a venue that does not answer', () => {
     `clobot: TransportError: cannot reach the venue at ${url} (${request}: ECONNREFUSED): start a local one with \`clobot sandbox\` (it listens on http://127.0.0.1:8765) or pass --venue <url>\n`;
 
   it('markets and book say which URL they tried and how to start a sandbox: one line, exit 1', async () => {
-    const m = await clobot(['markets', '--venue', closedUrl]);
+    const m = await clobotProcess(['markets', '--venue', closedUrl]);
     expect([m.status, m.stdout, m.stderr]).toEqual([1, '', line(closedUrl, 'GET /markets')]);
-    const b = await clobot(['book', '123', '--venue', closedUrl]);
+    const b = await clobotProcess(['book', '123', '--venue', closedUrl]);
     expect([b.status, b.stdout, b.stderr]).toEqual([1, '', line(closedUrl, 'GET /book')]);
   });
 
   it('run says the same for its config venue before trading (one line on stderr, exit 1)', async () => {
     const config = join(dir, 'unreachable.yaml');
     writeFileSync(config, paperConfig([`venue: { baseUrl: ${closedUrl}, retries: 0 }`]));
-    const r = await clobot(['run', config, '--no-status', '--duration', '5s']);
+    const r = await clobotProcess(['run', config, '--no-status', '--duration', '5s']);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(line(closedUrl, 'GET /markets'));
   }, 60_000);
@@ -133,10 +121,10 @@ describe('--venue counts as the venue in every mode', () => {
     const config = join(dir, 'paper-no-venue.yaml');
     writeFileSync(config, paperConfig([]));
     const summaryPath = join(dir, 'paper-summary.json');
-    const without = await clobot(['validate', config]);
+    const without = await clobotProcess(['validate', config]);
     expect(without.status).toBe(2);
     expect(without.stderr).toContain('required in paper mode');
-    const r = await clobot(['run', config, '--venue', sandbox.url, '--no-status', '--duration', '4s', '--summary', summaryPath]);
+    const r = await clobotProcess(['run', config, '--venue', sandbox.url, '--no-status', '--duration', '4s', '--summary', summaryPath]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('required in paper mode');
     expect(existsSync(summaryPath)).toBe(true);
