@@ -65,5 +65,6 @@ export function guardedPersistence(inner: EnginePersistence, onFault: (err: unkn
     heartbeatId: guard((id, at) => inner.heartbeatId(id, at)),
     journal: guard((event) => inner.journal(event)),
     marketEvent: guard((event) => inner.marketEvent?.(event)),
+    settlement: guard((settlement) => inner.settlement?.(settlement)),
   };
 }

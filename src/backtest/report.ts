@@ -161,6 +161,14 @@ queue model ${escapeHtml(s.settings.queueModel)}; fees from ${escapeHtml(s.setti
 <table><tr><th class="q">market</th><th>fills</th><th>volume</th><th>fees</th><th>realized</th><th>unrealized</th><th>total</th><th></th></tr>
 ${marketRows}
 </table>
+${
+  s.settled.length === 0
+    ? ''
+    : `<h2>Settled markets</h2>
+<table><tr><th class="q">market</th><th class="q">winner</th><th>resolved</th><th>proceeds</th><th>realized</th></tr>
+${s.settled.map((r) => `<tr><td class="q">${escapeHtml(r.conditionId)}</td><td class="q">${escapeHtml(r.winner ?? 'none (0.5 each)')}</td><td>${escapeHtml(r.at)}</td><td>${r.proceeds}</td><td>${r.realizedPnl}</td></tr>`).join('\n')}
+</table>`
+}
 <h2>Prices and fills</h2>
 <div id="prices"></div>
 <script id="report-data" type="application/json">${scriptJson(data)}</script>

@@ -4,6 +4,7 @@ import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
+import type { MarketSettlement } from '../engine/ports.ts';
 import type { SimulatedExecutionStats } from '../sim/edge/simulated-execution.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
 import type { BacktestData } from './backtest-data.ts';
@@ -87,6 +88,14 @@ export interface BacktestSummary {
     readonly fees: string;
     readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
   }[];
+  /** Markets that resolved in the data, with what their settlement paid and realized (virtual time). */
+  readonly settled: readonly {
+    readonly conditionId: string;
+    readonly winner: string | null;
+    readonly at: string;
+    readonly proceeds: string;
+    readonly realizedPnl: string;
+  }[];
 }
 
 export function ratio(d: Dec | undefined): string | null {
@@ -124,6 +133,7 @@ export function buildSummary(input: {
   metrics: BacktestMetrics;
   engine: EngineSummary;
   execution: SimulatedExecutionStats;
+  settlements?: readonly MarketSettlement[];
 }): BacktestSummary {
   const { config, metrics: m, engine, execution, replay: r } = input;
   const bt = config.backtest;
@@ -195,6 +205,13 @@ export function buildSummary(input: {
       volume: money(row.volume),
       fees: money(row.fees),
       pnl: { realized: money(row.realized), unrealized: money(row.unrealized), total: money(row.pnl) },
+    })),
+    settled: (input.settlements ?? []).map((s) => ({
+      conditionId: s.conditionId,
+      winner: s.winnerTokenId ?? null,
+      at: new Date(s.at).toISOString(),
+      proceeds: money(s.proceeds),
+      realizedPnl: money(s.realizedPnl),
     })),
   };
 }

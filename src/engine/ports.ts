@@ -8,6 +8,7 @@ import type { TrackedToken } from '../data/market-cache.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 import type { HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
+import type { Settlement } from '../portfolio/portfolio.ts';
 import type { CheckName, RiskLimits } from '../risk/types.ts';
 import type { StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
 
@@ -98,12 +99,31 @@ export interface EnginePersistence {
    * transaction as what it causes): the store journals it so the run can be replayed offline.
    */
   marketEvent?(event: MarketEvent): void;
+  /** A resolved market's positions were settled (in the tick's transaction). */
+  settlement?(settlement: MarketSettlement): void;
+}
+
+/** A resolved market's positions settled at their payouts (market-lifecycle.ts). */
+export interface MarketSettlement {
+  readonly conditionId: string;
+  /** The token that paid 1; undefined: no winner (each paid 0.5). */
+  readonly winnerTokenId: TokenId | undefined;
+  /** One per token of the market (size 0 where nothing was held). */
+  readonly tokens: readonly Settlement[];
+  /** Cash received, Σ tokens. */
+  readonly proceeds: Micros;
+  /** PnL realized by the settlement, Σ tokens. */
+  readonly realizedPnl: Micros;
+  /** When the resolution was seen (epoch ms, the run's clock). */
+  readonly at: number;
 }
 
 export interface EngineRestore {
   readonly orders: readonly { readonly request: OrderRequest; readonly orderId: string | undefined; readonly status: string; readonly filled: Micros; readonly updatedAt: number }[];
   readonly fills: readonly FillEvent[];
   readonly heartbeatId?: string;
+  /** Markets this run already settled (restored after the fills). */
+  readonly settlements?: readonly MarketSettlement[];
 }
 
 export type EngineEvent =

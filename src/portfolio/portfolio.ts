@@ -25,6 +25,19 @@ export interface PortfolioTotals {
   readonly turnover: Micros;
 }
 
+/** A position closed by a market's resolution (Portfolio.settle). */
+export interface Settlement {
+  readonly tokenId: TokenId;
+  /** Shares held when the market resolved (signed). */
+  readonly size: Micros;
+  /** What one share paid: 1 (winner), 0 (loser) or 0.5 (no winner), in Micros. */
+  readonly payout: Micros;
+  /** Cash received: payout x size. */
+  readonly proceeds: Micros;
+  /** PnL the settlement realized: proceeds less the cost basis of the size. */
+  readonly realizedPnl: Micros;
+}
+
 /**
  * Positions, average prices, realized and unrealized PnL, fees and collateral, from fills.
  * Exact: cost bases are kept as bigint products of Micros and only rounded (toward zero) when
@@ -71,6 +84,25 @@ export class Portfolio {
       }
       this.#balance += notional2 / SCALE - fee;
     }
+  }
+
+  /**
+   * Closes the position in a token of a resolved market at its payout (1 for the winner, 0 for
+   * the loser, in Micros): the open size leaves at that price, so realized PnL takes payout x size
+   * less the cost basis, and the cash takes payout x size (the venue redeems the tokens). Not a
+   * fill: fills, fees and turnover stay. Returns what was settled (size 0: nothing was held).
+   */
+  settle(tokenId: TokenId, payout: Micros): Settlement {
+    const book = this.#books.get(tokenId);
+    if (!book || book.size === 0n) return { tokenId, size: 0, payout, proceeds: 0, realizedPnl: 0 };
+    const value2 = BigInt(payout) * book.size; // Micros²
+    const realized2 = value2 - book.cost;
+    book.realized += realized2;
+    this.#balance += value2 / SCALE;
+    const size = Number(book.size);
+    book.size = 0n;
+    book.cost = 0n;
+    return { tokenId, size, payout, proceeds: Number(value2 / SCALE), realizedPnl: Number(realized2 / SCALE) };
   }
 
   /** Sets collateral from the venue (reconciliation). */

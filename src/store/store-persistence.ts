@@ -6,6 +6,7 @@ import { IdAllocator } from './id-allocator.ts';
 import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
 import type { LoadedRun } from './store-types.ts';
+import { settlementNote, settlementsOf } from './settlements.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
 export const FILLS_CURSOR = 'fills.newestTsEvent';
@@ -46,6 +47,10 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     journal(event: EngineEvent) {
       store.journal(event);
     },
+    settlement(s) {
+      const note = settlementNote(s);
+      store.setCursor(note.name, note.value, s.at);
+    },
     marketEvent(event: MarketEvent) {
       store.journal({ type: 'market', event });
     },
@@ -59,6 +64,7 @@ export function restoreFromStore(store: RunStore): EngineRestore & { readonly fi
     orders: state.orders.map((o) => ({ request: o.request, orderId: o.orderId, status: o.status, filled: o.filled, updatedAt: o.updatedAt })),
     fills: state.fills,
     heartbeatId: state.heartbeatId,
+    settlements: settlementsOf(state.cursors),
     fillsSinceMs: fillsResumeMs(state),
     resumed: state.orders.length > 0 || state.fills.length > 0,
   };

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import { replayPortfolio } from './replay-portfolio.ts';
+import { applySettlements, settlementsOf } from './settlements.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 import { openReadOnlyChecked, storeFailure } from './store-file.ts';
 import { lockState, readLock, type LockState } from './store-lock.ts';
@@ -75,6 +76,7 @@ export class StoreReader {
         const holder = readLock(db);
         const fills = readFills(db);
         const balances = readBalances(db);
+        const cursors = readCursors(db);
         return {
           file: this.file,
           schemaVersion: this.schemaVersion,
@@ -85,8 +87,9 @@ export class StoreReader {
           openOrders: readOrders(db, 'open'),
           fills,
           balances,
-          portfolio: replayPortfolio(fills, balances),
-          cursors: readCursors(db),
+          // positions a market's resolution closed are closed here too (settlements.ts)
+          portfolio: applySettlements(replayPortfolio(fills, balances), settlementsOf(cursors)),
+          cursors,
           counts: readCounts(db),
           events: events > 0 ? readJournalTail(db, events) : [],
         };

@@ -3,6 +3,7 @@ import type { TokenId } from '../core/types.ts';
 import { describeJournalEvent } from './journal-entry.ts';
 import type { StoreSnapshot } from './store-reader.ts';
 import type { JournalInput } from './store-types.ts';
+import { SETTLEMENT_NOTE_PREFIX, settlementsOf } from './settlements.ts';
 
 /**
  * What `clobot status` reports, JSON-ready: money as exact decimal strings, times as ISO 8601.
@@ -21,6 +22,8 @@ export interface StatusReport {
   readonly balance: string;
   readonly pnl: { readonly realized: string; readonly unrealized: string; readonly fees: string; readonly marks: 'last fill price' };
   readonly positions: readonly StatusPosition[];
+  /** Markets that resolved during the run, with the positions settled at their payout. */
+  readonly settled: readonly StatusSettlement[];
   readonly openOrders: readonly StatusOrder[];
   readonly cursors: Readonly<Record<string, string>>;
   readonly events: readonly StatusEvent[];
@@ -33,6 +36,17 @@ export interface StatusPosition {
   readonly realizedPnl: string;
   readonly mark: string;
   readonly unrealizedPnl: string;
+}
+
+export interface StatusSettlement {
+  readonly conditionId: string;
+  /** The token that paid 1; null: no winner (each paid 0.5). */
+  readonly winner: string | null;
+  readonly at: string;
+  readonly proceeds: string;
+  readonly realizedPnl: string;
+  /** The tokens held when it resolved: size and payout a share. */
+  readonly tokens: readonly { readonly tokenId: string; readonly size: string; readonly payout: string }[];
 }
 
 export interface StatusOrder {
@@ -84,6 +98,14 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
     balance: formatMicros(totals.balance),
     pnl: { realized: formatMicros(totals.realizedPnl), unrealized: formatMicros(totals.unrealizedPnl), fees: formatMicros(totals.fees), marks: 'last fill price' },
     positions,
+    settled: settlementsOf(s.cursors).map((m) => ({
+      conditionId: m.conditionId,
+      winner: m.winnerTokenId ?? null,
+      at: iso(m.at),
+      proceeds: formatMicros(m.proceeds),
+      realizedPnl: formatMicros(m.realizedPnl),
+      tokens: m.tokens.filter((t) => t.size !== 0).map((t) => ({ tokenId: t.tokenId, size: formatMicros(t.size), payout: formatMicros(t.payout) })),
+    })),
     openOrders: s.openOrders.map((o) => ({
       clientOrderId: o.request.clientOrderId,
       orderId: o.orderId ?? null,
@@ -96,7 +118,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
       status: o.status,
       updatedAt: iso(o.updatedAt),
     })),
-    cursors: s.cursors,
+    cursors: Object.fromEntries(Object.entries(s.cursors).filter(([name]) => !name.startsWith(SETTLEMENT_NOTE_PREFIX))),
     events: s.events.map((e) => ({ seq: e.seq, at: iso(e.at), type: e.type, strategyId: e.strategyId ?? null, text: describeJournalEvent(e.event), event: e.event })),
   };
 }

@@ -153,6 +153,7 @@ function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): s
     ['win rate', m.winRate === null ? '-' : `${m.winRate} of ${m.closingFills} closing fills`],
     ['orders', `${s.orders.submitted} submitted, ${s.orders.rejected} rejected, ${s.orders.denied} denied, ${s.orders.canceled} canceled`],
   ];
+  if (s.settled.length > 0) rows.push(['settled markets', s.settled.map((x) => `${x.conditionId.slice(0, 10)}… ${x.winner === null ? 'no winner' : 'won by ' + x.winner.slice(0, 8) + '…'}: +${x.proceeds} (realized ${x.realizedPnl})`).join('; ')]);
   if (s.faults.first) rows.push(['strategy faults', `${s.faults.count} (first at ${s.faults.first.at}: ${s.faults.first.message})`]);
   return renderTable(['metric', 'value'], rows, [false, true]);
 }

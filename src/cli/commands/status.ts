@@ -114,6 +114,17 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
     );
   }
 
+  if (r.settled.length > 0) {
+    out.push('', 'settled markets');
+    out.push(
+      renderTable(
+        ['market', 'winner', 'resolved at', 'held', 'proceeds', 'realized'],
+        r.settled.map((m) => [clip(m.conditionId, 20), m.winner === null ? 'none (0.5 each)' : clip(m.winner, 20), m.at, m.tokens.map((t) => `${t.size} @ ${t.payout}`).join(', ') || '-', m.proceeds, m.realizedPnl]),
+        [false, false, false, false, true, true],
+      ),
+    );
+  }
+
   out.push('', 'open orders');
   if (r.openOrders.length === 0) out.push('(none)');
   else {
