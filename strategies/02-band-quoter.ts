@@ -8,10 +8,11 @@
  *   node bin/clobot.mjs backtest config/backtest-band-quoter.yaml --data backtest/<file> \
  *     --sweep bq.halfSpreadTicks=1,2,3 --sweep bq.requoteTicks=1,3
  *
- * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000.
+ * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. The mid each token was last
+ * quoted at is the strategy's state: `init` makes it once per run, every hook gets it.
  */
-import { z } from 'zod';
-import { defineStrategy, type MarketSnapshot, type OrderIntent, type StrategyContext } from '../src/strategy/index.ts';
+import { defineStrategy, MICROS_PER_UNIT, qty, roundToLot, roundToTick, z } from '../src/index.ts';
+import type { MarketSnapshot, OrderIntent, StrategyContext } from '../src/index.ts';
 
 const Params = z
   .object({
@@ -28,52 +29,45 @@ const Params = z
   })
   .strict();
 
-type P = z.infer<typeof Params>;
-const MICROS = 1_000_000;
+type P = z.output<typeof Params>;
 
-/** Per run (per context), never per module: two runs in one process must not share state. */
-const quotedMid = new WeakMap<StrategyContext<P>, Map<string, number>>();
-
-function state(ctx: StrategyContext<P>): Map<string, number> {
-  let s = quotedMid.get(ctx);
-  if (!s) {
-    s = new Map();
-    quotedMid.set(ctx, s);
-  }
-  return s;
+/** The strategy's state for one run (`init` makes it): the mid each token was last quoted at. */
+interface State {
+  readonly quotedMid: Map<string, number>;
 }
 
-function quote(ctx: StrategyContext<P>, market: MarketSnapshot, force: boolean): OrderIntent | undefined {
+function quote(ctx: StrategyContext<P>, state: State, market: MarketSnapshot, force: boolean): OrderIntent | undefined {
   const { mid, rules } = market;
   if (mid === undefined || market.ageMs > ctx.params.maxBookAgeMs) return undefined;
   const tick = rules.tickSize;
-  const last = state(ctx).get(market.tokenId);
+  const last = state.quotedMid.get(market.tokenId);
   if (!force && last !== undefined && Math.abs(mid - last) < ctx.params.requoteTicks * tick) return undefined;
-  state(ctx).set(market.tokenId, mid);
+  state.quotedMid.set(market.tokenId, mid);
   const half = ctx.params.halfSpreadTicks * tick;
-  const bid = Math.max(tick, Math.floor((mid - half) / tick) * tick);
-  const ask = Math.min(MICROS - tick, Math.ceil((mid + half) / tick) * tick);
-  const size = Math.max(Math.round(ctx.params.size * MICROS), rules.minOrderSize);
+  const bid = Math.max(tick, roundToTick(mid - half, tick, 'down'));
+  const ask = Math.min(MICROS_PER_UNIT - tick, roundToTick(mid + half, tick, 'up'));
+  const size = Math.max(qty(ctx.params.size), rules.minOrderSize);
   const held = ctx.position(market.tokenId).size;
   const sellSize = Math.min(size, held);
   return {
     kind: 'quote',
     tokenId: market.tokenId,
-    bids: held + size <= ctx.params.maxInventory * MICROS && bid < ask ? [{ price: bid, size }] : [],
-    asks: sellSize >= rules.minOrderSize && ask > bid ? [{ price: ask, size: sellSize - (sellSize % 10_000) }] : [],
+    bids: held + size <= qty(ctx.params.maxInventory) && bid < ask ? [{ price: bid, size }] : [],
+    asks: sellSize >= rules.minOrderSize && ask > bid ? [{ price: ask, size: roundToLot(sellSize) }] : [],
   };
 }
 
-export default defineStrategy<P>({
+export default defineStrategy({
   name: 'band-quoter',
   description: 'Quotes a band around the mid of every token; re-quotes when the mid leaves it or after a fill.',
   params: Params,
-  onBook({ ctx, market }) {
-    return quote(ctx, market, false);
+  init: (): State => ({ quotedMid: new Map() }),
+  onBook({ ctx, state, market }) {
+    return quote(ctx, state, market, false);
   },
-  onFill({ ctx, fill }) {
+  onFill({ ctx, state, fill }) {
     const market = ctx.market(fill.tokenId);
-    return market ? quote(ctx, market, true) : undefined;
+    return market ? quote(ctx, state, market, true) : undefined;
   },
   onStop() {
     return { kind: 'cancelAll' };

@@ -4,9 +4,8 @@
  * with a fill-and-kill order; when it falls by as much, sell what is held. Time-based operators
  * must take `ctx.clock.scheduler` so backtests stay deterministic.
  */
-import { z } from 'zod';
 import { filter, groupBy, map, mergeMap, pairwise, bufferCount } from 'rxjs';
-import { defineStrategy, qty, type OrderIntent } from '../src/strategy/index.ts';
+import { defineStrategy, qty, z, type OrderIntent } from '../src/index.ts';
 
 const Params = z
   .object({
@@ -16,9 +15,8 @@ const Params = z
     size: z.number().positive().default(5),
   })
   .strict();
-type P = z.infer<typeof Params>;
 
-export default defineStrategy<P>({
+export default defineStrategy({
   name: 'stream-momentum',
   params: Params,
   stream: ({ ctx, books$ }) =>

@@ -5,10 +5,8 @@
  *
  * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. `px` and `qty` convert.
  */
-import { z } from 'zod';
-import { ceilToTick, floorToTick } from '../src/core/fixed.ts';
-import { defineStrategy, type MarketSnapshot, type StrategyContext } from '../src/strategy/index.ts';
-import type { OrderIntent } from '../src/strategy/index.ts';
+import { defineStrategy, fromMicros, MICROS_PER_UNIT, qty, roundToTick, z } from '../src/index.ts';
+import type { MarketSnapshot, OrderIntent, StrategyContext } from '../src/index.ts';
 
 const Params = z
   .object({
@@ -25,8 +23,7 @@ const Params = z
   })
   .strict();
 
-type P = z.infer<typeof Params>;
-const MICROS = 1_000_000;
+type P = z.output<typeof Params>;
 
 function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | undefined {
   const { bestBid, bestAsk, rules } = market;
@@ -35,19 +32,19 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
   const improve = ctx.params.improveTicks * tick;
   // Prices go on the market's tick grid: after a tick change to a coarser one, the book's best
   // prices (older orders) may lie between grid points.
-  let bid = floorToTick(bestBid + improve, tick);
-  let ask = ceilToTick(bestAsk - improve, tick);
+  let bid = roundToTick(bestBid + improve, tick, 'down');
+  let ask = roundToTick(bestAsk - improve, tick, 'up');
   if (ask - bid < ctx.params.minSpreadTicks * tick) {
     // not enough room to improve: join the best prices (or the grid points just outside them)
-    bid = floorToTick(bestBid, tick);
-    ask = ceilToTick(bestAsk, tick);
+    bid = roundToTick(bestBid, tick, 'down');
+    ask = roundToTick(bestAsk, tick, 'up');
   }
   if (ask - bid < ctx.params.minSpreadTicks * tick) return { kind: 'quote', tokenId: market.tokenId, bids: [], asks: [] };
-  bid = Math.max(tick, Math.min(bid, MICROS - tick));
-  ask = Math.max(tick, Math.min(ask, MICROS - tick));
-  const size = Math.max(Math.round(ctx.params.size * MICROS), rules.minOrderSize);
+  bid = Math.max(tick, Math.min(bid, MICROS_PER_UNIT - tick));
+  ask = Math.max(tick, Math.min(ask, MICROS_PER_UNIT - tick));
+  const size = Math.max(qty(ctx.params.size), rules.minOrderSize);
   const held = ctx.position(market.tokenId).size;
-  const canBuy = held + size <= ctx.params.maxInventory * MICROS;
+  const canBuy = held + size <= qty(ctx.params.maxInventory);
   const sellSize = Math.min(size, held);
   const canSell = sellSize >= rules.minOrderSize;
   return {
@@ -58,7 +55,7 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
   };
 }
 
-export default defineStrategy<P>({
+export default defineStrategy({
   name: 'market-maker',
   description: 'Quotes one bid and one ask inside the spread on every token; leans on inventory.',
   params: Params,
@@ -66,7 +63,7 @@ export default defineStrategy<P>({
     return quote(ctx, market);
   },
   onFill({ ctx, fill }) {
-    ctx.log.info('filled', { token: fill.tokenId.slice(0, 10), side: fill.side, price: fill.price / MICROS, size: fill.size / MICROS });
+    ctx.log.info('filled', { token: fill.tokenId.slice(0, 10), side: fill.side, price: fromMicros(fill.price), size: fromMicros(fill.size) });
     const market = ctx.market(fill.tokenId);
     return market ? quote(ctx, market) : undefined;
   },

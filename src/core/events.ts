@@ -1,3 +1,4 @@
+import type { DenyCode } from './deny-codes.ts';
 import type { Micros } from './fixed.ts';
 import type { ConditionId, OrderBook, Side, TokenId, TokenPrices } from './types.ts';
 
@@ -64,10 +65,55 @@ export interface FillEvent {
 export type OrderEvent =
   | { readonly type: 'OrderAccepted'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
   | { readonly type: 'OrderRejected'; readonly clientOrderId: string; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderDenied'; readonly clientOrderId: string; readonly code: string; readonly reason: string; readonly tsInit: number }
+  | { readonly type: 'OrderDenied'; readonly clientOrderId: string; readonly code: DenyCode; readonly reason: string; readonly tsInit: number }
   | { readonly type: 'OrderCanceled'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly reason: string; readonly tsInit: number }
   | { readonly type: 'OrderSubmitUnknown'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
   | { readonly type: 'OrderExpired'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly tsInit: number };
+
+/** Where a fill is on its way to the chain: provisional until CONFIRMED, void when FAILED. */
+export type SettlementStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+
+/**
+ * What happens to a market or a fill after the fact, as the engine tells its strategies (hook
+ * `onLifecycle`) in every mode: a market closed to trading, resolved (the winning token pays 1,
+ * the other 0), its tick size changed, a market added to or removed from the run, and a fill of
+ * ours moving to a new settlement status (a FAILED one is void: position, cash and PnL are as if
+ * it never filled).
+ */
+export type LifecycleEvent =
+  | { readonly type: 'MarketClosed'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsInit: number }
+  | {
+      readonly type: 'MarketResolved';
+      readonly conditionId: ConditionId;
+      readonly tokenIds: readonly TokenId[];
+      /** The token that pays 1; undefined when the venue resolved the market with no winner. */
+      readonly winnerTokenId: TokenId | undefined;
+      readonly tsInit: number;
+    }
+  | { readonly type: 'TickSizeChanged'; readonly tokenId: TokenId; readonly previousTickSize: Micros; readonly tickSize: Micros; readonly tsInit: number }
+  | { readonly type: 'MarketAdded'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsInit: number }
+  | { readonly type: 'MarketRemoved'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly reason: string; readonly tsInit: number }
+  | {
+      readonly type: 'SettlementChanged';
+      readonly clientOrderId: string;
+      readonly tradeId: string;
+      readonly tokenId: TokenId;
+      readonly status: SettlementStatus;
+      readonly tsInit: number;
+    };
+
+/** The tokens a lifecycle event concerns (empty: every strategy hears it). */
+export function lifecycleTokens(event: LifecycleEvent): readonly TokenId[] {
+  switch (event.type) {
+    case 'TickSizeChanged':
+    case 'SettlementChanged':
+      return [event.tokenId];
+    case 'MarketAdded':
+      return [];
+    default:
+      return event.tokenIds;
+  }
+}
 
 /** An order of this strategy, as the engine tracks it. Frozen. */
 export interface OrderSnapshot {

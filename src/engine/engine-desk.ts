@@ -2,7 +2,8 @@ import { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { FillEvent, OrderEvent } from '../core/events.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
-import { OrderTracker } from '../execution/order-tracker.ts';
+import { OrderTracker, type OrderRecord } from '../execution/order-tracker.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { EngineCounters } from './engine-summary.ts';
 import type { EngineEvent, EngineExecutionSettings, EngineLogger, EnginePersistence } from './ports.ts';
@@ -52,6 +53,10 @@ export class EngineDesk {
   consecutiveRejects = 0;
   readonly #onEvent: ((event: EngineEvent) => void) | undefined;
   #listener: EngineListener | undefined;
+  /** Orders of this process whose first event (accepted, rejected, ...) has not gone out yet. */
+  readonly #unanswered = new Set<string>();
+  /** Fills of unanswered orders, held for their strategy until the order's first event. */
+  readonly #held = new Map<string, { strategyId: string; fill: FillEvent }[]>();
 
   constructor(options: EngineDeskOptions) {
     this.clock = options.clock;
@@ -78,16 +83,48 @@ export class EngineDesk {
     this.#onEvent?.(event);
   }
 
-  /** Freezes, journals and delivers an order event to its strategy. */
+  /** Tracks a new order of a strategy; its fills reach the strategy only after its first event. */
+  addOrder(request: OrderRequest, at: number): OrderRecord {
+    const record = this.tracker.add(request, at);
+    this.#unanswered.add(request.clientOrderId);
+    return record;
+  }
+
+  /** Freezes, journals and delivers an order event to its strategy, then the fills it held back. */
   orderEvent(strategyId: string, event: OrderEvent): void {
     const frozen = Object.freeze(event);
     this.emit({ type: 'order', strategyId, event: frozen });
     this.#listener?.orderEvent(strategyId, frozen);
+    if (this.#unanswered.delete(event.clientOrderId)) this.#release(event.clientOrderId);
   }
 
-  /** Journals and delivers a (frozen) fill to its strategy. */
+  /**
+   * Journals a (frozen) fill at once and delivers it to its strategy in causal order: a fill of
+   * an order whose answer has not gone out yet (a FAK that matched before the post returned, a
+   * fill seen on the user channel first) waits for that answer, so a strategy always hears
+   * OrderAccepted before the order's fills, in every mode.
+   */
   fill(strategyId: string, fill: FillEvent): void {
     this.emit({ type: 'fill', strategyId, fill });
+    if (this.#unanswered.has(fill.clientOrderId)) {
+      const held = this.#held.get(fill.clientOrderId);
+      if (held) held.push({ strategyId, fill });
+      else this.#held.set(fill.clientOrderId, [{ strategyId, fill }]);
+      return;
+    }
     this.#listener?.fill(strategyId, fill);
+  }
+
+  /** Delivers every held fill (the engine is stopping: no answer will come for them). */
+  releaseHeldFills(): void {
+    this.#unanswered.clear();
+    for (const clientOrderId of [...this.#held.keys()]) this.#release(clientOrderId);
+  }
+
+  #release(clientOrderId: string): void {
+    const held = this.#held.get(clientOrderId);
+    if (!held) return;
+    this.#held.delete(clientOrderId);
+    for (const { strategyId, fill } of held) this.#listener?.fill(strategyId, fill);
   }
 }

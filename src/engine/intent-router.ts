@@ -116,7 +116,7 @@ export class IntentRouter {
         desk.orderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
         continue;
       }
-      approved.push(desk.tracker.add(request, now));
+      approved.push(desk.addOrder(request, now));
       snapshot.noteOrder(now);
     }
     submitter.submit(approved);

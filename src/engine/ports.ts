@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
-import type { FillEvent, MarketEvent, OrderEvent } from '../core/events.ts';
+import type { FillEvent, LifecycleEvent, MarketEvent, OrderEvent } from '../core/events.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
@@ -74,6 +74,39 @@ export interface EngineOptions {
   readonly orphans?: 'cancel' | 'adopt';
   /** A strategy hook that throws is counted and the strategy runs on (backtest `keepGoing`); default: the strategy is stopped. */
   readonly keepGoingOnFault?: boolean;
+  /**
+   * Live: where the account is read (the venue's balance and positions), at start and every
+   * `intervalMs`; the cash is then the venue's. Absent (paper, backtest): cash starts at
+   * `startingBalance`.
+   */
+  readonly account?: { readonly source: AccountSource; readonly intervalMs: number };
+}
+
+/** One reading of the account at the venue. */
+export interface AccountReading {
+  /** Collateral the venue holds for the account (its balance: our open orders are not deducted). */
+  readonly cash: Micros;
+  /** Shares held per token as the venue lists them (tokens of markets outside the run included). */
+  readonly positions: ReadonlyMap<TokenId, Micros>;
+}
+
+/** Reads the account at the venue (the live edge implements it over the venue's routes). */
+export interface AccountSource {
+  read(): Promise<AccountReading>;
+}
+
+/**
+ * What the store keeps of the account: the cash when it was set (the venue's, or the configured
+ * start; fills stored later move it), the marks the figures used, and the positions held
+ * outside the bot. `clobot status` reads the newest one, so it shows what the run showed.
+ */
+export interface AccountNote {
+  readonly at: number;
+  readonly source: 'venue' | 'configured';
+  /** Set: the cash was set to this (a balance anchor). */
+  readonly cash?: Micros;
+  readonly marks: Readonly<Record<TokenId, Micros>>;
+  readonly outside: readonly { readonly tokenId: TokenId; readonly size: Micros }[];
 }
 
 /**
@@ -92,6 +125,8 @@ export interface EnginePersistence {
   orderCreated(record: OrderRecord, at: number): void;
   orderChanged(record: OrderRecord, at: number, reason?: string): void;
   fill(fill: FillEvent): void;
+  /** A stored fill whose trade FAILED on chain is void: no longer a fill of the run (kept apart, with when). */
+  voidFill?(fill: FillEvent, at: number): void;
   heartbeatId(id: string, at: number): void;
   journal(event: EngineEvent): void;
   /**
@@ -99,6 +134,8 @@ export interface EnginePersistence {
    * transaction as what it causes): the store journals it so the run can be replayed offline.
    */
   marketEvent?(event: MarketEvent): void;
+  /** The account's state (AccountNote): at start, after each reading of the venue, at stop. */
+  account?(note: AccountNote): void;
   /** A resolved market's positions were settled (in the tick's transaction). */
   settlement?(settlement: MarketSettlement): void;
 }
@@ -130,4 +167,5 @@ export type EngineEvent =
   | { readonly type: 'order'; readonly strategyId: string; readonly event: OrderEvent }
   | { readonly type: 'fill'; readonly strategyId: string; readonly fill: FillEvent }
   | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
-  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number; readonly stack?: string };
+  | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number; readonly stack?: string }
+  | { readonly type: 'lifecycle'; readonly event: LifecycleEvent };

@@ -1,7 +1,7 @@
 import { interval, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { StrategyError } from '../core/errors.ts';
-import type { FillEvent, OrderEvent } from '../core/events.ts';
+import { lifecycleTokens, type FillEvent, type LifecycleEvent, type OrderEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import type { OrderIntent } from '../core/intents.ts';
@@ -37,6 +37,10 @@ export class StrategyHost implements EngineListener {
   readonly #opts: StrategyHostOptions;
   readonly #runners = new Map<string, StrategyRunner>();
   readonly #byToken = new Map<TokenId, StrategyRunner[]>();
+  /** Each strategy's current tokens (what its `ctx.tokenIds` returns). */
+  readonly #tokens = new Map<string, { tokenIds: readonly TokenId[] }>();
+  /** The tick size each token had at its last change, to tell strategies when it moves. */
+  readonly #ticks = new Map<TokenId, Micros>();
 
   constructor(options: StrategyHostOptions) {
     this.#opts = options;
@@ -44,17 +48,22 @@ export class StrategyHost implements EngineListener {
 
   add(spec: EngineStrategy): void {
     const { cache, tracker, portfolio, clock } = this.#opts;
+    // the strategy's tokens, replaced (never mutated) when markets join or leave the run
+    const held = { tokenIds: Object.freeze([...spec.tokenIds]) };
+    this.#tokens.set(spec.id, held);
     const ctx: StrategyContext = Object.freeze({
       strategyId: spec.id,
       params: spec.params,
       clock,
       log: this.#opts.log.child({ strategy: spec.id }),
-      tokenIds: Object.freeze([...spec.tokenIds]),
+      get tokenIds() {
+        return held.tokenIds;
+      },
       market: (tokenId: TokenId) => {
         const state = cache.get(tokenId);
         return state ? this.snapshot(state) : undefined;
       },
-      markets: () => spec.tokenIds.map((id) => cache.get(id)).filter((s): s is TokenState => !!s).map((s) => this.snapshot(s)),
+      markets: () => held.tokenIds.map((id) => cache.get(id)).filter((s): s is TokenState => !!s).map((s) => this.snapshot(s)),
       openOrders: (tokenId?: TokenId) => tracker.open({ strategyId: spec.id, tokenId }).map((r) => tracker.snapshot(r)),
       position: (tokenId: TokenId) => Object.freeze(portfolio.position(tokenId)),
       positions: () => Object.freeze(portfolio.positions().map((p) => Object.freeze(p))),
@@ -66,6 +75,31 @@ export class StrategyHost implements EngineListener {
       const list = this.#byToken.get(tokenId) ?? [];
       list.push(runner);
       this.#byToken.set(tokenId, list);
+    }
+  }
+
+  /**
+   * A strategy's tokens change while the run goes on (markets added to or removed from its
+   * selection): `ctx.tokenIds` and `ctx.markets()` show the new set, and the token's market
+   * events reach the strategy from now on, or no longer.
+   */
+  changeTokens(strategyId: string, added: readonly TokenId[], removed: readonly TokenId[]): void {
+    const runner = this.#runners.get(strategyId);
+    const held = this.#tokens.get(strategyId);
+    if (runner === undefined || held === undefined) return;
+    const gone = new Set(removed);
+    const next = held.tokenIds.filter((id) => !gone.has(id));
+    for (const id of added) if (!next.includes(id)) next.push(id);
+    held.tokenIds = Object.freeze(next);
+    for (const id of removed) {
+      const list = this.#byToken.get(id)?.filter((r) => r !== runner);
+      if (list === undefined || list.length === 0) this.#byToken.delete(id);
+      else this.#byToken.set(id, list);
+    }
+    for (const id of added) {
+      const list = this.#byToken.get(id) ?? [];
+      if (!list.includes(runner)) list.push(runner);
+      this.#byToken.set(id, list);
     }
   }
 
@@ -100,8 +134,18 @@ export class StrategyHost implements EngineListener {
   /** Hands the market changes of one event to the strategies of each token. */
   dispatch(changes: readonly MarketChange[]): void {
     for (const change of changes) {
-      const runners = this.#byToken.get(change.state.token.tokenId);
+      const tokenId = change.state.token.tokenId;
+      const runners = this.#byToken.get(tokenId);
       if (!runners) continue;
+      const tickSize = change.state.rules.tickSize;
+      const previousTickSize = this.#ticks.get(tokenId);
+      if (previousTickSize !== tickSize) {
+        this.#ticks.set(tokenId, tickSize);
+        if (previousTickSize !== undefined) {
+          const event = Object.freeze({ type: 'TickSizeChanged' as const, tokenId, previousTickSize, tickSize, tsInit: this.#opts.clock.now() });
+          for (const runner of runners) runner.lifecycle(event);
+        }
+      }
       if (change.kind === 'book' && change.state.book) {
         const snapshot = this.snapshot(change.state);
         for (const runner of runners) runner.book(snapshot, change.state.book);
@@ -118,6 +162,34 @@ export class StrategyHost implements EngineListener {
 
   fill(strategyId: string, fill: FillEvent): void {
     this.#runners.get(strategyId)?.fill(fill);
+  }
+
+  /**
+   * Tells strategies what happened to a market or a fill: a settlement change to the strategy
+   * that owns the order, a market event to the strategies trading one of its tokens (every
+   * strategy for a market added to the run).
+   */
+  lifecycle(event: LifecycleEvent): void {
+    const frozen = Object.freeze(event);
+    if (frozen.type === 'SettlementChanged') {
+      const owner = this.#opts.tracker.byClientId(frozen.clientOrderId)?.request.strategyId;
+      if (owner !== undefined) this.#runners.get(owner)?.lifecycle(frozen);
+      return;
+    }
+    if (frozen.type === 'TickSizeChanged') this.#ticks.set(frozen.tokenId, frozen.tickSize);
+    const tokens = lifecycleTokens(frozen);
+    if (tokens.length === 0) {
+      for (const runner of this.#runners.values()) runner.lifecycle(frozen);
+      return;
+    }
+    const told = new Set<StrategyRunner>();
+    for (const tokenId of tokens) {
+      for (const runner of this.#byToken.get(tokenId) ?? []) {
+        if (told.has(runner)) continue;
+        told.add(runner);
+        runner.lifecycle(frozen);
+      }
+    }
   }
 
   /** A frozen view of one token's market for the strategies. */

@@ -1,27 +1,30 @@
 import { concatMap, interval, of, tap } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import type { MarketEvent } from '../core/events.ts';
+import type { LifecycleEvent, MarketEvent } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
+import type { TokenId } from '../core/types.ts';
 import type { StrategyError } from '../core/errors.ts';
-import { MarketCache } from '../data/market-cache.ts';
+import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
+import { AccountSync, reservedByOpenBuys } from './account-sync.ts';
 import { EngineDesk } from './engine-desk.ts';
 import type { EngineCounters, EngineSummary, StopReport } from './engine-summary.ts';
 import { FillBook } from './fill-book.ts';
 import { IntentRouter } from './intent-router.ts';
+import { MarketLifecycle } from './market-lifecycle.ts';
 import { OrderCanceller } from './order-canceller.ts';
 import { OrderSubmitter } from './order-submitter.ts';
-import type { EngineOptions, EngineRestore } from './ports.ts';
+import type { EngineOptions, EngineRestore, MarketSettlement } from './ports.ts';
 import { Reconciler } from './reconciler.ts';
 import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
 import { StrategyFault } from '../strategy/strategy-fault.ts';
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
-export type { EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy } from './ports.ts';
+export type { EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 
 /** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
@@ -50,6 +53,8 @@ export class TradingEngine {
   readonly #submitter: OrderSubmitter;
   readonly #fills: FillBook;
   readonly #router: IntentRouter;
+  readonly #markets: MarketLifecycle;
+  readonly #account: AccountSync;
   #manualHalt: string | undefined;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
@@ -75,8 +80,10 @@ export class TradingEngine {
     this.#canceller = new OrderCanceller(desk);
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
-    this.#fills = new FillBook(desk, this.portfolio);
+    this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event));
+    this.#markets = new MarketLifecycle({ desk, cache: this.cache, portfolio: this.portfolio, canceller: this.#canceller, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
     const heartbeat = this.heartbeat;
+    this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
     this.#snapshot = new RiskSnapshot({
       cache: this.cache,
       portfolio: this.portfolio,
@@ -86,6 +93,8 @@ export class TradingEngine {
       haltReason: () => this.#manualHalt,
       consecutiveRejects: () => desk.consecutiveRejects,
       reconciling: this.#reconciler.markets,
+      outside: this.#account.outsideHoldings,
+      positionOf: (tokenId) => this.#fills.riskSize(tokenId),
     });
     this.#host = new StrategyHost({
       clock: options.clock,
@@ -142,10 +151,20 @@ export class TradingEngine {
   }
 
   /** Starts every stream and strategy. Market events flow from now on. */
+  /**
+   * Reads the account before the run starts (call it before `start`): live, the venue's cash and
+   * positions (a rejection when they cannot be read); paper and backtest, the configured cash is
+   * noted in the store when the run begins. See AccountSync.
+   */
+  loadAccount(): Promise<void> {
+    return this.#account.load(this.#opts.restore !== undefined);
+  }
+
   start(): void {
     const { clock, execution, log } = this.#opts;
     const desk = this.#desk;
     const subs = desk.subs;
+    this.#account.start();
     this.#submitter.start();
     this.#canceller.start();
     subs.add(execution.fills$.subscribe((fill) => desk.transaction(() => this.#fills.onVenueFill(fill))));
@@ -179,6 +198,7 @@ export class TradingEngine {
   async stop(options: { keepOrders?: boolean; drainMs?: number; deadlineMs?: number } = {}): Promise<void> {
     const desk = this.#desk;
     if (desk.stopped) return;
+    desk.releaseHeldFills();
     this.#host.stop();
     desk.stopped = true;
     if (!options.keepOrders) {
@@ -210,6 +230,8 @@ export class TradingEngine {
         )
         .subscribe({ complete: () => resolve(), error: () => resolve() });
     });
+    // the marks and positions outside as the summary shows them, for `clobot status`
+    desk.transaction(() => this.#account.record());
     this.heartbeat?.stop();
     desk.subs.unsubscribe();
     this.#submitter.complete();
@@ -252,6 +274,26 @@ export class TradingEngine {
   }
 
   /** Entry point of strategy output (public for tests and the RxJS form). */
+  /**
+   * A market closed, resolved, was added or removed, or a fill's settlement moved: the run's
+   * part that saw it calls this, and the strategies concerned hear it (`onLifecycle`).
+   */
+  lifecycle(event: LifecycleEvent): void {
+    this.#desk.emit({ type: 'lifecycle', event });
+    this.#host.lifecycle(event);
+  }
+
+  /**
+   * Markets joined or left the run while it goes on (the app's market refresher): `track` are the
+   * new tokens (the cache tracks them from now on), and each listed strategy's tokens gain
+   * `added` and lose `removed` (its ctx.tokenIds, ctx.markets() and the market events it hears).
+   * Strategies are told by `lifecycle` (MarketAdded, MarketRemoved), which the caller sends after.
+   */
+  changeTokens(track: readonly TrackedToken[], byStrategy: ReadonlyMap<string, { readonly added: readonly TokenId[]; readonly removed: readonly TokenId[] }>): void {
+    for (const token of track) this.cache.track(token);
+    for (const [id, change] of byStrategy) this.#host.changeTokens(id, change.added, change.removed);
+  }
+
   handleIntents(strategyId: string, intents: readonly OrderIntent[]): void {
     this.#router.handle(strategyId, intents);
   }
@@ -260,6 +302,9 @@ export class TradingEngine {
     const totals = this.portfolio.totals((tokenId) => this.#snapshot.mark(tokenId));
     return this.#desk.counters.summary({
       totals,
+      fillsBySettlement: this.#fills.settlement,
+      reserved: reservedByOpenBuys(this.#desk.tracker),
+      account: { source: this.#account.source, outside: this.#account.outside() },
       deniedByCode: this.risk.counts(),
       http429: this.#opts.http429?.() ?? 0,
       heartbeats: this.heartbeat ? { ...this.heartbeat.stats } : { sent: 0, acknowledged: 0, missed: 0 },
@@ -270,7 +315,16 @@ export class TradingEngine {
     });
   }
 
+  /** Markets this run settled at their resolution, in order. */
+  settlements(): MarketSettlement[] {
+    return this.#markets.settlements();
+  }
+
   #onMarketEvent(event: MarketEvent): void {
+    if (event.type === 'marketClosed' || event.type === 'marketResolved') {
+      this.#markets.onMarketEvent(event);
+      return;
+    }
     const changes = this.cache.apply(event);
     if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     this.#host.dispatch(changes);
@@ -291,6 +345,7 @@ export class TradingEngine {
   /** Puts back orders and fills of a previous life; open orders are reconciled on start. */
   #restore(restore: EngineRestore): void {
     this.#fills.restore(restore.fills);
+    if (restore.settlements) this.#markets.restore(restore.settlements);
     for (const order of restore.orders) {
       this.#desk.tracker.restore(order.request, {
         orderId: order.orderId,

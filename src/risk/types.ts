@@ -1,6 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, Side, TokenId } from '../core/types.ts';
 import type { OrderRequest } from '../core/intents.ts';
+import type { DenyCode } from '../core/deny-codes.ts';
 
 /**
  * The risk module's vocabulary. Risk says no with a closed set of codes: every denial names a
@@ -10,26 +11,7 @@ import type { OrderRequest } from '../core/intents.ts';
  * always be able to cancel.
  */
 
-/** Every reason risk may deny an order. Closed: adding a code is an API change. */
-export const DENY_CODES = [
-  'UNKNOWN_MARKET',
-  'PRICE_OFF_TICK',
-  'SIZE_BELOW_MINIMUM',
-  'PRICE_OUT_OF_BOUNDS',
-  'NOTIONAL_EXCEEDS_MAX',
-  'POSITION_LIMIT',
-  'MARKET_POSITION_LIMIT',
-  'GROSS_EXPOSURE_LIMIT',
-  'NEG_RISK_EXPOSURE_LIMIT',
-  'MAX_OPEN_ORDERS',
-  'ORDER_RATE_LIMIT',
-  'STALE_BOOK',
-  'SELF_CROSS',
-  'MARKET_CLOSED',
-  'TRADING_HALTED',
-  'RECONCILING',
-] as const;
-export type DenyCode = (typeof DENY_CODES)[number];
+export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
 
 /** Every check, by the name used in config (`risk.checks`). */
 export const CHECK_NAMES = [
@@ -54,7 +36,7 @@ export type CheckName = (typeof CHECK_NAMES)[number];
  * `halt` (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED) and
  * `reconciling` (the order's market has orders of unknown outcome, RECONCILING).
  */
-export const GATE_NAMES = ['halt', 'heartbeat', 'reconciling'] as const;
+export const GATE_NAMES = ['halt', 'heartbeat', 'reconciling', 'outside'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 /**
@@ -165,6 +147,11 @@ export interface RiskState {
   readonly haltReason?: string;
   /** Markets (condition ids) with orders of unknown outcome under reconciliation: no new orders there. */
   readonly reconciling: { has(conditionId: ConditionId): boolean };
+  /**
+   * Shares the account holds outside the bot per token (a live run's account reading): the
+   * `outside` gate refuses a SELL that would reach into them. Absent: none known.
+   */
+  readonly outside?: ReadonlyMap<TokenId, Micros>;
 }
 
 /** A no from risk: the engine publishes it as an OrderDenied event the strategy hears. */

@@ -1,3 +1,4 @@
+import type { LifecycleEvent } from '../core/events.ts';
 import { formatMicros } from '../core/fixed.ts';
 import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalInput } from './store-types.ts';
 
@@ -18,6 +19,8 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
       return { type: JOURNAL_MARKETS, at: event.at, strategyId: null };
     case 'market':
       return { type: JOURNAL_MARKET, at: event.event.tsInit, strategyId: null };
+    case 'lifecycle':
+      return { type: event.event.type, at: event.event.tsInit, strategyId: null };
   }
 }
 
@@ -52,6 +55,8 @@ export function describeJournalEvent(event: JournalInput): string {
       return `strategy faulted: ${event.message}`;
     case 'run':
       return event.message;
+    case 'lifecycle':
+      return describeLifecycle(event.event);
     case 'markets':
       return `markets: ${event.markets.map((m) => m.slug || m.conditionId).join(', ')} (from ${event.source})`;
     case 'market': {
@@ -68,5 +73,23 @@ export function describeJournalEvent(event: JournalInput): string {
       }
       return '';
     }
+  }
+}
+
+/** One line for a lifecycle event (a market closed, resolved, ...; a fill's settlement moved). */
+function describeLifecycle(e: LifecycleEvent): string {
+  switch (e.type) {
+    case 'MarketClosed':
+      return `market ${e.conditionId} closed`;
+    case 'MarketResolved':
+      return `market ${e.conditionId} resolved: ${e.winnerTokenId === undefined ? 'no winner' : `winner ${e.winnerTokenId}`}`;
+    case 'TickSizeChanged':
+      return `tick size ${e.tokenId} ${formatMicros(e.previousTickSize)} -> ${formatMicros(e.tickSize)}`;
+    case 'MarketAdded':
+      return `market ${e.conditionId} added (${e.tokenIds.length} tokens)`;
+    case 'MarketRemoved':
+      return `market ${e.conditionId} removed: ${e.reason}`;
+    case 'SettlementChanged':
+      return `${e.clientOrderId} trade ${e.tradeId} ${e.status}`;
   }
 }

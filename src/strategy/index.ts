@@ -1,4 +1,4 @@
-/** The public surface for strategy authors: import from here (and src/core) only. */
+/** The strategy room's surface: what `clobot` (src/index.ts) publishes to strategy authors. */
 export * from './api.ts';
 export * from '../core/intents.ts';
-export { px, qty } from './units.ts';
+export * from './money.ts';

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
-import { STRATEGY_API_VERSION, type StrategyDefinition } from './api.ts';
+import { HOOK_NAMES, STRATEGY_API_VERSION, SUPPORTED_API_VERSIONS, type StrategyDefinition } from './api.ts';
+import { loadFailure } from './load-failure.ts';
 import { parseStrategyParams } from './strategy-params.ts';
 
 /**
@@ -99,13 +100,37 @@ export async function importStrategyModule(source: StrategySource): Promise<Stra
   if (problem !== undefined) throw new StrategyError(`strategy module '${module}' ${problem}`);
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(modulePath).href)) as { default?: unknown };
+    mod = await importModule(modulePath);
   } catch (err) {
-    const cause = (err instanceof Error ? err.message : String(err)).trim().split('\n')[0];
-    throw new StrategyError(`strategy module '${module}' failed to load: ${cause}`, { cause: err });
+    throw new StrategyError(loadFailure(module, modulePath, err), { cause: err });
   }
   return checkDefinition(mod.default, module);
 }
+
+/**
+ * Imports a module file. TypeScript that the process's own loader cannot import as an ES module
+ * (a `.ts` file in a folder with no `"type": "module"` package.json, which Node treats as
+ * CommonJS, or any `.ts` when the process runs compiled JavaScript without tsx registered) is
+ * imported through tsx's scoped loader, so a strategy loads from any folder with no build step.
+ */
+async function importModule(modulePath: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(modulePath).href;
+  try {
+    return (await import(url)) as { default?: unknown };
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (!TS_FALLBACK_CODES.has(code as string) || !/\.m?ts$/.test(modulePath)) throw err;
+  }
+  const { tsImport } = await import('tsx/esm/api');
+  const mod = (await tsImport(url, import.meta.url)) as { default?: unknown };
+  // a module tsx compiled as CommonJS arrives wrapped once more: { default: { default: def } }
+  const inner = mod.default as { name?: unknown; default?: unknown } | undefined;
+  if (inner && typeof inner === 'object' && inner.name === undefined && inner.default !== undefined) return { default: inner.default };
+  return mod;
+}
+
+/** Import failures that mean "this process cannot import that .ts file as an ES module". */
+const TS_FALLBACK_CODES = new Set(['ERR_REQUIRE_CYCLE_MODULE', 'ERR_REQUIRE_ESM', 'ERR_UNKNOWN_FILE_EXTENSION']);
 
 /** A definition as a module exports it: a name, this STRATEGY_API_VERSION and callable hooks. */
 export function checkDefinition(value: unknown, where: string): StrategyDefinition {
@@ -114,12 +139,14 @@ export function checkDefinition(value: unknown, where: string): StrategyDefiniti
   }
   const def = value as Partial<StrategyDefinition>;
   if (typeof def.name !== 'string' || def.name === '') throw new StrategyError(`strategy module '${where}': definition has no name`);
-  if (def.apiVersion !== STRATEGY_API_VERSION) {
+  if (typeof def.apiVersion !== 'number' || !SUPPORTED_API_VERSIONS.includes(def.apiVersion)) {
     throw new StrategyError(
-      `strategy '${def.name}' (${where}) targets strategy API version ${String(def.apiVersion)}, this clobot runs version ${STRATEGY_API_VERSION}`,
+      `strategy '${def.name}' (${where}) targets strategy API version ${String(def.apiVersion)}; this clobot runs version ${STRATEGY_API_VERSION} ` +
+        `(and still loads ${SUPPORTED_API_VERSIONS.filter((v) => v !== STRATEGY_API_VERSION).join(', ')}): make the module with this clobot's defineStrategy ` +
+        `(import { defineStrategy } from 'clobot'), see docs/strategies/writing.md "Porting a v1 strategy"`,
     );
   }
-  for (const hook of ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onTimer', 'onStop', 'stream'] as const) {
+  for (const hook of [...HOOK_NAMES, 'init', 'stream'] as const) {
     const fn = def[hook];
     if (fn !== undefined && typeof fn !== 'function') throw new StrategyError(`strategy '${def.name}': ${hook} must be a function`);
   }

@@ -1,7 +1,7 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { StrategyError } from '../core/errors.ts';
 import type { OrderBook, TokenPrices } from '../core/types.ts';
-import type { FillEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
+import type { FillEvent, LifecycleEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import { StrategyFault } from './strategy-fault.ts';
 
@@ -13,19 +13,24 @@ type HookName = keyof StrategyHooks<unknown>;
  * Runs one strategy behind a guard. Every call into user code is wrapped: a throw (or an invalid
  * return) marks the strategy FAULTED, stops it and is reported through `onFault`; the loop and
  * the other strategies go on. Hooks are synchronous and return intents, which go to `emit`.
+ * The runner holds the strategy's state for this run (what `init` returned) and hands it to
+ * every hook.
  */
-export class StrategyRunner<P = unknown> {
+export class StrategyRunner<P = unknown, S = unknown> {
   state: StrategyState = 'CREATED';
   fault: StrategyError | undefined;
   readonly #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
   readonly #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
   readonly #fills = new Subject<FillEvent>();
   readonly #events = new Subject<OrderEvent>();
+  readonly #lifecycle = new Subject<LifecycleEvent>();
+  /** The strategy's own state for this run (`init`'s result). */
+  #state: S | undefined;
   #streamSub: Subscription | undefined;
 
   constructor(
     readonly id: string,
-    readonly definition: StrategyDefinition<P>,
+    readonly definition: StrategyDefinition<P, S>,
     readonly ctx: StrategyContext<P>,
     private readonly emit: (strategyId: string, intents: readonly OrderIntent[]) => void,
     private readonly onFault: (strategyId: string, error: StrategyError) => void,
@@ -40,15 +45,26 @@ export class StrategyRunner<P = unknown> {
   start(): void {
     if (this.state !== 'CREATED') return;
     this.state = 'RUNNING';
+    const init = this.definition.init;
+    if (init) {
+      try {
+        this.#state = init.call(this.definition, { ctx: this.ctx });
+      } catch (err) {
+        this.#fail('init', err);
+        return;
+      }
+    }
     const stream = this.definition.stream;
     if (stream) {
       try {
         const intents$: Observable<OrderIntent> = stream({
           ctx: this.ctx,
+          state: this.#state as S,
           books$: this.#books.asObservable(),
           prices$: this.#prices.asObservable(),
           fills$: this.#fills.asObservable(),
           orderEvents$: this.#events.asObservable(),
+          lifecycle$: this.#lifecycle.asObservable(),
         });
         this.#streamSub = intents$.subscribe({
           next: (intent) => this.#deliver('stream', intent),
@@ -59,7 +75,7 @@ export class StrategyRunner<P = unknown> {
         return;
       }
     }
-    this.call('onStart', { ctx: this.ctx });
+    this.call('onStart', { ctx: this.ctx, state: this.#state });
   }
 
   // the streams are fed only when a stream strategy subscribed to them (most strategies are
@@ -67,40 +83,47 @@ export class StrategyRunner<P = unknown> {
   book(market: MarketSnapshot, book: OrderBook): void {
     if (!this.running) return;
     if (this.#books.observed) this.#books.next({ market, book });
-    this.call('onBook', { ctx: this.ctx, market, book });
+    this.call('onBook', { ctx: this.ctx, state: this.#state, market, book });
   }
 
   prices(market: MarketSnapshot, prices: TokenPrices): void {
     if (!this.running) return;
     if (this.#prices.observed) this.#prices.next({ market, prices });
-    this.call('onPrice', { ctx: this.ctx, market, prices });
+    this.call('onPrice', { ctx: this.ctx, state: this.#state, market, prices });
   }
 
   fill(fill: FillEvent): void {
     if (!this.running) return;
     if (this.#fills.observed) this.#fills.next(fill);
-    this.call('onFill', { ctx: this.ctx, fill });
+    this.call('onFill', { ctx: this.ctx, state: this.#state, fill });
   }
 
   orderEvent(event: OrderEvent): void {
     if (!this.running) return;
     if (this.#events.observed) this.#events.next(event);
-    this.call('onOrderEvent', { ctx: this.ctx, event });
+    this.call('onOrderEvent', { ctx: this.ctx, state: this.#state, event });
+  }
+
+  lifecycle(event: LifecycleEvent): void {
+    if (!this.running) return;
+    if (this.#lifecycle.observed) this.#lifecycle.next(event);
+    this.call('onLifecycle', { ctx: this.ctx, state: this.#state, event });
   }
 
   timer(now: number): void {
     if (!this.running) return;
-    this.call('onTimer', { ctx: this.ctx, now });
+    this.call('onTimer', { ctx: this.ctx, state: this.#state, now });
   }
 
   /** Calls onStop (its intents are still delivered) and ends the streams. */
   stop(): void {
     if (this.state !== 'RUNNING') return;
-    this.call('onStop', { ctx: this.ctx });
+    this.call('onStop', { ctx: this.ctx, state: this.#state });
     if (this.state === 'RUNNING') this.state = 'STOPPED';
     this.#end();
   }
 
+  /** Calls one hook with its one argument (the run's `ctx` and `state` and the input). */
   call(hook: HookName, args: object): void {
     if (this.state !== 'RUNNING') return;
     // called below with the definition as `this`, so reading the hook off it unbound is safe
@@ -149,6 +172,7 @@ export class StrategyRunner<P = unknown> {
     this.#prices.complete();
     this.#fills.complete();
     this.#events.complete();
+    this.#lifecycle.complete();
   }
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -94,6 +95,46 @@ describe('strategy module files', () => {
     const source = (module: string, modulePath: string) => ({ id: 's', module, modulePath, moduleCandidates: [modulePath], params: {} });
     await expect(importStrategyModule(source('/etc/passwd', '/etc/passwd'))).rejects.toThrow("strategy module '/etc/passwd' must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not");
     writeFileSync(join(dir, 'throws.mjs'), "throw new Error('first line\\nsecond line');\n");
-    await expect(importStrategyModule(source('./throws.mjs', join(dir, 'throws.mjs')))).rejects.toThrow(/^strategy module '\.\/throws\.mjs' failed to load: first line$/);
+    const thrown = join(dir, 'throws.mjs');
+    await expect(importStrategyModule(source('./throws.mjs', thrown))).rejects.toThrow(
+      `strategy module './throws.mjs' (${thrown}) failed to load: it threw while loading: first line (${thrown}:1:7); fix: correct the module's top-level code`,
+    );
+  });
+});
+
+describe('strategy modules outside the repo', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'clobot-outside-'));
+  const api = resolve('src/index.ts');
+  const load = (file: string) => importStrategyModule({ id: 's', module: `./${file}`, modulePath: join(dir, file), moduleCandidates: [join(dir, file)], params: {} });
+
+  it('loads a .ts strategy from a folder with no package.json (Node would treat it as CommonJS)', async () => {
+    writeFileSync(join(dir, 'lone.ts'), `import { defineStrategy } from '${api}';\nexport default defineStrategy({ name: 'lone', init: () => ({ n: 1 }) });\n`);
+    const def = await load('lone.ts');
+    expect(def.name).toBe('lone');
+    expect(def.apiVersion).toBe(STRATEGY_API_VERSION);
+  });
+
+  it('a failure names the file, the cause and the fix', async () => {
+    writeFileSync(join(dir, 'no-pkg.ts'), "import left from 'left-pad-not-installed';\nexport default left;\n");
+    await expect(load('no-pkg.ts')).rejects.toThrow("it imports the package 'left-pad-not-installed', which is not installed; fix: run `npm install left-pad-not-installed`");
+    writeFileSync(join(dir, 'syntax.ts'), 'export default { name: "x", apiVersion: 2, onBook() { return 1 +; } };\n');
+    await expect(load('syntax.ts')).rejects.toThrow(/failed to load: syntax error at \S*syntax\.ts:1:\d+: .*; fix: correct the module$/);
+  });
+
+  it('the clobot CLI loads a lone .ts strategy importing clobot from any folder, no build step', () => {
+    writeFileSync(join(dir, 'uses-clobot.ts'), "import { defineStrategy, px } from 'clobot';\nexport default defineStrategy({ name: 'x', init: () => ({ limit: px('0.5') }) });\n");
+    writeFileSync(join(dir, 'c.yaml'), 'mode: paper\nvenue: { embedded: {} }\ndata:\n  markets: { filter: { maxCount: 1 } }\nstrategies:\n  - id: s\n    module: ./uses-clobot.ts\n');
+    const out = spawnSync(process.execPath, [resolve('bin/clobot.mjs'), 'validate', join(dir, 'c.yaml')], { cwd: dir, encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+  });
+
+  it('a v1 module still loads; another version is refused with how to port', async () => {
+    writeFileSync(join(dir, 'v1.mjs'), "export default { name: 'old', apiVersion: 1, onBook() {} };\n");
+    expect((await load('v1.mjs')).apiVersion).toBe(1);
+    writeFileSync(join(dir, 'v9.mjs'), "export default { name: 'future', apiVersion: 9 };\n");
+    await expect(load('v9.mjs')).rejects.toThrow(
+      "strategy 'future' (./v9.mjs) targets strategy API version 9; this clobot runs version 2 (and still loads 1): make the module with this clobot's defineStrategy",
+    );
   });
 });
