@@ -3,9 +3,12 @@ import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { TokenId } from '../core/types.ts';
 import type { DataConfig } from '../config/run-config.ts';
+import type { FeedEvent } from '../data/feed-events.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { venueBookFeed } from '../data/venue-book-feed.ts';
+import type { WatchedTokens } from '../data/watched-tokens.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
+import { getOrderBooks } from '../venue/actions/get-order-books.ts';
 import type { VenueClient } from '../venue/client.ts';
 
 /** Tokens per `POST /books` and `POST /prices` request. */
@@ -14,13 +17,16 @@ export const POLL_CHUNK_SIZE = 20;
 export const POLL_CONCURRENCY = 2;
 
 export interface MarketDataOptions {
-  /** The config's `data` section: transport and poll period. */
+  /** The config's `data` section: transport, poll period, WS watchdog and connection size. */
   readonly data: DataConfig;
   readonly venue: VenueClient;
-  readonly tokenIds: readonly TokenId[];
+  /** The tokens to stream: a fixed list, or a set the run's market refresher changes. */
+  readonly tokenIds: readonly TokenId[] | WatchedTokens;
   readonly clock: Clock;
   /** A failed request or connection; the source goes on. */
   readonly onError: (err: unknown) => void;
+  /** What the WS source says about its connections and its watchdog. */
+  readonly onFeedEvent?: (event: FeedEvent) => void;
 }
 
 /**
@@ -30,12 +36,27 @@ export interface MarketDataOptions {
  * - `poll`: books through `POST /books` and prices through `POST /prices`, each token's chunk
  *   once per `data.pollIntervalMs` per route (`auto`: as fresh as each route's rate budget
  *   allows; the budget paces the requests, so polling never draws a 429);
- * - `ws`: the venue's market channel with its custom features (`best_bid_ask` as prices).
+ * - `ws`: the venue's market channel with its custom features (`best_bid_ask` as prices), at
+ *   most `data.wsMaxAssetsPerConnection` assets per connection, with the watchdog of
+ *   `data.wsSilentAfterMs` (a silent connection is resubscribed and its books fetched by REST).
+ *
+ * With a `WatchedTokens` set the source follows it: tokens added are streamed from then on,
+ * tokens removed no longer.
  */
 export function marketDataSource(options: MarketDataOptions): Observable<MarketEvent> {
   const { data, venue, tokenIds, clock, onError } = options;
   if (data.transport === 'ws') {
-    return wsMarketSource({ url: venue.urls.trading, tokenIds, clock, customFeatures: true, onError });
+    return wsMarketSource({
+      url: venue.urls.trading,
+      tokenIds,
+      clock,
+      customFeatures: true,
+      maxAssetsPerConnection: data.wsMaxAssetsPerConnection,
+      silentAfterMs: data.wsSilentAfterMs,
+      refreshBooks: (ids) => getOrderBooks(venue, ids),
+      onError,
+      onFeedEvent: options.onFeedEvent,
+    });
   }
   return pollMarkets({
     clock,

@@ -1,4 +1,5 @@
 import type { TokenId } from '../core/types.ts';
+import { listVenueMarkets, reselectMarkets, type MarketListing, type RemovedMarket, type Reselection } from '../data/market-reselection.ts';
 import { resolveMarkets, type MarketSelection } from '../data/market-selection.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
@@ -33,6 +34,75 @@ export function selectionTokens(selection: MarketSelection, markets: readonly Tr
       if (chosenByToken && !explicit.has(t.tokenId) && !selection.conditionIds.includes(m.conditionId as `0x${string}`)) continue;
       out.push(t.tokenId);
     }
+  }
+  return out;
+}
+
+/** What a refresh of the run's selections changed. */
+export interface MarketsChange {
+  /** Every selection's markets after the refresh. */
+  readonly markets: VenueMarkets;
+  /** Markets new to the run (no selection held them before). */
+  readonly added: readonly TradingMarket[];
+  /** Markets that left the run (no selection holds them now), with the first reason seen. */
+  readonly removed: readonly RemovedMarket[];
+  /** Each selection's own change. */
+  readonly bySelection: ReadonlyMap<MarketSelection, Reselection>;
+  /** `GET /markets` requests the scan took. */
+  readonly requests: number;
+}
+
+/** Re-evaluates every selection against one fresh scan of the venue's market list. */
+export async function refreshSelections(venue: VenueClient, current: VenueMarkets): Promise<MarketsChange> {
+  const listing = await listVenueMarkets(venue);
+  return reselectAll(current, listing);
+}
+
+/** `refreshSelections` on a listing already read. */
+export function reselectAll(current: VenueMarkets, listing: MarketListing): MarketsChange {
+  const bySelection = new Map<MarketSelection, Reselection>();
+  const next = new Map<MarketSelection, readonly TradingMarket[]>();
+  for (const [selection, held] of current.bySelection) {
+    const r = reselectMarkets(selection, held, listing);
+    bySelection.set(selection, r);
+    next.set(selection, r.markets);
+  }
+  const byCondition = new Map<string, TradingMarket>();
+  for (const m of current.markets) byCondition.set(m.conditionId, m);
+  const added: TradingMarket[] = [];
+  for (const r of bySelection.values()) {
+    for (const m of r.added) {
+      if (byCondition.has(m.conditionId)) continue;
+      byCondition.set(m.conditionId, m);
+      added.push(m);
+    }
+  }
+  const stillHeld = new Set<string>();
+  for (const list of next.values()) for (const m of list) stillHeld.add(m.conditionId);
+  const removed: RemovedMarket[] = [];
+  for (const r of bySelection.values()) {
+    for (const x of r.removed) {
+      if (stillHeld.has(x.market.conditionId) || !byCondition.has(x.market.conditionId)) continue;
+      byCondition.delete(x.market.conditionId);
+      removed.push(x);
+    }
+  }
+  return { markets: { bySelection: next, markets: [...byCondition.values()] }, added, removed, bySelection, requests: listing.requests };
+}
+
+/** The tokens one strategy gains and loses in a change of its selection. */
+export interface StrategyTokensChange {
+  readonly added: readonly TokenId[];
+  readonly removed: readonly TokenId[];
+}
+
+/** Per strategy (id and selection), the tokens its selection's change adds and removes. */
+export function strategyTokenChanges(strategies: readonly { readonly id: string; readonly markets: MarketSelection }[], change: MarketsChange): Map<string, StrategyTokensChange> {
+  const out = new Map<string, StrategyTokensChange>();
+  for (const s of strategies) {
+    const r = change.bySelection.get(s.markets);
+    if (r === undefined || (r.added.length === 0 && r.removed.length === 0)) continue;
+    out.set(s.id, { added: selectionTokens(s.markets, r.added), removed: r.removed.flatMap((x) => x.market.tokens.slice(0, 2).map((t) => t.tokenId)) });
   }
   return out;
 }

@@ -140,7 +140,15 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
   const base = {
     name: cfg.name ?? basename(absPath, extname(absPath)),
     source,
-    data: { transport: cfg.data.transport, pollIntervalMs: cfg.data.pollIntervalMs, staleAfterMs: cfg.data.staleAfterMs, markets: sharedMarkets(cfg) },
+    data: {
+      transport: cfg.data.transport,
+      pollIntervalMs: cfg.data.pollIntervalMs,
+      staleAfterMs: cfg.data.staleAfterMs,
+      markets: sharedMarkets(cfg),
+      marketRefreshMs: cfg.data.marketRefreshMs,
+      wsSilentAfterMs: cfg.data.wsSilentAfterMs,
+      wsMaxAssetsPerConnection: cfg.data.wsMaxAssetsPerConnection,
+    },
     strategies: strategies.strategies,
     risk: { ...cfg.risk, haltFile: resolvePath(cfg.risk.haltFile, cwd) },
     execution: cfg.execution,

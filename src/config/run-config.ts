@@ -210,6 +210,15 @@ export interface DataConfig {
   readonly staleAfterMs: number;
   /** Markets for every strategy that has no selection of its own. */
   readonly markets: MarketSelection | undefined;
+  /**
+   * How often a run (or a recording) whose selection has a `filter` re-evaluates it against the
+   * venue's market list, picking up new markets and dropping closed ones; 0 = chosen once.
+   */
+  readonly marketRefreshMs: number;
+  /** WS watchdog: no market message on a connection for this long -> resubscribe, books by REST; 0 = off. */
+  readonly wsSilentAfterMs: number;
+  /** Assets per WS connection; more are split over several connections. */
+  readonly wsMaxAssetsPerConnection: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -217,6 +217,11 @@ const dataSchema = z.strictObject({
     .default(1000),
   staleAfterMs: ms(1).default(5000),
   markets: marketSelectionSchema.optional(),
+  /** Re-evaluate filter selections this often (a scan of GET /markets); 0 = chosen once at start. */
+  marketRefreshMs: z.union([z.literal(0), ms(1_000)], { error: 'must be 0 (off) or a whole number of milliseconds >= 1000' }).default(60_000),
+  /** WS watchdog: a connection with no market message this long is resubscribed and refreshed by REST; 0 = off. */
+  wsSilentAfterMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
+  wsMaxAssetsPerConnection: int(1, 500).default(500),
 });
 
 const strategySchema = z.strictObject({

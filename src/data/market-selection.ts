@@ -50,13 +50,10 @@ export async function resolveMarkets(client: VenueClient, selection: MarketSelec
   const filter = selection.filter;
   if (filter) {
     let taken = 0;
-    const tags = new Set(filter.tags.map((t) => t.toLowerCase()));
+    const tags = filterTags(filter);
     for await (const market of iterateMarkets(client)) {
       if (taken >= filter.maxCount) break;
-      if (filter.active && (!market.active || market.closed)) continue;
-      if (filter.acceptingOrders && !market.acceptingOrders) continue;
-      if (!market.enableOrderBook) continue;
-      if (tags.size > 0 && !market.tags.some((t) => tags.has(t.toLowerCase()))) continue;
+      if (filterMismatch(market, filter, tags) !== undefined) continue;
       if (byCondition.has(market.conditionId)) continue;
       add(market);
       taken++;
@@ -64,6 +61,32 @@ export async function resolveMarkets(client: VenueClient, selection: MarketSelec
   }
   if (byCondition.size === 0) throw new ConfigError('market selection matched no market');
   return [...byCondition.values()];
+}
+
+/** Lowercase tag slugs of a filter (empty: any tag). */
+export function filterTags(filter: MarketFilter): ReadonlySet<string> {
+  return new Set(filter.tags.map((t) => t.toLowerCase()));
+}
+
+/**
+ * Why a listed market does not match a filter (`tags`: `filterTags(filter)`), or undefined when
+ * it does. One rule for the selection at start and its re-evaluation while a run goes on.
+ */
+export function filterMismatch(market: TradingMarket, filter: MarketFilter, tags: ReadonlySet<string>): string | undefined {
+  if (filter.active && market.closed) return 'closed';
+  if (filter.active && !market.active) return 'not active';
+  if (filter.acceptingOrders && !market.acceptingOrders) return 'not accepting orders';
+  if (!market.enableOrderBook) return 'order book disabled';
+  if (tags.size > 0 && !market.tags.some((t) => tags.has(t.toLowerCase()))) return 'tags';
+  return undefined;
+}
+
+/** True when a selection names the market itself (condition id, slug or one of its tokens), not only its filter. */
+export function namedBySelection(market: TradingMarket, selection: MarketSelection): boolean {
+  const cid = market.conditionId.toLowerCase();
+  if (selection.conditionIds.some((c) => c.toLowerCase() === cid)) return true;
+  if (selection.slugs.includes(market.marketSlug) || (market.slug !== undefined && selection.slugs.includes(market.slug))) return true;
+  return market.tokens.some((t) => selection.tokenIds.includes(t.tokenId));
 }
 
 /** The tracked tokens of trading markets (binary markets: the first two tokens). */

@@ -48,6 +48,12 @@ export interface FaultSettings {
   readonly settlementFailRate: number;
   /** Matching delay of every market, ms; null (the default): each market's own `seconds_delay`. */
   readonly matchingDelayMs: number | null;
+  /**
+   * The WS market channel keeps its connections open and answers PING, but sends no market
+   * message (no snapshot, delta, trade or tick change) while this is on: a feed that looks alive
+   * and is silent. Subscriptions made meanwhile are kept; turned off, messages flow again.
+   */
+  readonly wsSilent: boolean;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -65,6 +71,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   settlementRetryRate: 0,
   settlementFailRate: 0,
   matchingDelayMs: null,
+  wsSilent: false,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -86,6 +93,7 @@ const patchSchema = z
     settlementRetryRate: z.number().min(0).max(1),
     settlementFailRate: z.number().min(0).max(1),
     matchingDelayMs: z.number().int().min(0).max(MAX_DELAY_MS).nullable(),
+    wsSilent: z.boolean(),
   })
   .partial();
 

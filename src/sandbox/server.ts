@@ -39,6 +39,8 @@ import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-fl
 import { installMarketChannel } from './ws/install-market-channel.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
+import { installMarketCreation } from './world/install-market-creation.ts';
+import { checkNewMarketOptions, type NewMarketOptions } from './world/market-creation.ts';
 
 /**
  * The sandbox venue: a fastify server over a world generated from a seed, speaking the wire of
@@ -95,6 +97,8 @@ export interface SandboxOptions {
   readonly flow?: SandboxFlowOptions;
   /** Markets that close at their end date and resolve during the run (seeded; default none). */
   readonly resolution?: ResolutionOptions;
+  /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
+  readonly newMarkets?: NewMarketOptions;
 }
 
 export interface RunningSandbox {
@@ -266,6 +270,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   installSyntheticFlow(app, ctx, ctx.engine, options.flow);
   installMarketChannel(app, ctx, ctx.engine);
   installMarketResolution(app, ctx, options.resolution, options.logger);
+  installMarketCreation(app, ctx, options.newMarkets, options.logger);
   return app;
 }
 
@@ -356,6 +361,7 @@ function checkOptions(o: SandboxOptions): void {
     throw new ConfigError('sandbox.adminToken: must be 16 to 256 visible ASCII characters without spaces');
   }
   if (o.resolution !== undefined) checkResolutionOptions(o.resolution);
+  if (o.newMarkets !== undefined) checkNewMarketOptions(o.newMarkets);
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }

@@ -43,7 +43,7 @@ const TICK_0_0001 = 100;
 /** The first binary markets get one tick each, so every world of 4+ binary markets has all four. */
 const FORCED_TICKS: readonly Micros[] = [TICK_0_1, TICK_0_01, TICK_0_001, TICK_0_0001];
 
-const BINARY_TICKS: readonly (readonly [Micros, number])[] = [
+export const BINARY_TICKS: readonly (readonly [Micros, number])[] = [
   [TICK_0_01, 0.55],
   [TICK_0_001, 0.3],
   [TICK_0_1, 0.05],
@@ -54,13 +54,13 @@ const NEG_RISK_TICKS: readonly (readonly [Micros, number])[] = [
   [TICK_0_001, 0.4],
   [TICK_0_0001, 0.1],
 ];
-const MIN_SIZES: readonly (readonly [number, number])[] = [
+export const MIN_SIZES: readonly (readonly [number, number])[] = [
   [5, 0.7],
   [10, 0.15],
   [1, 0.15],
 ];
 /** Maker / taker base fee in bps. */
-const FEES: readonly (readonly [readonly [number, number], number])[] = [
+export const FEES: readonly (readonly [readonly [number, number], number])[] = [
   [[0, 0], 0.6],
   [[0, 1000], 0.2],
   [[1000, 1000], 0.2],
@@ -68,9 +68,9 @@ const FEES: readonly (readonly [readonly [number, number], number])[] = [
 /** Share of events that are multi-outcome (neg-risk) when there are markets to spare. */
 const NEG_RISK_EVENT_SHARE = 0.3;
 const CLOSED_EVENT_SHARE = 0.08;
-const REWARDED_MARKET_SHARE = 0.4;
+export const REWARDED_MARKET_SHARE = 0.4;
 
-const TOPICS: readonly Topic[] = ['politics', 'sports', 'crypto', 'culture', 'weather', 'tech'];
+export const TOPICS: readonly Topic[] = ['politics', 'sports', 'crypto', 'culture', 'weather', 'tech'];
 const TOPIC_TAGS: Readonly<Record<Topic, readonly string[]>> = {
   politics: ['Politics', 'Elections', 'World'],
   sports: ['Sports', 'Football', 'Basketball'],
@@ -81,7 +81,7 @@ const TOPIC_TAGS: Readonly<Record<Topic, readonly string[]>> = {
 };
 
 export const ASSET_HOST = 'https://img.sandbox.invalid';
-const SOURCE_HOST = 'https://sources.sandbox.invalid';
+export const SOURCE_HOST = 'https://sources.sandbox.invalid';
 
 export function generateCatalog(options: CatalogOptions): Catalog {
   const { seed, epochMs } = options;
@@ -325,7 +325,7 @@ function film(rng: Prng): string {
   return `The ${rng.pick(words.FILM_ADJECTIVES)} ${rng.pick(words.FILM_NOUNS)}`;
 }
 
-function planBinary(rng: Prng, topic: Topic, endDate: number): EventPlan {
+export function planBinary(rng: Prng, topic: Topic, endDate: number): EventPlan {
   const when = dateText(endDate);
   let question: string;
   let outcomes = YES_NO;
@@ -491,20 +491,20 @@ function negRiskShares(rng: Prng, size: number): number[] {
 }
 
 /** Rounds to the tick grid and keeps three ticks of room on each side. */
-function clampToGrid(price: Micros, tick: Micros): Micros {
+export function clampToGrid(price: Micros, tick: Micros): Micros {
   const lo = 3 * tick;
   const hi = MICROS_PER_UNIT - 3 * tick;
   const onGrid = Math.round(price / tick) * tick;
   return Math.min(hi, Math.max(lo, onGrid));
 }
 
-function uniqueSlug(seen: Set<string>, base: string, id: string): string {
+export function uniqueSlug(seen: Set<string>, base: string, id: string): string {
   const slug = seen.has(base) || base === '' ? `${base}-${id}` : base;
   seen.add(slug);
   return slug;
 }
 
-function pickTags(rng: Prng, topic: Topic, byLabel: ReadonlyMap<string, SandboxTag>): SandboxTag[] {
+export function pickTags(rng: Prng, topic: Topic, byLabel: ReadonlyMap<string, SandboxTag>): SandboxTag[] {
   const labels = new Set<string>([TOPIC_TAGS[topic][0] as string]);
   for (const label of TOPIC_TAGS[topic]) if (rng.chance(0.5)) labels.add(label);
   if (rng.chance(0.3)) labels.add(rng.pick(words.TAG_LABELS));

@@ -57,6 +57,9 @@ export class World {
   /** What the book routes read. The trading step plugs the matching engine in here. */
   books: BookSource;
 
+  /** `markets` and `events`, which grow when a market is created while the sandbox runs. */
+  readonly #markets: SandboxMarket[];
+  readonly #events: SandboxEvent[];
   readonly #marketByCondition = new Map<string, SandboxMarket>();
   readonly #marketById = new Map<string, SandboxMarket>();
   readonly #marketBySlug = new Map<string, SandboxMarket>();
@@ -79,8 +82,10 @@ export class World {
     this.tags = catalog.tags;
     this.creators = catalog.creators;
     this.series = catalog.series;
-    this.events = catalog.events;
-    this.markets = catalog.markets;
+    this.#events = [...catalog.events];
+    this.events = this.#events;
+    this.#markets = [...catalog.markets];
+    this.markets = this.#markets;
     this.wallets = activity.wallets;
     this.fills = activity.fills;
     this.closedPositions = activity.closedPositions;
@@ -115,6 +120,25 @@ export class World {
     }
     this.seededBooks = new SeededBookStore({ seed: this.seed, clock, token: (id) => this.#tokens.get(id), lastTradePrices: lastTrade });
     this.books = this.seededBooks;
+  }
+
+  /**
+   * Lists a market created while the sandbox runs (market-creation.ts), and its event when new:
+   * every route and lookup sees it from now on, after the generated ones.
+   */
+  listMarket(market: SandboxMarket): void {
+    if (this.#marketByCondition.has(market.conditionId)) return;
+    const event = market.event;
+    if (!this.#eventById.has(event.id)) {
+      this.#events.push(event);
+      this.#eventBySlug.set(event.slug, event);
+      this.#eventById.set(event.id, event);
+    }
+    this.#markets.push(market);
+    this.#marketByCondition.set(market.conditionId, market);
+    this.#marketById.set(market.id, market);
+    this.#marketBySlug.set(market.slug, market);
+    for (const t of market.tokens) this.#tokens.set(t.tokenId, t);
   }
 
   marketByConditionId(conditionId: ConditionId): SandboxMarket | undefined {

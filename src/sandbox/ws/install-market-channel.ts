@@ -13,6 +13,8 @@ export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, 
   const channel = new MarketChannel({
     engine,
     clock: ctx.clock,
+    // fault `wsSilent`: connections open, PINGs answered, no market message
+    silent: () => ctx.faults.settings.wsSilent,
     // Before a token trades in the sandbox, REST books show the world's last trade; so do snapshots.
     lastTradeFallback: (tokenId) => ctx.world.seededBooks.book(tokenId)?.lastTradePrice,
   });

@@ -23,6 +23,8 @@ export interface MarketChannelOptions {
   readonly clock: Clock;
   readonly maxBufferedBytes?: number;
   readonly paths?: readonly string[];
+  /** True while no market message may go out (fault `wsSilent`): connections stay open, PINGs are answered. */
+  readonly silent?: () => boolean;
   /** Last trade price of a token that has not traded in the engine yet (the world's), for snapshots. */
   readonly lastTradeFallback?: (tokenId: TokenId) => Micros | undefined;
 }
@@ -61,7 +63,8 @@ class Connection {
  *   taker's asset and, mirrored (1 - price, other side), for its complement; `TickSizeChanged`
  *   -> `tick_size_change` followed by a fresh `book` snapshot of the asset.
  * - With `custom_feature_enabled`, `best_bid_ask` whenever an asset's top of book changes.
- * - Text `PING` is answered `PONG`.
+ * - Text `PING` is answered `PONG`, also while `silent()` holds every market message back (the
+ *   fault `wsSilent`: a connection that looks alive and says nothing).
  * - Backpressure: a connection whose unsent data passes `maxBufferedBytes` is terminated; it
  *   never buffers without bound. Its client reconnects and gets fresh snapshots.
  */
@@ -71,6 +74,7 @@ export class MarketChannel {
   readonly #maxBuffered: number;
   readonly #paths: ReadonlySet<string>;
   readonly #lastTradeFallback: ((tokenId: TokenId) => Micros | undefined) | undefined;
+  readonly #silent: () => boolean;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<Connection>();
   readonly #subs = new Map<TokenId, Set<Connection>>();
@@ -91,6 +95,7 @@ export class MarketChannel {
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#paths = new Set(options.paths ?? MARKET_CHANNEL_PATHS);
     this.#lastTradeFallback = options.lastTradeFallback;
+    this.#silent = options.silent ?? (() => false);
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
     this.#unlisten = this.#engine.onEvent((event) => this.#onEngineEvent(event));
   }
@@ -170,7 +175,7 @@ export class MarketChannel {
     const text = rawDataText(data);
     if (text === 'PING') {
       this.#pings++;
-      this.#send(conn, 'PONG');
+      this.#send(conn, 'PONG', false);
       return;
     }
     let message: unknown;
@@ -233,9 +238,11 @@ export class MarketChannel {
     conn.ws.terminate();
   }
 
-  #send(conn: Connection, text: string): void {
+  /** Sends one text; a market message (`data`) is held back while the channel is silent. */
+  #send(conn: Connection, text: string, data = true): void {
     const ws = conn.ws;
     if (ws.readyState !== WebSocket.OPEN) return;
+    if (data && this.#silent()) return;
     ws.send(text);
     this.#sent++;
     if (ws.bufferedAmount > this.#maxBuffered) {
