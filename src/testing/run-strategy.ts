@@ -170,10 +170,9 @@ function observed(definition: StrategyDefinition, record: (hook: string, at: num
     };
     if (hook === undefined && name !== 'onFill' && name !== 'onOrderEvent') delete wrapped[name];
   }
-  const stream = definition.stream;
-  if (stream !== undefined) {
-    wrapped['stream'] = (streams: Parameters<typeof stream>[0]) =>
-      stream.call(definition, streams).pipe(tap((intent) => record('stream', streams.ctx.clock.now(), intent)));
+  if (definition.stream !== undefined) {
+    wrapped['stream'] = (streams: Parameters<NonNullable<StrategyDefinition['stream']>>[0]) =>
+      definition.stream!(streams).pipe(tap((intent) => record('stream', streams.ctx.clock.now(), intent)));
   }
   return Object.freeze(wrapped) as unknown as StrategyDefinition;
 }

@@ -16,8 +16,8 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
   let err = '';
   const stdout = process.stdout.write.bind(process.stdout);
   const stderr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((err += chunk), true)) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string) => ((out += chunk), true);
+  process.stderr.write = (chunk: string) => ((err += chunk), true);
   try {
     const code = await main(['node', 'clobot', ...args]);
     return { code, out, err };

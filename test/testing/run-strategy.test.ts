@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filter, map, take } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineStrategy, fromMicros, px, qty, z, type OrderIntent } from 'clobot';
 import { runStrategy, scriptedBooks, TestingError } from 'clobot/testing';
@@ -94,6 +95,23 @@ describe('runStrategy on scripted books', () => {
     const run = await runStrategy(bidder, { books: script });
     expect(run.orders[0]).toMatchObject({ status: 'FILLED', filled: qty('5') });
     expect(run.fills[0]).toMatchObject({ price: px('0.40'), liquidity: 'MAKER' });
+    expect(run.events.map((e) => e.type)).toEqual(['OrderAccepted', 'OrderFilled']);
+  });
+});
+
+describe('runStrategy on a stream strategy', () => {
+  it('records the intents of its stream and the events it receives', async () => {
+    const streamer = defineStrategy({
+      name: 'streamer',
+      stream: ({ books$ }) =>
+        books$.pipe(
+          filter(({ market }) => market.bestAsk !== undefined && market.bestAsk <= px('0.55')),
+          take(1),
+          map(({ market }): OrderIntent => ({ kind: 'place', tokenId: market.tokenId, side: 'BUY', price: market.bestAsk!, size: qty('5'), orderType: 'FOK' })),
+        ),
+    });
+    const run = await runStrategy(streamer, { books: oneMarketScript().script });
+    expect(run.intents.map((i) => [i.hook, i.t])).toEqual([['stream', 1_000]]);
     expect(run.events.map((e) => e.type)).toEqual(['OrderAccepted', 'OrderFilled']);
   });
 });
