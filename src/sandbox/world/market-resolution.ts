@@ -209,5 +209,5 @@ export function checkResolutionOptions(options: ResolutionOptions): void {
 
 /** The status fields of a market, writable: only this file changes them. */
 function writable(market: SandboxMarket): MarketStatus {
-  return market as unknown as MarketStatus;
+  return market;
 }
