@@ -22,7 +22,7 @@
  * The same module runs live, in paper mode and in backtests: never read the wall clock (use
  * `ctx.clock.now()`), never set timers (use `timerIntervalMs` + `onTimer`).
  */
-import { defineStrategy, fromMicros, px, qty, z, type OrderIntent } from '../src/index.ts';
+import { defineStrategy, fromMicros, px, qty, z, type OrderIntent } from 'clobot';
 
 // 1. Parameters: a zod schema. The config's `params` is parsed with it at load time, so a typo
 //    or a bad value stops the run before it starts, naming `strategies.<id>.params.<key>`.

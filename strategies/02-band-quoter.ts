@@ -11,8 +11,8 @@
  * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. The mid each token was last
  * quoted at is the strategy's state: `init` makes it once per run, every hook gets it.
  */
-import { defineStrategy, MICROS_PER_UNIT, qty, roundToLot, roundToTick, z } from '../src/index.ts';
-import type { MarketSnapshot, OrderIntent, StrategyContext } from '../src/index.ts';
+import { defineStrategy, MICROS_PER_UNIT, qty, roundToLot, roundToTick, z } from 'clobot';
+import type { MarketSnapshot, OrderIntent, StrategyContext } from 'clobot';
 
 const Params = z
   .object({

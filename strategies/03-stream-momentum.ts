@@ -5,7 +5,7 @@
  * must take `ctx.clock.scheduler` so backtests stay deterministic.
  */
 import { filter, groupBy, map, mergeMap, pairwise, bufferCount } from 'rxjs';
-import { defineStrategy, qty, z, type OrderIntent } from '../src/index.ts';
+import { defineStrategy, qty, z, type OrderIntent } from 'clobot';
 
 const Params = z
   .object({

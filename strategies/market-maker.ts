@@ -5,8 +5,8 @@
  *
  * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. `px` and `qty` convert.
  */
-import { defineStrategy, fromMicros, MICROS_PER_UNIT, qty, roundToTick, z } from '../src/index.ts';
-import type { MarketSnapshot, OrderIntent, StrategyContext } from '../src/index.ts';
+import { defineStrategy, fromMicros, MICROS_PER_UNIT, qty, roundToTick, z } from 'clobot';
+import type { MarketSnapshot, OrderIntent, StrategyContext } from 'clobot';
 
 const Params = z
   .object({
