@@ -14,6 +14,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // tsx in worker threads and `clobot` processes the tests start reads the same paths
+    env: { TSX_TSCONFIG_PATH: source('./tsconfig.json') },
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
