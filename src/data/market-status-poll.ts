@@ -1,0 +1,88 @@
+import { exhaustMap, from, Observable, timer } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import type { MarketEvent } from '../core/events.ts';
+import type { ConditionId, TokenId } from '../core/types.ts';
+
+/** A market whose status is watched: its condition id and its tokens. */
+export interface WatchedMarket {
+  readonly conditionId: ConditionId;
+  readonly tokenIds: readonly TokenId[];
+}
+
+/** What the status poll reads of a market (`GET /markets/{condition_id}`, trading form). */
+export interface MarketStatus {
+  readonly closed: boolean;
+  readonly tokens: readonly { readonly tokenId: TokenId; readonly winner: boolean }[];
+}
+
+export interface MarketStatusPollOptions {
+  readonly clock: Clock;
+  /** One market's status; the venue client paces it by the route's rate budget. */
+  readonly fetch: (conditionId: ConditionId) => Promise<MarketStatus>;
+  /** The markets to watch, read at each round (a run's set may grow). */
+  readonly markets: () => readonly WatchedMarket[];
+  /** A round reads every watched market once, one request at a time; rounds start this often, ms. */
+  readonly intervalMs: number;
+  /** A failed read; the poll goes on with the next market. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/**
+ * Watches markets for their end: the venue's `closed` flag and a token's `winner` flag (interface
+ * 2.10), read by polling each market on a period (the spec shows no pushed message for it). Emits
+ * `marketClosed` the first time a market is seen closed and `marketResolved` the first time one
+ * of its tokens is the winner (a resolved market is closed: when both are seen at once the close
+ * comes first). A resolved market is not read again. The first round runs at subscribe, so a run
+ * that starts on a market that already ended hears it at once. Cold; stops on unsubscribe.
+ */
+export function pollMarketStatus(options: MarketStatusPollOptions): Observable<MarketEvent> {
+  const { clock, intervalMs } = options;
+  return new Observable<MarketEvent>((subscriber) => {
+    const closed = new Set<ConditionId>();
+    const resolved = new Set<ConditionId>();
+    let stopped = false;
+    const round = async (): Promise<void> => {
+      for (const market of options.markets()) {
+        if (stopped) return;
+        if (resolved.has(market.conditionId)) continue;
+        let status: MarketStatus;
+        try {
+          status = await options.fetch(market.conditionId);
+        } catch (err) {
+          options.onError?.(err);
+          continue;
+        }
+        if (stopped) return;
+        const winner = status.tokens.find((t) => t.winner);
+        const now = clock.now();
+        if ((status.closed || winner !== undefined) && !closed.has(market.conditionId)) {
+          closed.add(market.conditionId);
+          subscriber.next({ type: 'marketClosed', conditionId: market.conditionId, tokenIds: market.tokenIds, tsEvent: now, tsInit: now });
+        }
+        if (winner !== undefined) {
+          resolved.add(market.conditionId);
+          subscriber.next({ type: 'marketResolved', conditionId: market.conditionId, tokenIds: market.tokenIds, winnerTokenId: winner.tokenId, tsEvent: now, tsInit: now });
+        }
+      }
+    };
+    const rounds = timer(0, intervalMs, clock.scheduler)
+      .pipe(exhaustMap(() => from(round())))
+      .subscribe({ error: (err: unknown) => subscriber.error(err) });
+    return () => {
+      stopped = true;
+      rounds.unsubscribe();
+    };
+  });
+}
+
+/** The markets of a run's tokens, each with both of its tokens (a token's complement included). */
+export function watchedMarketsOf(tokens: readonly { readonly tokenId: TokenId; readonly conditionId: string; readonly complementTokenId: TokenId | undefined }[]): WatchedMarket[] {
+  const byCondition = new Map<string, TokenId[]>();
+  for (const t of tokens) {
+    let ids = byCondition.get(t.conditionId);
+    if (ids === undefined) byCondition.set(t.conditionId, (ids = []));
+    if (!ids.includes(t.tokenId)) ids.push(t.tokenId);
+    if (t.complementTokenId !== undefined && !ids.includes(t.complementTokenId)) ids.push(t.complementTokenId);
+  }
+  return [...byCondition].map(([conditionId, tokenIds]) => ({ conditionId, tokenIds }));
+}
