@@ -70,6 +70,10 @@ export function describeJournalEvent(event: JournalInput): string {
           return `trade ${e.tokenId} ${e.side} ${formatMicros(e.size)} @ ${formatMicros(e.price)}`;
         case 'tickSize':
           return `tick size ${e.tokenId} ${formatMicros(e.tickSize)}`;
+        case 'marketClosed':
+          return `market ${e.conditionId} closed (venue)`;
+        case 'marketResolved':
+          return `market ${e.conditionId} resolved (venue): ${e.winnerTokenId === undefined ? 'no winner' : `winner ${e.winnerTokenId}`}`;
       }
       return '';
     }
