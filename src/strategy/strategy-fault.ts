@@ -1,8 +1,9 @@
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
 
-/** The runner's own file: frames from here down are the framework calling the strategy. */
-const RUNNER_FILE = fileURLToPath(new URL('./strategy-runner.ts', import.meta.url));
+/** The runner's own file (.ts in a checkout, .js compiled): frames from there down are the framework calling the strategy. */
+const RUNNER_FILE = fileURLToPath(new URL(`./strategy-runner${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /**
  * A strategy that threw (or returned something that is not an intent). The message names the
@@ -26,16 +27,8 @@ export class StrategyFault extends StrategyError {
     const tail =
       this.frames.length > 0
         ? this.frames
-        : [cause instanceof Error ? '    (no frame of the strategy\'s own code in the stack)' : `    (no stack: the strategy threw ${describeValue(cause)}, not an Error)`];
+        : [cause instanceof Error ? "    (no frame of the strategy's own code in the stack)" : `    (no stack: the strategy threw ${describeValue(cause)}, not an Error)`];
     this.stack = [this.message, ...tail].join('\n');
-  }
-
-  /** `file:line:col` of the innermost frame of the strategy's code, when there is one. */
-  get location(): string | undefined {
-    const frame = this.frames[0];
-    if (frame === undefined) return undefined;
-    const m = /\(([^()]+)\)$/.exec(frame) ?? /^\s*at (.+)$/.exec(frame);
-    return m?.[1];
   }
 }
 
