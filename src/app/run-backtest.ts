@@ -209,6 +209,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     metrics,
     engine: engineSummary,
     execution: execution.stats,
+    settlements: engine.settlements(),
   });
   return { summary, metrics, curve: recorder.curve(), fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
 }
