@@ -1,4 +1,5 @@
 import type { MarketEvent } from '../core/events.ts';
+import type { AccountSource } from '../engine/ports.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 
 /** The execution side of a run: the only thing live and paper do differently. */
@@ -8,4 +9,6 @@ export interface ExecutionEdge {
   readonly observe?: (event: MarketEvent) => void;
   /** Releases what the edge owns beyond the execution client (the signer's helper threads). */
   readonly close?: () => void;
+  /** Live: where the engine reads the account (the venue's balance and positions). */
+  readonly account?: AccountSource;
 }

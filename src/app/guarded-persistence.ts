@@ -64,6 +64,7 @@ export function guardedPersistence(inner: EnginePersistence, onFault: (err: unkn
     fill: guard((fill) => inner.fill(fill)),
     heartbeatId: guard((id, at) => inner.heartbeatId(id, at)),
     journal: guard((event) => inner.journal(event)),
+    account: guard((note) => inner.account?.(note)),
     marketEvent: guard((event) => inner.marketEvent?.(event)),
     settlement: guard((settlement) => inner.settlement?.(settlement)),
   };

@@ -2,7 +2,14 @@ import type { Logger } from 'pino';
 import { firstValueFrom } from 'rxjs';
 import { AuthError } from '../core/errors.ts';
 import type { LiveRunConfig, SecretEnvNames } from '../config/run-config.ts';
+import type { Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
+import type { AccountReading, AccountSource } from '../engine/ports.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
+import { getBalanceAllowance } from '../venue/actions/get-balance-allowance.ts';
+import { getAllPositions } from '../venue/actions/get-positions.ts';
+import { withL2Auth } from '../venue/auth/with-l2-auth.ts';
+import type { ApiCredentials } from '../venue/auth/api-credentials.ts';
 import { LiveExecutionClient } from '../execution/live-execution-client.ts';
 import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
 import { apiCredentials } from '../venue/auth/api-credentials.ts';
@@ -62,7 +69,45 @@ export async function liveEdge(
     if (err instanceof AuthError) throw refusedCredential(err, given !== undefined, account.env);
     throw err;
   }
-  return { execution, close: () => signer.close() };
+  return { execution, close: () => signer.close(), account: venueAccount(venue, credentials, account, engine) };
+}
+
+/**
+ * The account at the venue: the collateral of the funder (`GET /balance-allowance`, L2, with the
+ * account's signature type) and the funder's positions (`GET /positions?user=`, every page). A
+ * position's `asset` is a token id, or `<condition_id>:<outcome_index>` (the interface's
+ * analytics form), resolved through the engine's tracked markets; one of a market the run does
+ * not track keeps its asset text (it is reported, and never traded: the run has no book of it).
+ */
+function venueAccount(
+  venue: VenueClient,
+  credentials: ApiCredentials,
+  account: LiveRunConfig['account'],
+  engine: () => TradingEngine | undefined,
+): AccountSource {
+  const l2 = withL2Auth(venue, { address: account.address, credentials });
+  return {
+    async read(): Promise<AccountReading> {
+      const [collateral, listed] = await Promise.all([
+        getBalanceAllowance(l2, { assetType: 'COLLATERAL', signatureType: account.signatureType }),
+        getAllPositions(venue, account.funder),
+      ]);
+      const byOutcome = new Map<string, TokenId>();
+      const cache = engine()?.cache;
+      if (cache) {
+        for (const tokenId of cache.tokenIds()) {
+          const token = cache.get(tokenId)?.token;
+          if (token) byOutcome.set(`${token.conditionId.toLowerCase()}:${token.outcomeIndex}`, tokenId);
+        }
+      }
+      const positions = new Map<TokenId, Micros>();
+      for (const p of listed) {
+        const tokenId = p.asset.includes(':') ? (byOutcome.get(p.asset.toLowerCase()) ?? p.asset) : p.asset;
+        positions.set(tokenId, (positions.get(tokenId) ?? 0) + p.size);
+      }
+      return { cash: collateral.balance, positions };
+    },
+  };
 }
 
 /** The venue's 401 turned into which credential to check (by its variable name, never its value). */

@@ -21,10 +21,7 @@ import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
 import { liveEdge } from './live-edge.ts';
-import { WatchedTokens } from '../data/watched-tokens.ts';
-import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
-import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
 import { loadRunStrategies } from './strategies.ts';
@@ -46,13 +43,8 @@ export interface RunSessionOptions {
   readonly beforeStart?: (engine: TradingEngine) => void;
 }
 
-/** What `RunSession.stop` returns: the engine's summary and how the market data went. */
-export type RunSummary = EngineSummary & { readonly marketData: MarketDataSummary };
-
 export interface RunSession {
   readonly engine: TradingEngine;
-  /** Counts of the market data (connections, watchdog, markets added and removed). */
-  readonly marketData: MarketDataMonitor;
   readonly execution: ExecutionClient;
   readonly venue: VenueClient;
   readonly sandbox: RunningSandbox | undefined;
@@ -65,7 +57,7 @@ export interface RunSession {
    * Stops strategies, cancels orders unless `keepOrders` and verifies none is live at the venue
    * (the summary's `stop`), closes edges; returns the summary.
    */
-  stop(options?: { keepOrders?: boolean }): Promise<RunSummary>;
+  stop(options?: { keepOrders?: boolean }): Promise<EngineSummary>;
   /**
    * A fatal fault in our own process (a store write, an unexpected exception): halts trading at
    * once, for good, and logs one error line; the caller then stops (cancel and verify) and exits
@@ -159,17 +151,13 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       edge.close?.();
     });
 
-    // market data: exactly what the recorder records, over tokens that follow the selections
-    const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
-    const monitor = new MarketDataMonitor(log, config.data.transport);
-    const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });
+    // market data: exactly what the recorder records
     const data$ = marketDataSource({
       data: config.data,
       venue,
-      tokenIds: watched,
+      tokenIds: tokens.map((t) => t.tokenId),
       clock,
-      onError: onDataError,
-      onFeedEvent: monitor.feed,
+      onError: (err) => log.warn('market data error', { err: String(err) }),
     });
     const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
     const engine = new TradingEngine({
@@ -181,7 +169,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       risk: { checks: config.risk.checks, limits: config.risk },
       settings: engineSettings(config.execution),
       heartbeat: { intervalMs: config.execution.heartbeatIntervalMs },
-      // live: the interface has no balance route, so cash is counted from zero at start;
+      // live: the cash is the venue's, read before the start (engine.loadAccount) and on a period;
       // paper: the simulated account starts with `paper.balance`
       startingBalance: config.mode === 'paper' ? config.paper.balance : 0,
       runId: store ? store.runId : randomBytes(4).toString('hex'),
@@ -199,26 +187,12 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     options.beforeStart?.(engine);
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
-    // a filter-selected run follows the venue's markets (new ones streamed, closed ones dropped)
-    const follower = followMarkets({
-      data: config.data,
-      venue,
-      clock,
-      markets: { bySelection, markets },
-      watched,
-      strategies: loaded.map(({ config: s }) => ({ id: s.id, markets: s.markets })),
-      engine: () => built.engine,
-      monitor,
-      journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
-      onError: onDataError,
-    });
-    if (follower) closers.unshift(() => follower.stop());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
+      account: edge.account ? { source: edge.account, intervalMs: config.mode === 'live' ? config.execution.accountSyncMs : 0 } : undefined,
 
-    let stopped: Promise<RunSummary> | undefined;
+    let stopped: Promise<EngineSummary> | undefined;
     return {
       engine,
-      marketData: monitor,
       execution,
       venue,
       sandbox,
@@ -228,11 +202,13 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       resumed: restore?.resumed ?? false,
       fail,
       fatal,
+    // the account before any strategy runs (live: the venue's balance and positions; a failure fails the start)
+    await engine.loadAccount();
       stop(stopOptions = {}) {
         stopped ??= (async () => {
           haltWatch.unsubscribe();
           await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop, deadlineMs: config.execution.stopDeadlineMs });
-          const summary: RunSummary = { ...engine.summary(), marketData: monitor.summary() };
+          const summary = engine.summary();
           // write what can be written: a store that failed may fail to close too
           for (const close of closers) {
             try {

@@ -126,6 +126,18 @@ export function renderReport(result: BacktestResult): string {
       return `<tr><td class="q">${escapeHtml(row.question)}<div class="id">${escapeHtml(row.conditionId)}</div></td><td>${row.fills}</td><td>${row.volume}</td><td>${row.fees}</td><td>${row.pnl.realized}</td><td>${row.pnl.unrealized}</td><td>${row.pnl.total}</td><td class="bar"><div class="${v < 0 ? 'neg' : 'pos'}" style="width:${width}%"></div></td></tr>`;
     })
     .join('\n');
+  // the same names and figures as the run summary's `account` and `clobot status`
+  const a = result.engine.account;
+  const accountRows: [string, string][] = [
+    ['Cash', a.cash],
+    ['Reserved (open BUY orders)', a.reserved],
+    ['Free', a.free],
+    ['Position value', a.positionValue],
+    ['Equity (cash + position value)', a.equity],
+    ['Realized', a.realized],
+    ['Unrealized', a.unrealized],
+    ['Fees', a.fees],
+  ];
   const strategies = s.strategies.map((x) => `${escapeHtml(x.id)} (${escapeHtml(x.module)}) ${escapeHtml(JSON.stringify(x.params))}`).join('<br>');
   return `<!doctype html>
 <html lang="en">
@@ -153,6 +165,8 @@ queue model ${escapeHtml(s.settings.queueModel)}; fees from ${escapeHtml(s.setti
 <div class="meta">${strategies}</div>
 <h2>Summary</h2>
 <table class="kv">${metricRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<h2>Account at the end</h2>
+<table class="kv" id="account">${accountRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <h2>Equity</h2>
 <div id="equity" class="chart"></div>
 <h2>Drawdown</h2>

@@ -44,7 +44,8 @@ export class StatusView {
     const head = [
       `clobot run  ${elapsed}s  ${sandbox ? `sandbox ${sandbox.url}` : ''}${engine.halted ? `  HALTED (${engine.halted})` : ''}`,
       `markets ${this.session.markets.length}  tokens ${tokens.length}  open orders ${s.openOrders}  submitted ${s.ordersSubmitted}  accepted ${s.ordersAccepted}  rejected ${s.ordersRejected}  denied ${s.ordersDeniedTotal}`,
-      `fills ${s.fills}  realized ${s.pnl.realized}  unrealized ${s.pnl.unrealized}  fees ${s.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
+      `cash ${s.account.cash}  reserved ${s.account.reserved}  position value ${s.account.positionValue}  equity ${s.account.equity}${s.account.source === 'venue' ? ' (cash from the venue)' : ''}`,
+      `fills ${s.fills}  realized ${s.account.realized}  unrealized ${s.account.unrealized}  fees ${s.account.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
     ];
     const fault = faultLine(s);
     if (fault !== undefined) head.push(fault);
@@ -68,7 +69,8 @@ export class StatusView {
         ];
       });
     const table = positions.length > 0 ? renderTable(['market', 'outcome', 'position', 'avg', 'bid', 'ask', 'realized'], positions, [false, false, true, true, true, true, true]) : '(no positions yet)';
-    return [...head, '', table].join('\n');
+    const outside = s.account.outside.map((p) => `outside the bot: ${p.tokenId.slice(0, 20)}… ${p.size} shares${p.value === undefined ? '' : ` (${p.value})`}, not in its figures, never sold by it`);
+    return [...head, ...outside, '', table].join('\n');
   }
 }
 

@@ -303,6 +303,8 @@ export interface ExecutionConfig {
   readonly orphans: 'cancel' | 'adopt';
   /** Threads that sign a batch together with the engine's thread (live mode). */
   readonly signing: SigningThreadsConfig;
+  /** Live: period of the account's reconciliation with the venue (balance, positions), ms; 0 = at start only. */
+  readonly accountSyncMs: number;
   /**
    * Keep the engine's event loop polling instead of sleeping between events (live and paper):
    * a steadier tick-to-trade for one core at 100% (see src/core/busy-poll.ts).

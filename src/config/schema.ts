@@ -267,6 +267,8 @@ const executionSchema = z.strictObject({
   orphans: z.enum(['cancel', 'adopt']).default('cancel'),
   signing: z
     .strictObject({
+  // live: how often the account (the venue's balance and positions) is read again after start; 0 = at start only
+  accountSyncMs: ms(0, 3_600_000).default(30_000),
       helpers: int(0, 16).default(0),
       spinMs: ms(0, 60_000).default(0),
     })

@@ -1,4 +1,6 @@
 import { formatMicros } from '../core/fixed.ts';
+import type { Micros } from '../core/fixed.ts';
+import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
 import type { PortfolioTotals } from '../portfolio/portfolio.ts';
 
 /** An order still live at the venue when the stop gave up (prices and sizes as decimal text). */
@@ -43,12 +45,13 @@ export interface EngineSummary {
   readonly reconciled: { readonly found: number; readonly missing: number; readonly orphansCancelled: number };
   readonly batches: number;
   readonly fills: number;
+  /** The fills booked this life by settlement state: CONFIRMED, still provisional, FAILED (void: out of positions and PnL). */
+  readonly fillsBySettlement: { readonly confirmed: number; readonly provisional: number; readonly failed: number };
   readonly openOrders: number;
   readonly http429: number;
   readonly heartbeats: { readonly sent: number; readonly acknowledged: number; readonly missed: number; readonly lost: number };
-  readonly pnl: { readonly realized: string; readonly unrealized: string };
-  readonly fees: string;
-  readonly balance: string;
+  /** Cash, reserved, free, position value, equity, realized, unrealized, fees: the same names as `clobot status` and the report. */
+  readonly account: AccountSummary;
   readonly turnover: string;
   readonly strategies: Readonly<Record<string, string>>;
   readonly faults: number;
@@ -58,6 +61,16 @@ export interface EngineSummary {
   readonly stop?: StopReport;
   /** Faults that ended the run or halted trading (store, log sink, credentials), one line each. */
   readonly alerts?: readonly string[];
+}
+
+/**
+ * The account in the summary: its figures, where the cash came from (`venue`: read from the
+ * venue's balance route at start and on a period; `configured`: the config's starting balance),
+ * and the positions the venue lists beyond the bot's own (kept out of the figures).
+ */
+export interface AccountSummary extends AccountFigures {
+  readonly source: 'venue' | 'configured';
+  readonly outside: readonly OutsidePosition[];
 }
 
 /** Mutable counters the engine bumps; `summary` renders them with exact decimal strings. */
@@ -86,6 +99,10 @@ export class EngineCounters {
 
   summary(input: {
     totals: PortfolioTotals;
+    fillsBySettlement: { readonly confirmed: number; readonly provisional: number; readonly failed: number };
+    /** What our open BUY orders promise. */
+    reserved: Micros;
+    account: { readonly source: 'venue' | 'configured'; readonly outside: readonly OutsidePosition[] };
     deniedByCode: Readonly<Record<string, number>>;
     http429: number;
     heartbeats: { sent: number; acknowledged: number; missed: number };
@@ -108,12 +125,11 @@ export class EngineCounters {
       reconciled: { found: this.reconciledFound, missing: this.reconciledMissing, orphansCancelled: this.orphansCancelled },
       batches: this.batches,
       fills: this.fills,
+      fillsBySettlement: input.fillsBySettlement,
       openOrders: input.openOrders,
       http429: input.http429,
       heartbeats: { ...input.heartbeats, lost: this.heartbeatLost },
-      pnl: { realized: formatMicros(input.totals.realizedPnl), unrealized: formatMicros(input.totals.unrealizedPnl) },
-      fees: formatMicros(input.totals.fees),
-      balance: formatMicros(input.totals.balance),
+      account: { ...accountFigures(input.totals, input.reserved), source: input.account.source, outside: input.account.outside },
       turnover: formatMicros(input.totals.turnover),
       strategies: input.strategies,
       faults: this.faults,

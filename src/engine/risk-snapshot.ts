@@ -22,6 +22,13 @@ export interface RiskSources {
   consecutiveRejects(): number;
   /** Markets under reconciliation. */
   readonly reconciling: { has(conditionId: string): boolean };
+  /** Shares the account holds outside the bot, per token (the account sync's). */
+  readonly outside?: ReadonlyMap<TokenId, Micros>;
+  /**
+   * The position a check reads per token: the fill book's `riskSize`, the worse (larger) of the
+   * provisional position (every fill) and the confirmed one. Default: the portfolio's.
+   */
+  readonly positionOf?: (tokenId: TokenId) => Micros | undefined;
 }
 
 /**
@@ -57,9 +64,10 @@ export class RiskSnapshot {
         return state === undefined ? undefined : riskMarketView(state);
       },
     );
+    const positionOf = src.positionOf;
     const positions = new LazyMap<TokenId, Micros>(
       () => portfolio.tokenIds(),
-      (tokenId) => portfolio.size(tokenId),
+      positionOf ?? ((tokenId) => portfolio.size(tokenId)),
     );
     const openOrders: RiskOpenOrder[] = [];
     for (const r of tracker.open()) {
@@ -86,6 +94,7 @@ export class RiskSnapshot {
       src.heartbeat(),
       haltReason,
       src.reconciling,
+      src.outside !== undefined && src.outside.size > 0 ? src.outside : undefined,
     );
   }
 
@@ -128,6 +137,7 @@ class TakenState implements RiskState {
     readonly heartbeat: HeartbeatHealth,
     readonly haltReason: string | undefined,
     readonly reconciling: RiskState['reconciling'],
+    readonly outside: RiskState['outside'],
   ) {
     this.#snapshot = snapshot;
     this.manualHalt = haltReason !== undefined;

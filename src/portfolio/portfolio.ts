@@ -16,7 +16,10 @@ export interface PositionView {
 }
 
 export interface PortfolioTotals {
-  readonly balance: Micros;
+  /** Collateral held: the starting (or the venue's) balance moved by every fill since. */
+  readonly cash: Micros;
+  /** Σ size × mark of the open positions (a position without a mark at its cost). */
+  readonly positionValue: Micros;
   readonly fees: Micros;
   readonly realizedPnl: Micros;
   readonly unrealizedPnl: Micros;
@@ -147,10 +150,17 @@ export class Portfolio {
     for (const [tokenId, book] of this.#books) {
       realized += book.realized;
       const m = mark(tokenId);
-      if (m !== undefined && book.size !== 0n) unrealized += BigInt(m) * book.size - book.cost;
+      if (m !== undefined) {
+        const marked = BigInt(m) * book.size;
+        unrealized += marked - book.cost;
+        value += marked;
+      } else {
+        value += book.cost;
+      }
     }
     return {
-      balance: Number(this.#balance),
+      cash: Number(this.#balance),
+      positionValue: Number(value / SCALE),
       fees: Number(this.#fees),
       realizedPnl: Number(realized / SCALE),
       unrealizedPnl: Number(unrealized / SCALE),
@@ -158,8 +168,10 @@ export class Portfolio {
       turnover: Number(this.#turnover / SCALE),
     };
   }
+    let value = 0n;
 
   #book(tokenId: TokenId): Book {
+      if (book.size === 0n) continue;
     let book = this.#books.get(tokenId);
     if (!book) {
       book = { size: 0n, cost: 0n, realized: 0n };

@@ -1,4 +1,5 @@
 import type { OrderRequest } from '../core/intents.ts';
+import { formatMicros } from '../core/fixed.ts';
 import { deny } from './deny.ts';
 import type { Denial, RiskState } from './types.ts';
 
@@ -14,5 +15,25 @@ export function engineGates(req: OrderRequest, state: RiskState): Denial | undef
   if (state.manualHalt) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
   if (state.heartbeat === 'late' || state.heartbeat === 'lost') return deny('TRADING_HALTED', 'heartbeat', `heartbeat ${state.heartbeat}`);
   if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', RECONCILING_MESSAGE);
+  if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
+}
+
+/**
+ * A SELL of a token the account also holds outside the bot (bought by hand) may sell only the
+ * bot's own shares: the bot's position less what its open SELL orders already offer. Past that,
+ * the venue would take the shares from the outside part, so it is refused (POSITION_LIMIT).
+ */
+function outsideGate(req: OrderRequest, state: RiskState, outside: ReadonlyMap<string, number>): Denial | undefined {
+  const held = outside.get(req.tokenId);
+  if (held === undefined || held <= 0) return undefined;
+  const own = Math.max(0, state.positions.get(req.tokenId) ?? 0);
+  let offered = 0;
+  for (const o of state.openOrders) if (o.tokenId === req.tokenId && o.side === 'SELL') offered += o.remaining;
+  if (offered + req.size <= own) return undefined;
+  return deny(
+    'POSITION_LIMIT',
+    'outside',
+    `SELL of ${formatMicros(req.size)} in token ${req.tokenId} would sell shares held outside the bot (bot holds ${formatMicros(own)}, offers ${formatMicros(offered)}, outside ${formatMicros(held)})`,
+  );
 }

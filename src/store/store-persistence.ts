@@ -6,6 +6,7 @@ import { IdAllocator } from './id-allocator.ts';
 import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
 import type { LoadedRun } from './store-types.ts';
+import { ACCOUNT_CURSOR } from './store-status.ts';
 import { settlementNote, settlementsOf } from './settlements.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
@@ -49,6 +50,11 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     },
     settlement(s) {
       const note = settlementNote(s);
+    account(note) {
+      // the cash as a balance anchor (fills stored later move it), the rest for `clobot status`
+      if (note.cash !== undefined) store.setBalance(note.cash, note.at, note.source === 'venue' ? 'venue balance' : 'configured start');
+      store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside }), note.at);
+    },
       store.setCursor(note.name, note.value, s.at);
     },
     marketEvent(event: MarketEvent) {

@@ -1,4 +1,6 @@
 import { formatMicros, type Micros } from '../core/fixed.ts';
+import { notional } from '../core/money.ts';
+import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
 import type { TokenId } from '../core/types.ts';
 import { describeJournalEvent } from './journal-entry.ts';
 import type { StoreSnapshot } from './store-reader.ts';
@@ -19,8 +21,8 @@ export interface StatusReport {
   readonly nextClientOrderSeq: number;
   readonly heartbeat: { readonly id: string; readonly at: string } | null;
   readonly counts: { readonly orders: number; readonly openOrders: number; readonly fills: number; readonly journal: number };
-  readonly balance: string;
-  readonly pnl: { readonly realized: string; readonly unrealized: string; readonly fees: string; readonly marks: 'last fill price' };
+  /** The same figures, under the same names, as the run summary's `account`. */
+  readonly account: StatusAccount;
   readonly positions: readonly StatusPosition[];
   /** Markets that resolved during the run, with the positions settled at their payout. */
   readonly settled: readonly StatusSettlement[];
@@ -31,6 +33,39 @@ export interface StatusReport {
 
 export interface StatusPosition {
   readonly tokenId: string;
+/**
+ * Marks: `run` when the run noted its marks (at each reading of the venue and at its stop: the
+ * summary's), for the tokens it marked; else the price of the token's newest fill.
+ */
+export interface StatusAccount extends AccountFigures {
+  readonly source: 'venue' | 'configured' | 'unknown';
+  readonly marks: 'run' | 'last fill price';
+  readonly outside: readonly OutsidePosition[];
+}
+
+/** The store cursor holding the newest AccountNote (JSON, money in Micros) but the cash. */
+export const ACCOUNT_CURSOR = 'account';
+
+/** The account note as the cursor keeps it. */
+export interface StoredAccountNote {
+  readonly at: number;
+  readonly source: 'venue' | 'configured';
+  readonly marks: Readonly<Record<string, number>>;
+  readonly outside: readonly { readonly tokenId: string; readonly size: number }[];
+}
+
+/** The newest account note of a store's cursors; undefined when the run wrote none (or it does not parse). */
+export function accountNoteOf(cursors: Readonly<Record<string, string>>): StoredAccountNote | undefined {
+  const text = cursors[ACCOUNT_CURSOR];
+  if (text === undefined) return undefined;
+  try {
+    const note = JSON.parse(text) as StoredAccountNote;
+    return typeof note === 'object' && note !== null && typeof note.marks === 'object' && Array.isArray(note.outside) ? note : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
   readonly size: string;
   readonly avgPrice: string;
   readonly realizedPnl: string;
@@ -88,15 +123,22 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
       unrealizedPnl: formatMicros(s.portfolio.totals((id) => (id === p.tokenId ? mark(id) : undefined)).unrealizedPnl),
     }));
   return {
+  const note = accountNoteOf(s.cursors);
+  if (note) for (const [tokenId, m] of Object.entries(note.marks)) marks.set(tokenId, m);
     store: s.file,
     schemaVersion: s.schemaVersion,
+  let reserved = 0;
+  for (const o of s.openOrders) if (o.request.side === 'BUY') reserved += notional(o.request.price, Math.max(0, o.request.size - o.filled));
+  const outside = (note?.outside ?? []).map((p): OutsidePosition => {
+    const m = marks.get(p.tokenId);
+    return m === undefined ? { tokenId: p.tokenId, size: formatMicros(p.size) } : { tokenId: p.tokenId, size: formatMicros(p.size), mark: formatMicros(m), value: formatMicros(notional(m, p.size)) };
+  });
     run: { id: s.run.runId, name: s.run.runName ?? null, createdAt: iso(s.run.createdAt), updatedAt: iso(s.run.updatedAt) },
     lock: s.lock ? { pid: s.lock.pid, host: s.lock.host, since: iso(s.lock.since), state: s.lock.state } : null,
     nextClientOrderSeq: s.nextId,
     heartbeat: s.heartbeat ? { id: s.heartbeat.id, at: iso(s.heartbeat.at) } : null,
     counts: s.counts,
-    balance: formatMicros(totals.balance),
-    pnl: { realized: formatMicros(totals.realizedPnl), unrealized: formatMicros(totals.unrealizedPnl), fees: formatMicros(totals.fees), marks: 'last fill price' },
+    account: { ...accountFigures(totals, reserved), source: note?.source ?? 'unknown', marks: note ? 'run' : 'last fill price', outside },
     positions,
     settled: settlementsOf(s.cursors).map((m) => ({
       conditionId: m.conditionId,

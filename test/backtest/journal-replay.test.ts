@@ -115,7 +115,7 @@ describe('journal replay', () => {
       `  bought:  paper ${side(paperFills, 'BUY')}, backtest ${side(result.fills, 'BUY')}`,
       `  sold:    paper ${side(paperFills, 'SELL')}, backtest ${side(result.fills, 'SELL')}`,
       `  tokens filled: paper ${new Set(paperFills.map((f) => f.tokenId)).size}, backtest ${backtestTokens.size}`,
-      `  balance: paper ${paper.balance}, backtest pnl ${result.summary.metrics.pnl.total}`,
+      `  cash: paper ${paper.account.cash}, backtest pnl ${result.summary.metrics.pnl.total}`,
     ];
     const fillLine = (f: { tokenId: string; side: string; price: number; size: number; liquidity: string }) => `    ${f.tokenId.slice(0, 12)}… ${f.side} ${formatMicros(f.size)} @ ${formatMicros(f.price)} ${f.liquidity}`;
     lines.push('  paper fills:', ...paperFills.map(fillLine), '  backtest fills:', ...result.fills.map(fillLine));

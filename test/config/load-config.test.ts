@@ -128,6 +128,7 @@ describe('loadConfig: a valid config', () => {
       cancelOnStop: true,
       stopDeadlineMs: 30_000,
       orphans: 'adopt',
+      accountSyncMs: 30_000,
       signing: { helpers: 0, spinMs: 0 },
       busyPoll: false,
     });

@@ -20,7 +20,10 @@ describe('Portfolio', () => {
     expect(totals.fees).toBe(15_000);
     expect(totals.fills).toBe(3);
     expect(totals.turnover).toBe(4_000_000 + 5_000_000 + 3_000_000);
-    expect(totals.balance).toBe(1_000_000_000 - 9_010_000 + 3_000_000 - 5_000);
+    expect(totals.cash).toBe(1_000_000_000 - 9_010_000 + 3_000_000 - 5_000);
+    expect(totals.positionValue).toBe(7_500_000); // 15 × 0.50
+    // equity = cash + position value = the start + realized + unrealized - fees
+    expect(totals.cash + totals.positionValue).toBe(1_000_000_000 + totals.realizedPnl + totals.unrealizedPnl - totals.fees);
   });
 
   it('keeps thirds exact in the cost basis (no float drift)', () => {
@@ -34,5 +37,6 @@ describe('Portfolio', () => {
     const p = new Portfolio(0);
     p.applyFill({ tokenId: T, side: 'BUY', price: 250_000, size: 4_000_000, fee: 0 });
     expect(p.totals(() => undefined).unrealizedPnl).toBe(0);
+    expect(p.totals(() => undefined).positionValue).toBe(1_000_000);
   });
 });

@@ -57,8 +57,20 @@ describe('clobot status', () => {
       heartbeat: { id: 'hb-42', at: '2025-01-02T03:04:05.010Z' },
       counts: { orders: 5, openOrders: 1, fills: 3, journal: 4 },
       // 100 - 5 - 0.01 (buy 10 @ 0.50, fee) + 2.4 (sell 4 @ 0.60) - 1.5 (buy 5 @ 0.30)
-      balance: '95.89',
-      pnl: { realized: '0.4', unrealized: '0.6', fees: '0.01', marks: 'last fill price' },
+      // the run summary's names: reserved = the open BUY 2 @ 0.45; position value 6 × 0.6 + 5 × 0.3
+      account: {
+        cash: '95.89',
+        reserved: '0.9',
+        free: '94.99',
+        positionValue: '5.1',
+        equity: '100.99',
+        realized: '0.4',
+        unrealized: '0.6',
+        fees: '0.01',
+        source: 'unknown',
+        marks: 'last fill price',
+        outside: [],
+      },
       cursors: { 'trades.after': '1735787045006' },
     });
     expect(report.positions).toEqual([
@@ -94,7 +106,8 @@ describe('clobot status', () => {
     expect(lines).toContain('lock: none (no run has it open)');
     expect(lines).toContain('heartbeat: hb-42 at 2025-01-02T03:04:05.010Z  next client order seq 51');
     expect(lines).toContain('orders 5 (open 1)  fills 3  journal 4');
-    expect(lines).toContain('balance 95.89  realized 0.4  unrealized 0.6 (marked at last fill price)  fees 0.01');
+    expect(lines).toContain('cash 95.89  reserved 0.9  free 94.99  position value 5.1  equity 100.99  (cash: unknown)');
+    expect(lines).toContain('realized 0.4  unrealized 0.6 (marked at last fill price)  fees 0.01');
     const pos = lines.indexOf('positions');
     expect(lines[pos + 1]).toMatch(/^token\s+size\s+avg price\s+realized\s+mark\s+unrealized$/);
     expect(lines[pos + 3]).toMatch(/^713210456…583992563\s+6\s+0\.5\s+0\.4\s+0\.6\s+0\.6$/);

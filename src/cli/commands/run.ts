@@ -110,7 +110,7 @@ export function registerRun(program: Command): void {
       }
       process.stderr.write(
         `stopped: ${summary.ordersSubmitted} orders submitted, ${summary.ordersAccepted} accepted, ${summary.fills} fills, ` +
-          `realized ${summary.pnl.realized}, unrealized ${summary.pnl.unrealized}, fees ${summary.fees}\n`,
+          `cash ${summary.account.cash}, equity ${summary.account.equity}, realized ${summary.account.realized}, unrealized ${summary.account.unrealized}, fees ${summary.account.fees}\n`,
       );
       // a strategy that faulted: the summary says so, with its stack (the log has it too)
       if (summary.firstFault) process.stderr.write(`${summary.faults} strategy fault(s); the first, at ${summary.firstFault.at}:\n${summary.firstFault.stack}\n`);

@@ -81,7 +81,10 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
   );
   out.push(`heartbeat: ${r.heartbeat ? `${r.heartbeat.id} at ${r.heartbeat.at}` : 'none'}  next client order seq ${r.nextClientOrderSeq}`);
   out.push(`orders ${r.counts.orders} (open ${r.counts.openOrders})  fills ${r.counts.fills}  journal ${r.counts.journal}`);
-  out.push(`balance ${r.balance}  realized ${r.pnl.realized}  unrealized ${r.pnl.unrealized} (marked at ${r.pnl.marks})  fees ${r.pnl.fees}`);
+  const a = r.account;
+  out.push(`cash ${a.cash}  reserved ${a.reserved}  free ${a.free}  position value ${a.positionValue}  equity ${a.equity}  (cash: ${a.source})`);
+  out.push(`realized ${a.realized}  unrealized ${a.unrealized} (marked at ${a.marks === 'run' ? "the run's marks" : 'last fill price'})  fees ${a.fees}`);
+  for (const p of a.outside) out.push(`outside the bot: ${p.tokenId} ${p.size} shares${p.value === undefined ? '' : ` (${p.value})`}, not in its figures, never sold by it`);
 
   if (faults.count > 0) {
     out.push('', `STRATEGY FAULTS ${faults.count}${faults.count > faults.list.length ? ` (the first ${faults.list.length})` : ''}`);

@@ -30,10 +30,7 @@ function expectSummaryShape(s: EngineSummary): void {
   for (const n of Object.values(s.ordersDenied)) expect(Number.isInteger(n)).toBe(true);
   for (const key of ['sent', 'acknowledged', 'missed', 'lost'] as const) expect(Number.isInteger(s.heartbeats[key]), `heartbeats.${key}`).toBe(true);
   for (const key of ['found', 'missing', 'orphansCancelled'] as const) expect(Number.isInteger(s.reconciled[key]), `reconciled.${key}`).toBe(true);
-  expect(s.pnl.realized).toMatch(DECIMAL);
-  expect(s.pnl.unrealized).toMatch(DECIMAL);
-  expect(s.fees).toMatch(DECIMAL);
-  expect(s.balance).toMatch(DECIMAL);
+  for (const key of ['cash', 'reserved', 'free', 'positionValue', 'equity', 'realized', 'unrealized', 'fees'] as const) expect(s.account[key], `account.${key}`).toMatch(DECIMAL);
   expect(s.turnover).toMatch(DECIMAL);
 }
 

@@ -1,0 +1,167 @@
+import { catchError, EMPTY, exhaustMap, from, interval } from 'rxjs';
+import { formatMicros, type Micros } from '../core/fixed.ts';
+import { notional } from '../core/money.ts';
+import type { TokenId } from '../core/types.ts';
+import type { OrderTracker } from '../execution/order-tracker.ts';
+import type { OutsidePosition } from '../portfolio/account-figures.ts';
+import type { Portfolio } from '../portfolio/portfolio.ts';
+import type { EngineDesk } from './engine-desk.ts';
+import type { AccountNote, AccountReading, EngineOptions } from './ports.ts';
+
+/** Default period of the account's reconciliation in a live run, ms (two requests a period). */
+export const DEFAULT_ACCOUNT_SYNC_MS = 30_000;
+
+/** What our open BUY orders promise: price × size left, summed (what `ctx.balance()` deducts). */
+export function reservedByOpenBuys(tracker: OrderTracker): Micros {
+  let reserved = 0;
+  for (const r of tracker.open()) {
+    if (r.request.side === 'BUY') reserved += notional(r.request.price, tracker.remaining(r));
+  }
+  return reserved;
+}
+
+/**
+ * The engine's part that holds the account to the venue's truth. Live: the account is read at
+ * start (before any strategy runs) and every `intervalMs`; each reading sets the portfolio's cash
+ * to the venue's balance, so `ctx.balance()` (cash less what our open buys reserve) is the
+ * account's free collateral, and compares the venue's positions with the bot's own (its fills):
+ * what the venue lists beyond them is a position held outside the bot (a trade by hand on the
+ * same account). Such a position is logged, listed in the summary and the store, kept out of the
+ * bot's figures and PnL, and shown to risk, which refuses a SELL of the bot beyond the bot's own
+ * shares in that token (the engine gate `outside`), so it is never sold by accident. A position
+ * seen outside is reported once two readings in a row agree (a fill the fills poller has not
+ * brought yet shows for one reading only), or at once at start. Paper and backtest: the cash
+ * starts at the configured balance, written to the store once when a run begins.
+ */
+export class AccountSync {
+  readonly source: 'venue' | 'configured';
+  readonly #desk: EngineDesk;
+  readonly #portfolio: Portfolio;
+  readonly #mark: (tokenId: TokenId) => Micros | undefined;
+  readonly #settings: EngineOptions['account'];
+  readonly #outside = new Map<TokenId, Micros>();
+  /** Candidates of the previous reading not yet confirmed. */
+  #candidates = new Map<TokenId, Micros>();
+  #readings = 0;
+
+  constructor(desk: EngineDesk, portfolio: Portfolio, mark: (tokenId: TokenId) => Micros | undefined, settings: EngineOptions['account']) {
+    this.#desk = desk;
+    this.#portfolio = portfolio;
+    this.#mark = mark;
+    this.#settings = settings;
+    this.source = settings ? 'venue' : 'configured';
+  }
+
+  /**
+   * Live: the first reading (an error rejects: a live run does not start on a cash it could not
+   * read). Otherwise, when the run begins (`resumed` false), the configured cash is written to the store.
+   */
+  async load(resumed: boolean): Promise<void> {
+    const settings = this.#settings;
+    if (!settings) {
+      if (!resumed) this.#record(this.#portfolio.balance());
+      return;
+    }
+    const reading = await settings.source.read();
+    this.#desk.transaction(() => this.apply(reading));
+  }
+
+  /** Live: reads the account every `intervalMs` (one reading at a time; a failed one is logged and skipped). */
+  start(): void {
+    const settings = this.#settings;
+    if (!settings || settings.intervalMs <= 0) return;
+    const { clock, log } = this.#desk;
+    this.#desk.subs.add(
+      interval(settings.intervalMs, clock.scheduler)
+        .pipe(
+          exhaustMap(() =>
+            from(settings.source.read()).pipe(
+              catchError((err: unknown) => {
+                log.warn('account reading failed', { err: err instanceof Error ? err.message : String(err) });
+                return EMPTY;
+              }),
+            ),
+          ),
+        )
+        .subscribe((reading) => {
+          if (!this.#desk.stopped) this.#desk.transaction(() => this.apply(reading));
+        }),
+    );
+  }
+
+  /** Takes one reading: the venue's cash, and the positions beyond the bot's own. */
+  apply(reading: AccountReading): void {
+    const first = this.#readings++ === 0;
+    const portfolio = this.#portfolio;
+    const cash = reading.cash;
+    const changed = cash !== portfolio.balance();
+    portfolio.setBalance(cash);
+    if (first || changed) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash) });
+    const candidates = new Map<TokenId, Micros>();
+    for (const [tokenId, held] of reading.positions) {
+      const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0);
+      if (extra > 0) candidates.set(tokenId, extra);
+    }
+    const log = this.#desk.log;
+    for (const [tokenId, size] of candidates) {
+      if (this.#outside.get(tokenId) === size) continue;
+      if (!first && this.#candidates.get(tokenId) !== size) continue;
+      this.#outside.set(tokenId, size);
+      log.warn('position held outside the bot: reported, kept out of its PnL, never sold by it', { tokenId, size: formatMicros(size) });
+    }
+    for (const tokenId of [...this.#outside.keys()]) {
+      if (candidates.has(tokenId)) continue;
+      this.#outside.delete(tokenId);
+      log.info('position outside the bot gone', { tokenId });
+    }
+    this.#candidates = candidates;
+    this.#record(cash);
+  }
+
+  /** Shares of `tokenId` the account holds outside the bot (0 when none). */
+  outsideSize(tokenId: TokenId): Micros {
+    return this.#outside.get(tokenId) ?? 0;
+  }
+
+  /** The live map of positions held outside the bot (risk's view). */
+  get outsideHoldings(): ReadonlyMap<TokenId, Micros> {
+    return this.#outside;
+  }
+
+  /** Positions outside the bot with their marks, for the summary. */
+  outside(): OutsidePosition[] {
+    const out: OutsidePosition[] = [];
+    for (const [tokenId, size] of this.#outside) {
+      const mark = this.#mark(tokenId);
+      out.push(mark === undefined ? { tokenId, size: formatMicros(size) } : { tokenId, size: formatMicros(size), mark: formatMicros(mark), value: formatMicros(notional(mark, size)) });
+    }
+    return out;
+  }
+
+  /** Writes the marks and the positions outside to the store (at stop: what the summary shows). */
+  record(): void {
+    this.#record(undefined);
+  }
+
+  #record(cash: Micros | undefined): void {
+    const persistence = this.#desk.persistence;
+    if (!persistence?.account) return;
+    const marks: Record<TokenId, Micros> = {};
+    for (const tokenId of this.#portfolio.tokenIds()) {
+      const mark = this.#mark(tokenId);
+      if (mark !== undefined) marks[tokenId] = mark;
+    }
+    for (const tokenId of this.#outside.keys()) {
+      const mark = this.#mark(tokenId);
+      if (mark !== undefined) marks[tokenId] = mark;
+    }
+    const note: AccountNote = {
+      at: this.#desk.clock.now(),
+      source: this.source,
+      ...(cash === undefined ? {} : { cash }),
+      marks,
+      outside: [...this.#outside].map(([tokenId, size]) => ({ tokenId, size })),
+    };
+    persistence.account(note);
+  }
+}

@@ -1,0 +1,49 @@
+import { formatMicros, type Micros } from '../core/fixed.ts';
+import type { PortfolioTotals } from './portfolio.ts';
+
+/**
+ * The account's figures under one set of names, wherever they are shown: the run summary, the
+ * status view, `clobot status` and the backtest report. Exact decimal strings.
+ * - cash: collateral held (live: the venue's balance, moved by our fills since it was read;
+ *   paper and backtest: the configured balance moved by the simulated fills);
+ * - reserved: what our open BUY orders promise (price × size left);
+ * - free: cash less reserved, what `ctx.balance()` gives a strategy;
+ * - positionValue: Σ size × mark of the bot's positions (at cost when a token has no mark);
+ * - equity: cash + positionValue;
+ * - realized, unrealized, fees: the bot's PnL (unrealized at the same marks).
+ * Positions held outside the bot (bought by hand on the same account) are in none of these.
+ */
+export interface AccountFigures {
+  readonly cash: string;
+  readonly reserved: string;
+  readonly free: string;
+  readonly positionValue: string;
+  readonly equity: string;
+  readonly realized: string;
+  readonly unrealized: string;
+  readonly fees: string;
+}
+
+export function accountFigures(totals: PortfolioTotals, reserved: Micros): AccountFigures {
+  return {
+    cash: formatMicros(totals.cash),
+    reserved: formatMicros(reserved),
+    free: formatMicros(totals.cash - reserved),
+    positionValue: formatMicros(totals.positionValue),
+    equity: formatMicros(totals.cash + totals.positionValue),
+    realized: formatMicros(totals.realizedPnl),
+    unrealized: formatMicros(totals.unrealizedPnl),
+    fees: formatMicros(totals.fees),
+  };
+}
+
+/** A position the venue lists beyond what the bot's own fills explain (a trade made by hand). */
+export interface OutsidePosition {
+  readonly tokenId: string;
+  /** Shares held outside the bot, decimal text. */
+  readonly size: string;
+  /** The mark the figures use, when the token has one. */
+  readonly mark?: string;
+  /** size × mark (kept apart from the bot's equity and PnL). */
+  readonly value?: string;
+}
