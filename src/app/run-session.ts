@@ -21,7 +21,10 @@ import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
 import { liveEdge } from './live-edge.ts';
+import { WatchedTokens } from '../data/watched-tokens.ts';
+import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
+import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
 import { loadRunStrategies } from './strategies.ts';
@@ -43,8 +46,13 @@ export interface RunSessionOptions {
   readonly beforeStart?: (engine: TradingEngine) => void;
 }
 
+/** What `RunSession.stop` returns: the engine's summary and how the market data went. */
+export type RunSummary = EngineSummary & { readonly marketData: MarketDataSummary };
+
 export interface RunSession {
   readonly engine: TradingEngine;
+  /** Counts of the market data (connections, watchdog, markets added and removed). */
+  readonly marketData: MarketDataMonitor;
   readonly execution: ExecutionClient;
   readonly venue: VenueClient;
   readonly sandbox: RunningSandbox | undefined;
@@ -57,7 +65,7 @@ export interface RunSession {
    * Stops strategies, cancels orders unless `keepOrders` and verifies none is live at the venue
    * (the summary's `stop`), closes edges; returns the summary.
    */
-  stop(options?: { keepOrders?: boolean }): Promise<EngineSummary>;
+  stop(options?: { keepOrders?: boolean }): Promise<RunSummary>;
   /**
    * A fatal fault in our own process (a store write, an unexpected exception): halts trading at
    * once, for good, and logs one error line; the caller then stops (cancel and verify) and exits
@@ -151,13 +159,17 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       edge.close?.();
     });
 
-    // market data: exactly what the recorder records
+    // market data: exactly what the recorder records, over tokens that follow the selections
+    const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
+    const monitor = new MarketDataMonitor(log, config.data.transport);
+    const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });
     const data$ = marketDataSource({
       data: config.data,
       venue,
-      tokenIds: tokens.map((t) => t.tokenId),
+      tokenIds: watched,
       clock,
-      onError: (err) => log.warn('market data error', { err: String(err) }),
+      onError: onDataError,
+      onFeedEvent: monitor.feed,
     });
     const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
     const engine = new TradingEngine({
@@ -187,12 +199,27 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     options.beforeStart?.(engine);
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
+    // a filter-selected run follows the venue's markets (new ones streamed, closed ones dropped)
+    const follower = followMarkets({
+      data: config.data,
+      venue,
+      clock,
+      markets: { bySelection, markets },
+      watched,
+      strategies: loaded.map(({ config: s }) => ({ id: s.id, markets: s.markets })),
+      engine: () => built.engine,
+      monitor,
+      journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
+      onError: onDataError,
+    });
+    if (follower) closers.unshift(() => follower.stop());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
       account: edge.account ? { source: edge.account, intervalMs: config.mode === 'live' ? config.execution.accountSyncMs : 0 } : undefined,
 
-    let stopped: Promise<EngineSummary> | undefined;
+    let stopped: Promise<RunSummary> | undefined;
     return {
       engine,
+      marketData: monitor,
       execution,
       venue,
       sandbox,
@@ -208,7 +235,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         stopped ??= (async () => {
           haltWatch.unsubscribe();
           await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop, deadlineMs: config.execution.stopDeadlineMs });
-          const summary = engine.summary();
+          const summary: RunSummary = { ...engine.summary(), marketData: monitor.summary() };
           // write what can be written: a store that failed may fail to close too
           for (const close of closers) {
             try {
