@@ -102,4 +102,60 @@ describe('StrategyHost (virtual time)', () => {
     expect(heard).toEqual(['a:OrderAccepted', 'b:fill:t1']);
     expect(balance).toBe(100 * M - 4 * M); // the open buy holds 10 x 0.40
   });
+
+  it("keeps each run's state apart: init runs once per run, every hook gets that run's state", () => {
+    const definition = defineStrategy({
+      name: 'counter',
+      init: () => ({ books: 0 }),
+      onBook({ state }) {
+        state.books += 1;
+      },
+      onStop({ ctx, state }) {
+        stops.push(`${ctx.strategyId}:${state.books}`);
+      },
+    });
+    const stops: string[] = [];
+    const one = hostOn();
+    const two = hostOn();
+    one.host.add({ id: 'one', definition, params: {}, tokenIds: [YES] });
+    two.host.add({ id: 'two', definition, params: {}, tokenIds: [YES] });
+    const subs = new Subscription();
+    one.host.start(subs);
+    two.host.start(subs);
+    one.host.dispatch(one.cache.apply(book(T0, [[450_000, 10 * M]], [[470_000, 10 * M]])));
+    one.host.dispatch(one.cache.apply(book(T0 + 1, [[440_000, 10 * M]], [[470_000, 10 * M]])));
+    two.host.dispatch(two.cache.apply(book(T0, [[450_000, 10 * M]], [[470_000, 10 * M]])));
+    one.host.stop();
+    two.host.stop();
+    expect(stops).toEqual(['one:2', 'two:1']);
+    subs.unsubscribe();
+  });
+
+  it('an init that throws faults the strategy before onStart', () => {
+    const h = hostOn();
+    let started = false;
+    h.host.add({ id: 'bad', definition: defineStrategy({ name: 'bad', init: () => { throw new Error('no state'); }, onStart: () => void (started = true) }), params: {}, tokenIds: [YES] });
+    h.host.start(new Subscription());
+    expect(started).toBe(false);
+    expect(h.host.state('bad')).toBe('FAULTED');
+    expect(h.faults[0]?.[1].message).toBe("strategy 'bad' faulted in init: no state");
+  });
+
+  it('tells strategies of lifecycle events: a tick size change seen in the data, market events by token, settlement by owner', () => {
+    const h = hostOn();
+    const heard: string[] = [];
+    const listener = (id: string) =>
+      defineStrategy({ name: id, onLifecycle: ({ event }) => void heard.push(`${id}:${event.type}${event.type === 'TickSizeChanged' ? `:${event.previousTickSize}->${event.tickSize}` : ''}`) });
+    h.host.add({ id: 'a', definition: listener('a'), params: {}, tokenIds: [YES] });
+    h.host.add({ id: 'b', definition: listener('b'), params: {}, tokenIds: ['999'] });
+    h.host.start(new Subscription());
+    h.host.dispatch(h.cache.apply(book(T0, [[450_000, 10 * M]], [[470_000, 10 * M]])));
+    h.host.dispatch(h.cache.apply({ type: 'tickSize', tokenId: YES, tickSize: 1_000, tsEvent: T0 + 1, tsInit: T0 + 1 }));
+    expect(heard).toEqual(['a:TickSizeChanged:10000->1000']);
+    h.host.lifecycle({ type: 'MarketClosed', conditionId: COND, tokenIds: [YES], tsInit: T0 + 2 });
+    h.host.lifecycle({ type: 'MarketAdded', conditionId: '0xnew', tokenIds: ['555'], tsInit: T0 + 3 });
+    h.tracker.add(request({ clientOrderId: 'cb', strategyId: 'b', tokenId: '999' }), T0);
+    h.host.lifecycle({ type: 'SettlementChanged', clientOrderId: 'cb', tradeId: 't', tokenId: '999', status: 'FAILED', tsInit: T0 + 4 });
+    expect(heard).toEqual(['a:TickSizeChanged:10000->1000', 'a:MarketClosed', 'a:MarketAdded', 'b:MarketAdded', 'b:SettlementChanged']);
+  });
 });
