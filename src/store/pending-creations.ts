@@ -1,6 +1,7 @@
 import type { OrderStatus } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
+import type { OrderSave } from './order-writes.ts';
 import type { RunStore } from './run-store.ts';
 
 /** An order created inside the open transaction, not yet written: its row as it stands now. */
@@ -24,13 +25,13 @@ interface Held {
  * savepoint rolled back the same writes).
  */
 export class PendingCreations {
-  readonly #store: Pick<RunStore, 'saveOrder'>;
+  readonly #store: Pick<RunStore, 'saveOrder' | 'saveOrders'>;
   readonly #held = new Map<OrderRecord, Held>();
   /** Undo steps of the merges and holds of the open levels, newest last. */
   readonly #undo: (() => void)[] = [];
   #depth = 0;
 
-  constructor(store: Pick<RunStore, 'saveOrder'>) {
+  constructor(store: Pick<RunStore, 'saveOrder' | 'saveOrders'>) {
     this.#store = store;
   }
 
@@ -89,14 +90,29 @@ export class PendingCreations {
     return false;
   }
 
+  /** Writes every order still held, in one statement (the orders of a tick's batches). */
   #flush(): void {
-    for (const held of this.#held.values()) this.#write(held);
+    const held = [...this.#held.values()];
+    if (held.length === 0) return;
+    for (const h of held) this.#forget(h);
+    this.#store.saveOrders(held.map(saveOf));
   }
 
   #write(held: Held): void {
+    this.#forget(held);
+    const save = saveOf(held);
+    this.#store.saveOrder(save.order, save.at, undefined, save.updatedAt);
+  }
+
+  /** No longer held (a level that throws puts it back). */
+  #forget(held: Held): void {
     this.#held.delete(held.record);
     this.#undo.push(() => this.#held.set(held.record, held));
-    const { record } = held;
-    this.#store.saveOrder({ request: record.request, status: held.status, orderId: held.orderId, filled: held.filled }, held.createdAt, undefined, held.updatedAt);
   }
+}
+
+/** The row of a held order as it stands. */
+function saveOf(held: Held): OrderSave {
+  const { record } = held;
+  return { order: { request: record.request, status: held.status, orderId: held.orderId, filled: held.filled }, at: held.createdAt, updatedAt: held.updatedAt };
 }

@@ -3,9 +3,10 @@ import { StoreError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { FillEvent } from '../core/events.ts';
 import { BackgroundCheckpointer } from './checkpointer.ts';
+import { DeferredJournal } from './deferred-journal.ts';
 import { FillWrites } from './fill-writes.ts';
 import { IdReservations } from './id-reservations.ts';
-import { OrderWrites } from './order-writes.ts';
+import { OrderWrites, type OrderSave } from './order-writes.ts';
 import { replayPortfolio } from './replay-portfolio.ts';
 import { RunNotes } from './run-notes.ts';
 import { storeFailure } from './store-file.ts';
@@ -37,6 +38,8 @@ const AUTO_CHECKPOINT_PAGES = 1_000;
  *   before the post, so a restart can look it up; `updateOrder` on every later status change.
  * - `saveFill(fill)` on each new fill (idempotent on trade id + order id), `journal(event)` from
  *   the engine's `onEvent`, `setHeartbeatId` on each acknowledged beat, `setCursor` for resume points.
+ * - `journalLater(event)` for market events: written on a later turn of the event loop, many in one
+ *   commit, so they never stand between a book and its order post (deferred-journal.ts).
  * - `transaction(fn)` groups the writes of one tick into one commit (much cheaper per write).
  * - `close()` on stop releases the lock.
  */
@@ -60,6 +63,7 @@ export class RunStore {
   readonly #orders: OrderWrites;
   readonly #fills: FillWrites;
   readonly #notes: RunNotes;
+  readonly #later: DeferredJournal;
 
   /**
    * Opens (or with `create`, creates) the store at `path` and takes its lock. Throws a StoreError
@@ -95,6 +99,12 @@ export class RunStore {
     this.#orders = new OrderWrites(db, file);
     this.#fills = new FillWrites(db, file);
     this.#notes = new RunNotes(db, file);
+    const notes = this.#notes;
+    this.#later = new DeferredJournal((entries) =>
+      this.transaction(() => {
+        for (const entry of entries) notes.journal(entry);
+      }),
+    );
   }
 
   /** 8 hex characters: the client order id prefix of this run, kept across restarts. */
@@ -151,13 +161,22 @@ export class RunStore {
    * would be a bug that could double an order). Each status change lands in `order_history`.
    */
   saveOrder(order: OrderStateInput, at: number, reason?: string, updatedAt: number = at): void {
-    this.#assertOpen();
+    this.#assertWritable();
     this.#orders.save(order, at, reason, updatedAt);
+  }
+
+  /**
+   * Upserts several orders as `saveOrder` one by one would, in one statement per few dozen (the
+   * orders of a batch written before its post cost one INSERT, not one each).
+   */
+  saveOrders(orders: readonly OrderSave[]): void {
+    this.#assertWritable();
+    this.#orders.saveMany(orders);
   }
 
   /** Applies a status change (and the venue order id / filled size when given) to a stored order. */
   updateOrder(clientOrderId: string, update: OrderUpdate): void {
-    this.#assertOpen();
+    this.#assertWritable();
     this.#orders.update(clientOrderId, update);
   }
 
@@ -166,7 +185,7 @@ export class RunStore {
    * first stored unconfirmed becomes confirmed. Returns true when the fill was new.
    */
   saveFill(fill: FillEvent): boolean {
-    this.#assertOpen();
+    this.#assertWritable();
     return this.#fills.saveFill(fill);
   }
 
@@ -187,8 +206,19 @@ export class RunStore {
 
   /** Appends an engine event (or a run note) to the journal; returns its sequence number. */
   journal(event: JournalInput): number {
-    this.#assertOpen();
+    this.#assertWritable();
     return this.#notes.journal(event);
+  }
+
+  /**
+   * Appends an entry to the journal on a later turn of the event loop, together with the others
+   * queued by then (one commit): for market events, which orders do not need durable before their
+   * post. Reads (`load`, `journalEvents`) and `close` write the queue first. A deferred write
+   * that failed is thrown by the next write of this store.
+   */
+  journalLater(event: JournalInput): void {
+    this.#assertWritable();
+    this.#later.add(event);
   }
 
   /** Sets a named resume point (e.g. the newest `/data/trades` match time seen). */
@@ -240,6 +270,7 @@ export class RunStore {
 
   /** Everything a restarted run needs, in one consistent read. `orders: 'open'` skips finished ones. */
   load(options: { orders?: 'all' | 'open' } = {}): LoadedRun {
+    this.#flushLater();
     return this.transaction(() => {
       const fills = readFills(this.#db);
       const balances = readBalances(this.#db);
@@ -264,13 +295,25 @@ export class RunStore {
 
   /** Journal rows from sequence `from` (default the first), oldest first, read page by page. */
   journalEvents(from = 1): Iterable<JournalRow> {
-    this.#assertOpen();
+    this.#flushLater();
     return journalRows(this.#db, from);
   }
 
-  /** Releases the lock and closes the file (the WAL is checkpointed into it). Idempotent. */
+  /**
+   * Writes the deferred journal entries, releases the lock and closes the file (the WAL is
+   * checkpointed into it). Idempotent. A failed write of the deferred entries is thrown after the
+   * file is closed.
+   */
   close(): void {
     if (this.#closed) return;
+    let failure: unknown = this.#later.failure;
+    if (failure === undefined) {
+      try {
+        this.#later.flush();
+      } catch (err) {
+        failure = err;
+      }
+    }
     this.#closed = true;
     releaseOpened(this.file);
     this.#checkpointer?.stop();
@@ -281,10 +324,24 @@ export class RunStore {
     } finally {
       this.#db.close();
     }
+    if (failure !== undefined) throw storeFailure(this.file, 'journal (deferred entries)', failure);
   }
 
   #assertOpen(): void {
     if (this.#closed) throw new StoreError(`${this.file}: store is closed`, 'INVALID', this.file);
+  }
+
+  /** Before a read: the deferred journal entries written (unless their writing failed already). */
+  #flushLater(): void {
+    this.#assertOpen();
+    if (this.#later.failure === undefined) this.#later.flush();
+  }
+
+  /** Open, and no deferred journal write has failed (that failure is thrown here, at the next write). */
+  #assertWritable(): void {
+    this.#assertOpen();
+    const failure = this.#later.failure;
+    if (failure !== undefined) throw storeFailure(this.file, 'journal (deferred entries)', failure);
   }
 
   #startCheckpointer(): void {

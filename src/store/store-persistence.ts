@@ -6,7 +6,6 @@ import { IdAllocator } from './id-allocator.ts';
 import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
 import type { LoadedRun } from './store-types.ts';
-import { ACCOUNT_CURSOR } from './store-status.ts';
 import { settlementNote, settlementsOf } from './settlements.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
@@ -15,7 +14,9 @@ export const FILLS_CURSOR = 'fills.newestTsEvent';
 /**
  * The engine's persistence over a RunStore: orders written when created and on every change
  * (with their hash before the post), fills, the heartbeat chain, the journal of every engine
- * event and every market event that changed the engine's cache, and client order ids from durably reserved blocks.
+ * event and every market event that changed the engine's cache (those on a later turn of the
+ * event loop, not in the tick's commit: see deferred-journal.ts), and client order ids from
+ * durably reserved blocks.
  * Inside a transaction an order created is written once, when the transaction ends, with what
  * changed since that left its status alone (the hash set before the post): one INSERT instead of
  * an INSERT and an UPDATE per order, and the same rows once committed (pending-creations.ts).
@@ -50,15 +51,11 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     },
     settlement(s) {
       const note = settlementNote(s);
-    account(note) {
-      // the cash as a balance anchor (fills stored later move it), the rest for `clobot status`
-      if (note.cash !== undefined) store.setBalance(note.cash, note.at, note.source === 'venue' ? 'venue balance' : 'configured start');
-      store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside }), note.at);
-    },
       store.setCursor(note.name, note.value, s.at);
     },
     marketEvent(event: MarketEvent) {
-      store.journal({ type: 'market', event });
+      // off the order path: written on a later turn, with the others of that turn, in one commit
+      store.journalLater({ type: 'market', event });
     },
   };
 }

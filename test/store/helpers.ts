@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { StoreError } from '../../src/core/errors.ts';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -14,6 +15,17 @@ export function tempDir(): { dir: string; path: (name: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'clobot-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return { dir, path: (name) => join(dir, name) };
+}
+
+/** The StoreError `fn` throws (anything else thrown goes on; nothing thrown fails). */
+export function storeError(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('expected a StoreError, nothing was thrown');
 }
 
 export function sha256(file: string): string {

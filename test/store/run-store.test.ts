@@ -1,26 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/core/errors.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
 import { IdAllocator } from '../../src/store/id-allocator.ts';
 import { RunStore } from '../../src/store/run-store.ts';
 import type { JournalInput } from '../../src/store/store-types.ts';
-import { fill, order, request, tempDir, TOKEN_A, TOKEN_B } from './helpers.ts';
+import { fill, order, request, storeError, tempDir, TOKEN_A, TOKEN_B } from './helpers.ts';
 
 const tmp = tempDir();
 let clockMs = 1_700_000_000_000;
 const now = () => clockMs;
-
-function storeError(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('expected a StoreError, nothing was thrown');
-}
 
 describe('RunStore round trip', () => {
   it('keeps every table across close and reopen', () => {

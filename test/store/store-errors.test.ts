@@ -10,19 +10,9 @@ import { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/schema.t
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { storeFailure } from '../../src/store/store-file.ts';
 import { exitCodeOf } from '../../src/cli/main.ts';
-import { order, request, sha256, tempDir } from './helpers.ts';
+import { order, request, sha256, storeError, tempDir } from './helpers.ts';
 
 const tmp = tempDir();
-
-function storeError(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('expected a StoreError, nothing was thrown');
-}
 
 /** A closed store with some rows in it. */
 function makeStore(name: string, rows = 10): string {
