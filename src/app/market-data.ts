@@ -1,10 +1,12 @@
-import type { Observable } from 'rxjs';
+import { merge, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { TokenId } from '../core/types.ts';
 import type { DataConfig } from '../config/run-config.ts';
 import type { FeedEvent } from '../data/feed-events.ts';
+import { pollMarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
 import { pollMarkets } from '../data/poll-source.ts';
+import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
 import { venueBookFeed } from '../data/venue-book-feed.ts';
 import type { WatchedTokens } from '../data/watched-tokens.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
@@ -27,6 +29,8 @@ export interface MarketDataOptions {
   readonly onError: (err: unknown) => void;
   /** What the WS source says about its connections and its watchdog. */
   readonly onFeedEvent?: (event: FeedEvent) => void;
+  /** The markets whose status (closed, resolved) is read every `data.marketStatusMs`; none: not read. */
+  readonly markets?: () => readonly WatchedMarket[];
 }
 
 /**
@@ -46,7 +50,7 @@ export interface MarketDataOptions {
 export function marketDataSource(options: MarketDataOptions): Observable<MarketEvent> {
   const { data, venue, tokenIds, clock, onError } = options;
   if (data.transport === 'ws') {
-    return wsMarketSource({
+    return withMarketStatus(options, wsMarketSource({
       url: venue.urls.trading,
       tokenIds,
       clock,
@@ -56,9 +60,9 @@ export function marketDataSource(options: MarketDataOptions): Observable<MarketE
       refreshBooks: (ids) => getOrderBooks(venue, ids),
       onError,
       onFeedEvent: options.onFeedEvent,
-    });
+    }));
   }
-  return pollMarkets({
+  return withMarketStatus(options, pollMarkets({
     clock,
     feed: venueBookFeed(venue),
     tokenIds,
@@ -67,5 +71,25 @@ export function marketDataSource(options: MarketDataOptions): Observable<MarketE
     concurrency: POLL_CONCURRENCY,
     prices: true,
     onError,
+  }));
+}
+
+/**
+ * The books' events plus, when `markets` is given and `data.marketStatusMs` > 0, each market's
+ * close and resolution (`marketClosed`, `marketResolved`) from `GET /markets/{condition_id}`.
+ */
+function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketEvent>): Observable<MarketEvent> {
+  const { data, venue, clock, onError, markets } = options;
+  if (markets === undefined || data.marketStatusMs === 0) return books$;
+  const status$ = pollMarketStatus({
+    clock,
+    fetch: async (conditionId) => {
+      const m = await getTradingMarket(venue, conditionId);
+      return { closed: m.closed, tokens: m.tokens };
+    },
+    markets,
+    intervalMs: data.marketStatusMs,
+    onError,
   });
+  return merge(books$, status$);
 }

@@ -13,6 +13,7 @@ import { recordedMarketOf } from '../data/recording/convert.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from '../data/recording/format.ts';
 import { createRecordingWriter } from '../data/recording/writer.ts';
 import { marketDataSource } from './market-data.ts';
+import { watchedMarketsOf } from '../data/market-status-poll.ts';
 import { resolveSelections } from './venue-markets.ts';
 
 export interface RecorderOptions {
@@ -95,7 +96,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       log.warn('market data error', { err: String(err) });
     };
     // the same source a live or paper run of this config trades on
-    const source$ = marketDataSource({ data: config.data, venue, tokenIds: tokens.map((t) => t.tokenId), clock, onError });
+    const watched = watchedMarketsOf(tokens);
+    const source$ = marketDataSource({ data: config.data, venue, tokenIds: tokens.map((t) => t.tokenId), clock, onError, markets: () => watched });
 
     let stopping = false;
     const write = (event: MarketEvent): void => {

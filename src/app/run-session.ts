@@ -21,10 +21,12 @@ import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
 import { liveEdge } from './live-edge.ts';
+import { tokensOf as tokensOfMarkets } from '../data/market-selection.ts';
 import { WatchedTokens } from '../data/watched-tokens.ts';
 import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
 import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
+import { watchedMarketsOf } from '../data/market-status-poll.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
 import { loadRunStrategies } from './strategies.ts';
@@ -163,6 +165,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
     const monitor = new MarketDataMonitor(log, config.data.transport);
     const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });
+    let watchedMarkets = watchedMarketsOf(tokens);
     const data$ = marketDataSource({
       data: config.data,
       venue,
@@ -170,6 +173,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       clock,
       onError: onDataError,
       onFeedEvent: monitor.feed,
+      markets: () => watchedMarkets,
     });
     const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
     const engine = new TradingEngine({
@@ -184,6 +188,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       // live: the cash is the venue's, read before the start (engine.loadAccount) and on a period;
       // paper: the simulated account starts with `paper.balance`
       startingBalance: config.mode === 'paper' ? config.paper.balance : 0,
+      account: edge.account ? { source: edge.account, intervalMs: config.mode === 'live' ? config.execution.accountSyncMs : 0 } : undefined,
       runId: store ? store.runId : randomBytes(4).toString('hex'),
       persistence: store ? guardedPersistence(storePersistence(store), (err) => fail('store write failed', err)) : undefined,
       restore: restore?.resumed ? restore : undefined,
@@ -197,6 +202,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     built.haltWatch = haltWatch;
     options.beforeStart?.(engine);
+    // the account before any strategy runs (live: the venue's balance and positions; a failure fails the start)
+    await engine.loadAccount();
     engine.start();
     if (config.execution.busyPoll) closers.unshift(keepEventLoopPolling());
     // a filter-selected run follows the venue's markets (new ones streamed, closed ones dropped)
@@ -210,11 +217,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       engine: () => built.engine,
       monitor,
       journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
+      onMarkets: (now) => (watchedMarkets = watchedMarketsOf(tokensOfMarkets(now.markets))),
       onError: onDataError,
     });
     if (follower) closers.unshift(() => follower.stop());
     log.info('run started', { markets: markets.length, tokens: tokens.length, strategies: strategies.map((s) => s.id) });
-      account: edge.account ? { source: edge.account, intervalMs: config.mode === 'live' ? config.execution.accountSyncMs : 0 } : undefined,
 
     let stopped: Promise<RunSummary> | undefined;
     return {
@@ -229,8 +236,6 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       resumed: restore?.resumed ?? false,
       fail,
       fatal,
-    // the account before any strategy runs (live: the venue's balance and positions; a failure fails the start)
-    await engine.loadAccount();
       stop(stopOptions = {}) {
         stopped ??= (async () => {
           haltWatch.unsubscribe();

@@ -148,6 +148,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
       marketRefreshMs: cfg.data.marketRefreshMs,
       wsSilentAfterMs: cfg.data.wsSilentAfterMs,
       wsMaxAssetsPerConnection: cfg.data.wsMaxAssetsPerConnection,
+      marketStatusMs: cfg.data.marketStatusMs,
     },
     strategies: strategies.strategies,
     risk: { ...cfg.risk, haltFile: resolvePath(cfg.risk.haltFile, cwd) },

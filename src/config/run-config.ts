@@ -219,6 +219,8 @@ export interface DataConfig {
   readonly wsSilentAfterMs: number;
   /** Assets per WS connection; more are split over several connections. */
   readonly wsMaxAssetsPerConnection: number;
+  /** How often each market's status (closed, resolved) is read from the venue; 0 = never. */
+  readonly marketStatusMs: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -222,6 +222,8 @@ const dataSchema = z.strictObject({
   /** WS watchdog: a connection with no market message this long is resubscribed and refreshed by REST; 0 = off. */
   wsSilentAfterMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
   wsMaxAssetsPerConnection: int(1, 500).default(500),
+  /** How often each market's status (closed, winner) is read from the venue (GET /markets/{id}); 0 = never. */
+  marketStatusMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
 });
 
 const strategySchema = z.strictObject({

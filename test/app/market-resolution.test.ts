@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { startRecorder } from '../../src/app/recorder.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
+import { startRunSession } from '../../src/app/run-session.ts';
+import { openBacktestData } from '../../src/backtest/data-file.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { createLogger } from '../../src/core/log.ts';
+import { readRecordingSync } from '../../src/data/recording/reader.ts';
+import type { TradingEngine } from '../../src/engine/trading-engine.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { StoreReader } from '../../src/store/store-reader.ts';
+import { buildStatusReport } from '../../src/store/store-status.ts';
+import { baseConfig, REPO_ROOT, TEST_PRIVATE_KEY, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { heardLifecycle } from './strategies/take-then-quote.ts';
+
+/**
+ * Issue 13, point 4, end to end: a live run against the sandbox buys in a market that then
+ * resolves mid-run. The run learns it from the venue's market status, cancels its resting bid,
+ * quotes the market no more (a new bid is denied MARKET_CLOSED, none reaches the venue), settles
+ * the position at 1 into cash and realized PnL, tells the strategy, and stores the settlement
+ * (`clobot status` lists it). A recorder running beside it writes the close and the resolution,
+ * and a backtest of that recording ends with the same positions and PnL (cash: the configured
+ * balance moved by the same purchase and payout), as does a backtest of the run's store.
+ */
+
+const STRATEGY = resolve(REPO_ROOT, 'test/app/strategies/take-then-quote.ts');
+const M = 1_000_000;
+const dir = mkdtempSync(join(tmpdir(), 'clobot-resolution-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What a run ended with in the resolved market (cash apart: a live run's starts from the venue's). */
+function outcome(engine: TradingEngine, tokenIds: readonly string[]) {
+  const totals = engine.portfolio.totals(() => undefined);
+  return {
+    positions: tokenIds.map((id) => engine.portfolio.position(id)),
+    realizedPnl: totals.realizedPnl,
+    fees: totals.fees,
+    settlements: engine.settlements().map((s) => ({ conditionId: s.conditionId, winnerTokenId: s.winnerTokenId, tokens: s.tokens, proceeds: s.proceeds, realizedPnl: s.realizedPnl })),
+  };
+}
+
+describe('e2e: a market resolving mid-run', () => {
+  it('settles the position at 1, stops quoting the market, and a backtest of the recording (or of the store) ends the same', async () => {
+    // no synthetic flow: the books stand still, so the live run and the backtest fill alike
+    const sandbox = await startSandbox({ port: 0, seed: 1, markets: 20, events: 6, flow: { enabled: false } });
+    const logger = createLogger({ level: 'silent' });
+    try {
+      const tag = 'live';
+      const config = baseConfig(sandbox.url, dir, [{ id: 'tq', module: STRATEGY, params: { tag, size: 10 } }]);
+      config['data'] = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
+      config['store'] = { path: join(dir, 'run.sqlite') };
+      const path = join(dir, 'run.yaml');
+      writeFileSync(path, stringify(config));
+      const runConfig = loadConfig(path, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
+
+      const recordingPath = join(dir, 'run.jsonl');
+      const recorder = await startRecorder({ config: runConfig, out: recordingPath, logger, flushIntervalMs: 200 });
+      await waitFor('the recorder to write a book', () => recorder.stats().byType.book > 0, 20_000);
+      const session = await startRunSession({ config: runConfig, logger });
+      const engine = session.engine;
+      const market = session.markets[0]!;
+      const tokenIds = market.tokens.map((t) => t.tokenId);
+      const yes = tokenIds[0]!;
+
+      // bought 10 and a bid resting below the book
+      await waitFor('the position and the resting bid', () => engine.portfolio.position(yes).size === 10 * M && engine.tracker.open().some((r) => r.status === 'LIVE'), 30_000);
+      const cashBefore = engine.portfolio.balance();
+
+      const resolved = await fetch(`${sandbox.url}/admin/markets/resolve`, { method: 'POST', body: JSON.stringify({ conditionId: market.conditionId, winner: yes }), headers: { 'content-type': 'application/json' } });
+      expect(resolved.status).toBe(200);
+      await waitFor('the settlement', () => engine.settlements().length === 1, 20_000);
+      // the strategy heard the close, then the resolution
+      const heard = heardLifecycle(tag);
+      expect(heard.map((e) => e.type)).toEqual(['MarketClosed', 'MarketResolved']);
+      expect(heard[1]).toMatchObject({ conditionId: market.conditionId, winnerTokenId: yes });
+      // settled at 1: flat, and the cash took the payout of the 10 shares
+      expect(engine.portfolio.position(yes).size).toBe(0);
+      expect(engine.portfolio.balance()).toBe(cashBefore + 10 * M);
+      const live = outcome(engine, tokenIds);
+      expect(live.settlements[0]).toMatchObject({ conditionId: market.conditionId, winnerTokenId: yes, proceeds: 10 * M });
+      // quoting stops: the bid it tried once the market closed was denied MARKET_CLOSED, nothing
+      // reached the venue once the engine knew, nothing of ours rests
+      expect(engine.summary().ordersDenied['MARKET_CLOSED']).toBe(1);
+      await waitFor('our bid cancelled', () => engine.tracker.open().length === 0, 10_000);
+      const closedSeenAt = heard[0]!.tsInit;
+      const venueOrders = (await (await fetch(`${sandbox.url}/admin/orders`)).json()) as AdminOrder[];
+      expect(venueOrders.filter((o) => o.receivedAt > closedSeenAt)).toEqual([]);
+      expect(venueOrders.filter((o) => o.status === 'LIVE')).toEqual([]);
+
+      await session.stop();
+      const recorded = await recorder.stop();
+      expect(recorded.byType).toMatchObject({ marketClosed: 1, marketResolved: 1 });
+      const events = readRecordingSync(recordingPath).events;
+      expect(events.filter((e) => e.type === 'marketResolved')).toMatchObject([{ conditionId: market.conditionId, winnerTokenId: yes }]);
+
+      // clobot status of the run's store: the position closed, the market listed as settled
+      const reader = StoreReader.open(join(dir, 'run.sqlite'));
+      try {
+        const status = buildStatusReport(reader.snapshot());
+        expect(status.settled).toMatchObject([{ conditionId: market.conditionId, winner: yes, proceeds: '10', tokens: [{ tokenId: yes, size: '10', payout: '1' }] }]);
+        expect(status.positions.filter((p) => p.size !== '0')).toEqual([]);
+      } finally {
+        reader.close();
+      }
+
+      // the same strategy over the recording: the same position bought, settled the same way
+      const btPath = join(dir, 'backtest.yaml');
+      const { venue: _venue, account: _account, ...rest } = config;
+      writeFileSync(btPath, stringify({ ...rest, mode: 'backtest', strategies: [{ id: 'tq', module: STRATEGY, params: { tag: 'backtest', size: 10 } }], backtest: { balance: 10_000, latencyMs: 50 } }));
+      const btConfig = loadConfig(btPath, {}, { cwd: dir });
+      let btEngine: TradingEngine | undefined;
+      await runBacktest({ config: btConfig, data: await openBacktestData(recordingPath), onStopped: (e) => (btEngine = e) });
+      const backtest = outcome(btEngine!, tokenIds);
+      expect(heardLifecycle('backtest').map((e) => e.type)).toEqual(['MarketClosed', 'MarketResolved']);
+      expect(backtest).toEqual(live);
+      // the backtest's cash: the configured balance, less the purchase and its fee, plus the payout
+      // and over the run's own store (its journalled market events): the same again
+      let storeEngine: TradingEngine | undefined;
+      await runBacktest({ config: btConfig, data: await openBacktestData(join(dir, 'run.sqlite')), onStopped: (e) => (storeEngine = e) });
+      expect(outcome(storeEngine!, tokenIds)).toEqual(live);
+      const costBasis = 10 * M - live.settlements[0]!.tokens[0]!.realizedPnl;
+      expect(btEngine!.portfolio.balance()).toBe(10_000 * M - costBasis - backtest.fees + 10 * M);
+    } finally {
+      logger.flush();
+      await sandbox.close();
+    }
+  }, 120_000);
+});
