@@ -62,9 +62,10 @@ export function guardedPersistence(inner: EnginePersistence, onFault: (err: unkn
     orderCreated: guard((record, at) => inner.orderCreated(record, at)),
     orderChanged: guard((record, at, reason) => inner.orderChanged(record, at, reason)),
     fill: guard((fill) => inner.fill(fill)),
+    voidFill: guard((fill, at) => inner.voidFill?.(fill, at)),
     heartbeatId: guard((id, at) => inner.heartbeatId(id, at)),
-    journal: guard((event) => inner.journal(event)),
     account: guard((note) => inner.account?.(note)),
+    journal: guard((event) => inner.journal(event)),
     marketEvent: guard((event) => inner.marketEvent?.(event)),
     settlement: guard((settlement) => inner.settlement?.(settlement)),
   };

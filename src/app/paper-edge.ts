@@ -3,7 +3,7 @@ import type { PaperRunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { constantLatency } from '../sim/edge/latency-model.ts';
 import { queueModel } from '../sim/edge/queue-model.ts';
-import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
+import { simulatedVenueSettings, SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import type { ExecutionEdge } from './execution-edge.ts';
 import { backtestTokens } from './recorded-markets.ts';
 
@@ -22,6 +22,7 @@ export function paperEdge(config: PaperRunConfig, clock: Clock, tokens: readonly
     latency: constantLatency(bt.entryLatencyMs, bt.responseLatencyMs),
     queue: queueModel(bt.queueModel),
     balance: config.paper.balance,
+    ...simulatedVenueSettings(bt),
   });
   return { execution, observe: (event) => execution.onMarketEvent(event) };
 }

@@ -8,7 +8,7 @@ import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import { DEFAULT_DRAIN_MS, TradingEngine, type EngineEvent, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
-import { SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
+import { simulatedVenueSettings, SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
 import { constantLatency } from '../sim/edge/latency-model.ts';
 import type { BacktestData } from '../backtest/backtest-data.ts';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
@@ -103,6 +103,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     latency,
     queue: queueModel(bt.queueModel),
     balance: bt.balance,
+    ...simulatedVenueSettings(bt),
   });
   const recorder = new MetricsRecorder({ tokens, intervalMs: bt.equityIntervalMs });
   // unless it keeps going, the first strategy fault stops the replay (the backtest then throws it)

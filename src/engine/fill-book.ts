@@ -1,64 +1,105 @@
 import { catchError, of, type Observable } from 'rxjs';
-import type { FillEvent } from '../core/events.ts';
+import type { FillEvent, LifecycleEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
+import type { TokenId } from '../core/types.ts';
 import type { VenueFill } from '../execution/execution-client.ts';
-import type { Portfolio } from '../portfolio/portfolio.ts';
+import type { Portfolio, TokenBookState } from '../portfolio/portfolio.ts';
+import type { TradeStatus } from '../venue/domain/statuses.ts';
 import type { EngineDesk } from './engine-desk.ts';
 
 /**
- * Books our fills: each venue trade once (a later CONFIRMED of a trade already booked only marks
- * it confirmed, a FAILED one is never booked), on its order record and in the portfolio, then
- * stores it, journals it and hands it to the strategy that owns the order. Fills of orders we do
- * not track (not ours, or from before this run) are left to reconciliation.
+ * Books our fills and follows them to the chain. Each venue trade is booked once (a FAILED one
+ * never), on its order record and in the portfolio, then stored, journalled and handed to the
+ * strategy that owns the order. A fill is provisional until its trade is CONFIRMED: each later
+ * status (MINED, RETRYING, CONFIRMED, FAILED) is told to the strategy as a SettlementChanged
+ * event, and a FAILED one is void: the portfolio's cash, fees and the token's position and PnL
+ * are as if it never filled (the token is rebuilt from the fills since its first provisional
+ * one), the store moves it to its void fills and the journal says so. The order keeps its filled
+ * size (the venue matched it; the chain refused the trade).
+ *
+ * Provisional and confirmed inventory are kept apart (`confirmedSize`); risk reads the worse of
+ * the two (`riskSize`). Fills of orders we do not track (not ours, or from before this run) are
+ * left to reconciliation.
  */
 export class FillBook {
   readonly #desk: EngineDesk;
   readonly #portfolio: Portfolio;
+  readonly #tell: ((event: LifecycleEvent) => void) | undefined;
   /** Trades booked and their total size, by order id (dropped with the order, see closedOrderRetentionMs). */
   readonly #booked = new Map<string, OrderFills>();
+  /** Booked trades not final yet (by `tradeId:orderId`), kept even when their order is forgotten. */
+  readonly #unsettled = new Map<string, BookedTrade>();
+  /** Per token, the fills since its oldest provisional one still open, and its position before them. */
+  readonly #windows = new Map<TokenId, TokenWindow>();
+  /** Signed size of provisional fills per token. */
+  readonly #provisional = new Map<TokenId, Micros>();
+  readonly #counts = { confirmed: 0, failed: 0 };
 
-  constructor(desk: EngineDesk, portfolio: Portfolio) {
+  /** `tell` hears each SettlementChanged (the engine's `lifecycle`); without it the event is only journalled. */
+  constructor(desk: EngineDesk, portfolio: Portfolio, tell?: (event: LifecycleEvent) => void) {
     this.#desk = desk;
     this.#portfolio = portfolio;
+    this.#tell = tell;
   }
 
-  /** Puts back the fills of a previous life of the run (booked, so never booked twice). */
+  /** Fills booked this life by settlement: CONFIRMED, still provisional, FAILED (void). */
+  get settlement(): { readonly confirmed: number; readonly provisional: number; readonly failed: number } {
+    const { confirmed, failed } = this.#counts;
+    return { confirmed, provisional: this.#unsettled.size, failed };
+  }
+
+  /** Shares of a token held by CONFIRMED fills only. */
+  confirmedSize(tokenId: TokenId): Micros {
+    return (this.#portfolio.size(tokenId) ?? 0) - (this.#provisional.get(tokenId) ?? 0);
+  }
+
+  /** The position risk checks see: the provisional one (every fill) or the confirmed one, whichever is larger in size. */
+  riskSize(tokenId: TokenId): Micros | undefined {
+    const all = this.#portfolio.size(tokenId);
+    if (all === undefined) return undefined;
+    const confirmed = all - (this.#provisional.get(tokenId) ?? 0);
+    return Math.abs(confirmed) > Math.abs(all) ? confirmed : all;
+  }
+
+  /**
+   * Puts back the fills of a previous life of the run (booked, so never booked twice). One stored
+   * unconfirmed is provisional again: its trade's next status (polled again) confirms or voids it.
+   */
   restore(fills: readonly FillEvent[]): void {
     for (const fill of fills) {
       const booked = this.#bookedOf(fill.orderId);
-      booked.trades.set(fill.tradeId, { confirmed: fill.confirmed });
+      if (booked.trades.has(fill.tradeId)) continue;
       booked.size += fill.size;
-      this.#portfolio.applyFill(fill);
+      booked.trades.set(fill.tradeId, this.#apply(fill, fill.confirmed ? 'CONFIRMED' : 'MATCHED', undefined));
     }
   }
 
-  /** Forgets the trades booked on an order the engine no longer keeps. */
+  /** Forgets the trades booked on an order the engine no longer keeps (those still settling stay followed). */
   forget(orderId: string): void {
     this.#booked.delete(orderId);
   }
 
-  /** Books one fill from the edge (call inside the tick's transaction). */
+  /** Books one fill from the edge, or moves a booked one to its new status (call inside the tick's transaction). */
   onVenueFill(fill: VenueFill): void {
+    const settling = this.#unsettled.get(`${fill.tradeId}:${fill.orderId}`);
+    if (settling !== undefined) {
+      if (fill.status !== settling.status) this.#move(settling, fill.status, fill.tsInit);
+      return;
+    }
     const desk = this.#desk;
     const { tracker } = desk;
     const record = tracker.byOrderId(fill.orderId);
     if (!record) return; // not ours (or from before this run: reconciliation adopts it)
     const booked = this.#bookedOf(fill.orderId);
-    const seen = booked.trades.get(fill.tradeId);
-    const confirmed = fill.status === 'CONFIRMED';
-    if (seen) {
-      if (confirmed && !seen.confirmed) seen.confirmed = true;
-      return;
-    }
+    if (booked.trades.has(fill.tradeId)) return; // booked and final already
     if (fill.status === 'FAILED') return;
-    booked.trades.set(fill.tradeId, { confirmed });
+    const confirmed = fill.status === 'CONFIRMED';
     booked.size += fill.size;
     const now = desk.clock.now();
     // the filled size may already count this fill: a restart's reconciliation takes the venue's
     // matched size before the fills behind it are polled, so it is never below what is booked
     tracker.setFilled(record, Math.min(record.request.size, Math.max(record.filled, booked.size)), now);
     desk.counters.fills++;
-    this.#portfolio.applyFill({ tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee });
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
     else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') tracker.transition(record, 'PARTIALLY_FILLED', now);
     const event: FillEvent = Object.freeze({
@@ -76,6 +117,8 @@ export class FillBook {
       tsEvent: fill.tsEvent,
       tsInit: fill.tsInit,
     });
+    booked.trades.set(fill.tradeId, this.#apply(event, fill.status, record.request.strategyId));
+    if (confirmed) this.#counts.confirmed++;
     desk.persistence?.fill(event);
     desk.fill(record.request.strategyId, event);
   }
@@ -92,6 +135,65 @@ export class FillBook {
     );
   }
 
+  /** Applies a fill to the portfolio and, while it is provisional, follows it (returns what is booked). */
+  #apply(fill: FillEvent, status: TradeStatus, strategyId: string | undefined): BookedTrade {
+    const trade: BookedTrade = { fill, status, strategyId };
+    const tokenId = fill.tokenId;
+    let window = this.#windows.get(tokenId);
+    const final = status === 'CONFIRMED';
+    if (window === undefined && !final) {
+      window = { base: this.#portfolio.tokenState(tokenId), fills: [], unsettled: 0 };
+      this.#windows.set(tokenId, window);
+    }
+    this.#portfolio.applyFill(fill);
+    if (window !== undefined) window.fills.push(trade);
+    if (!final) {
+      window!.unsettled++;
+      this.#provisional.set(tokenId, (this.#provisional.get(tokenId) ?? 0) + signed(fill));
+      this.#unsettled.set(`${fill.tradeId}:${fill.orderId}`, trade);
+    }
+    return trade;
+  }
+
+  /** A provisional fill's trade took a new status: told to its strategy; CONFIRMED is final, FAILED voids it. */
+  #move(trade: BookedTrade, status: TradeStatus, at: number): void {
+    const desk = this.#desk;
+    const fill = trade.fill;
+    trade.status = status;
+    if (status === 'CONFIRMED' || status === 'FAILED') {
+      this.#unsettled.delete(`${fill.tradeId}:${fill.orderId}`);
+      this.#provisional.set(fill.tokenId, (this.#provisional.get(fill.tokenId) ?? 0) - signed(fill));
+      const window = this.#windows.get(fill.tokenId)!;
+      if (status === 'FAILED') this.#void(trade, window, at);
+      else {
+        this.#counts.confirmed++;
+        desk.persistence?.fill({ ...fill, confirmed: true });
+      }
+      if (--window.unsettled === 0) this.#windows.delete(fill.tokenId);
+    }
+    const event: LifecycleEvent = Object.freeze({
+      type: 'SettlementChanged',
+      clientOrderId: fill.clientOrderId,
+      tradeId: fill.tradeId,
+      tokenId: fill.tokenId,
+      status,
+      tsInit: at,
+    });
+    if (this.#tell) this.#tell(event);
+    else desk.emit({ type: 'lifecycle', event });
+  }
+
+  /** Takes a FAILED fill back: portfolio (the token rebuilt without it), store, log. */
+  #void(trade: BookedTrade, window: TokenWindow, at: number): void {
+    const desk = this.#desk;
+    const fill = trade.fill;
+    trade.voided = true;
+    this.#counts.failed++;
+    this.#portfolio.voidFill(fill, window.base, window.fills.filter((t) => t.voided !== true).map((t) => t.fill));
+    desk.persistence?.voidFill?.(fill, at);
+    desk.log.warn('a fill failed on chain and is void', { tradeId: fill.tradeId, orderId: fill.orderId, tokenId: fill.tokenId, side: fill.side, size: fill.size, price: fill.price });
+  }
+
   #bookedOf(orderId: string): OrderFills {
     let booked = this.#booked.get(orderId);
     if (booked === undefined) {
@@ -102,8 +204,29 @@ export class FillBook {
   }
 }
 
+function signed(fill: FillEvent): Micros {
+  return fill.side === 'BUY' ? fill.size : -fill.size;
+}
+
+/** One booked trade of ours and where it is on its way to the chain. */
+interface BookedTrade {
+  readonly fill: FillEvent;
+  status: TradeStatus;
+  /** Owner of the order (undefined for a fill restored from a previous life). */
+  readonly strategyId: string | undefined;
+  voided?: boolean;
+}
+
 /** The trades booked on one order, and their total size. */
 interface OrderFills {
-  readonly trades: Map<string, { confirmed: boolean }>;
+  readonly trades: Map<string, BookedTrade>;
   size: Micros;
+}
+
+/** A token's fills since its oldest provisional one not final yet, and its position before them. */
+interface TokenWindow {
+  readonly base: TokenBookState;
+  readonly fills: BookedTrade[];
+  /** Provisional fills in it. */
+  unsettled: number;
 }

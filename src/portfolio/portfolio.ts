@@ -28,6 +28,13 @@ export interface PortfolioTotals {
   readonly turnover: Micros;
 }
 
+/** A token's position as `Portfolio.tokenState` copies it: size (Micros), cost basis and realized PnL (Micros²). */
+export interface TokenBookState {
+  readonly size: bigint;
+  readonly cost: bigint;
+  readonly realized: bigint;
+}
+
 /** A position closed by a market's resolution (Portfolio.settle). */
 export interface Settlement {
   readonly tokenId: TokenId;
@@ -59,34 +66,14 @@ export class Portfolio {
   }
 
   applyFill(fill: { tokenId: TokenId; side: Side; price: Micros; size: Micros; fee: Micros }): void {
-    const price = BigInt(fill.price);
-    const size = BigInt(fill.size);
     const fee = BigInt(fill.fee);
-    const book = this.#book(fill.tokenId);
     const notional2 = notionalPicos(fill.price, fill.size); // Micros²
     this.#fills++;
     this.#turnover += notional2;
     this.#fees += fee;
-    if (fill.side === 'BUY') {
-      book.size += size;
-      book.cost += notional2;
-      this.#balance -= notional2 / SCALE + fee;
-    } else {
-      const closing = size > book.size ? book.size : size;
-      if (closing > 0n) {
-        const costOut = (book.cost * closing) / book.size;
-        book.realized += price * closing - costOut;
-        book.cost -= costOut;
-        book.size -= closing;
-      }
-      if (size > closing) {
-        // Selling more than held: record as a negative position at this price (venue-side short).
-        const extra = size - closing;
-        book.size -= extra;
-        book.cost -= price * extra;
-      }
-      this.#balance += notional2 / SCALE - fee;
-    }
+    moveBook(this.#book(fill.tokenId), fill.side, fill.price, fill.size, notional2);
+    if (fill.side === 'BUY') this.#balance -= notional2 / SCALE + fee;
+    else this.#balance += notional2 / SCALE - fee;
   }
 
   /**
@@ -106,6 +93,33 @@ export class Portfolio {
     book.size = 0n;
     book.cost = 0n;
     return { tokenId, size, payout, proceeds: Number(value2 / SCALE), realizedPnl: Number(realized2 / SCALE) };
+  }
+
+  /** A copy of a token's position (size, cost basis, realized PnL), to rebuild it from (`voidFill`). */
+  tokenState(tokenId: TokenId): TokenBookState {
+    const book = this.#books.get(tokenId);
+    return book === undefined ? { size: 0n, cost: 0n, realized: 0n } : { size: book.size, cost: book.cost, realized: book.realized };
+  }
+
+  /**
+   * Takes back a fill whose trade FAILED on chain: cash, fees, turnover and the fill count are as
+   * if it had never been applied, and the token's position is rebuilt from `base` (its state
+   * before the first of `kept`) through `kept`, the token's fills since then still standing, in
+   * order. Average-cost PnL depends on the order of fills, so replaying them is what makes the
+   * result exact.
+   */
+  voidFill(fill: { tokenId: TokenId; side: Side; price: Micros; size: Micros; fee: Micros }, base: TokenBookState, kept: Iterable<{ side: Side; price: Micros; size: Micros }>): void {
+    const notional2 = notionalPicos(fill.price, fill.size);
+    const fee = BigInt(fill.fee);
+    this.#fills--;
+    this.#turnover -= notional2;
+    this.#fees -= fee;
+    this.#balance += fill.side === 'BUY' ? notional2 / SCALE + fee : -(notional2 / SCALE) + fee;
+    const book = this.#book(fill.tokenId);
+    book.size = base.size;
+    book.cost = base.cost;
+    book.realized = base.realized;
+    for (const f of kept) moveBook(book, f.side, f.price, f.size, notionalPicos(f.price, f.size));
   }
 
   /** Sets collateral from the venue (reconciliation). */
@@ -147,8 +161,10 @@ export class Portfolio {
   totals(mark: (tokenId: TokenId) => Micros | undefined): PortfolioTotals {
     let realized = 0n;
     let unrealized = 0n;
+    let value = 0n;
     for (const [tokenId, book] of this.#books) {
       realized += book.realized;
+      if (book.size === 0n) continue;
       const m = mark(tokenId);
       if (m !== undefined) {
         const marked = BigInt(m) * book.size;
@@ -168,15 +184,37 @@ export class Portfolio {
       turnover: Number(this.#turnover / SCALE),
     };
   }
-    let value = 0n;
 
   #book(tokenId: TokenId): Book {
-      if (book.size === 0n) continue;
     let book = this.#books.get(tokenId);
     if (!book) {
       book = { size: 0n, cost: 0n, realized: 0n };
       this.#books.set(tokenId, book);
     }
     return book;
+  }
+}
+
+/** A fill's effect on a token's position: a BUY adds to size and cost; a SELL closes at average cost (realizing PnL), and past the size held opens a short at its price. */
+function moveBook(book: Book, side: Side, priceMicros: Micros, sizeMicros: Micros, notional2: bigint): void {
+  const size = BigInt(sizeMicros);
+  if (side === 'BUY') {
+    book.size += size;
+    book.cost += notional2;
+    return;
+  }
+  const price = BigInt(priceMicros);
+  const closing = size > book.size ? book.size : size;
+  if (closing > 0n) {
+    const costOut = (book.cost * closing) / book.size;
+    book.realized += price * closing - costOut;
+    book.cost -= costOut;
+    book.size -= closing;
+  }
+  if (size > closing) {
+    // Selling more than held: record as a negative position at this price (venue-side short).
+    const extra = size - closing;
+    book.size -= extra;
+    book.cost -= price * extra;
   }
 }

@@ -189,6 +189,12 @@ export class RunStore {
     return this.#fills.saveFill(fill);
   }
 
+  /** Moves a stored fill whose trade FAILED on chain to `voided_fills` (fill-writes.ts); true when it was stored. */
+  voidFill(tradeId: string, orderId: string, at: number): boolean {
+    this.#assertWritable();
+    return this.#fills.voidFill(tradeId, orderId, at);
+  }
+
   /**
    * Records the collateral balance as of now (the starting balance, or the venue's after a
    * reconciliation); fills stored later move it. `load().balance` replays from the newest one.

@@ -6,6 +6,7 @@ import { IdAllocator } from './id-allocator.ts';
 import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
 import type { LoadedRun } from './store-types.ts';
+import { ACCOUNT_CURSOR } from './store-status.ts';
 import { settlementNote, settlementsOf } from './settlements.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
@@ -43,8 +44,16 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
         store.setCursor(FILLS_CURSOR, String(newestFill), fill.tsInit);
       }
     },
+    voidFill(fill: FillEvent, at: number) {
+      store.voidFill(fill.tradeId, fill.orderId, at);
+    },
     heartbeatId(id: string, at: number) {
       store.setHeartbeatId(id, at);
+    },
+    account(note) {
+      // the cash as a balance anchor (fills stored later move it), the rest for `clobot status`
+      if (note.cash !== undefined) store.setBalance(note.cash, note.at, note.source === 'venue' ? 'venue balance' : 'configured start');
+      store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside }), note.at);
     },
     journal(event: EngineEvent) {
       store.journal(event);
@@ -77,15 +86,20 @@ export function restoreFromStore(store: RunStore): EngineRestore & { readonly fi
  * Where the fills poller of a restarted run starts: early enough for every fill a previous life
  * may not have booked. That is the newest fill stored (fills before it were booked), but never
  * later than the creation of an order that was still open at the kill or whose venue-reported
- * filled size exceeds the fills stored for it; with no fill stored, the first order sent. (Starting
+ * filled size exceeds the fills stored for it, nor than a fill stored unconfirmed (its trade may
+ * still confirm or fail); with no fill stored, the first order sent. (Starting
  * at the restarted process's own clock lost the fills matched in the seconds before a kill once
  * the next life took longer than the poller's margin to start.)
  */
 export function fillsResumeMs(state: Pick<LoadedRun, 'orders' | 'fills' | 'cursors'>): number | undefined {
   const cursor = state.cursors[FILLS_CURSOR];
   const booked = new Map<string, number>();
-  for (const fill of state.fills) booked.set(fill.orderId, (booked.get(fill.orderId) ?? 0) + fill.size);
   let since = cursor === undefined ? undefined : Number(cursor);
+  for (const fill of state.fills) {
+    booked.set(fill.orderId, (booked.get(fill.orderId) ?? 0) + fill.size);
+    // a fill not confirmed yet: its trade's next status (CONFIRMED or FAILED) must be polled again
+    if (!fill.confirmed && since !== undefined && fill.tsEvent < since) since = fill.tsEvent;
+  }
   let firstSent: number | undefined;
   for (const order of state.orders) {
     if (order.orderId === undefined) continue;

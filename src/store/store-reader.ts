@@ -18,6 +18,7 @@ import {
   readNextId,
   readOrders,
   readRun,
+  readVoidedFills,
 } from './store-queries.ts';
 import type { BalanceAnchor, JournalRow, LockHolder, RunInfo, StoredFill, StoredOrder } from './store-types.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
@@ -32,6 +33,8 @@ export interface StoreSnapshot {
   readonly heartbeat: { readonly id: string; readonly at: number } | undefined;
   readonly openOrders: readonly StoredOrder[];
   readonly fills: readonly StoredFill[];
+  /** Fills whose trade failed on chain: out of `fills` and the portfolio, kept with when they were voided. */
+  readonly voidedFills: readonly (StoredFill & { readonly voidedAt: number })[];
   readonly balances: readonly BalanceAnchor[];
   /** Fills replayed (positions, realized PnL, fees, balance). */
   readonly portfolio: Portfolio;
@@ -86,6 +89,7 @@ export class StoreReader {
           heartbeat: readHeartbeat(db),
           openOrders: readOrders(db, 'open'),
           fills,
+          voidedFills: readVoidedFills(db),
           balances,
           // positions a market's resolution closed are closed here too (settlements.ts)
           portfolio: applySettlements(replayPortfolio(fills, balances), settlementsOf(cursors)),

@@ -26,13 +26,13 @@ export interface StatusReport {
   readonly positions: readonly StatusPosition[];
   /** Markets that resolved during the run, with the positions settled at their payout. */
   readonly settled: readonly StatusSettlement[];
+  /** Fills whose trade FAILED on chain: void, out of the positions and PnL above (their orders keep the size the venue matched). */
+  readonly voidedFills: readonly StatusVoidedFill[];
   readonly openOrders: readonly StatusOrder[];
   readonly cursors: Readonly<Record<string, string>>;
   readonly events: readonly StatusEvent[];
 }
 
-export interface StatusPosition {
-  readonly tokenId: string;
 /**
  * Marks: `run` when the run noted its marks (at each reading of the venue and at its stop: the
  * summary's), for the tokens it marked; else the price of the token's newest fill.
@@ -66,6 +66,8 @@ export function accountNoteOf(cursors: Readonly<Record<string, string>>): Stored
   }
 }
 
+export interface StatusPosition {
+  readonly tokenId: string;
   readonly size: string;
   readonly avgPrice: string;
   readonly realizedPnl: string;
@@ -82,6 +84,18 @@ export interface StatusSettlement {
   readonly realizedPnl: string;
   /** The tokens held when it resolved: size and payout a share. */
   readonly tokens: readonly { readonly tokenId: string; readonly size: string; readonly payout: string }[];
+}
+
+export interface StatusVoidedFill {
+  readonly tradeId: string;
+  readonly clientOrderId: string;
+  readonly tokenId: string;
+  readonly side: string;
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly matchedAt: string;
+  readonly voidedAt: string;
 }
 
 export interface StatusOrder {
@@ -109,8 +123,16 @@ export interface StatusEvent {
 export function buildStatusReport(s: StoreSnapshot): StatusReport {
   const marks = new Map<TokenId, Micros>();
   for (const f of s.fills) marks.set(f.tokenId, f.price);
+  const note = accountNoteOf(s.cursors);
+  if (note) for (const [tokenId, m] of Object.entries(note.marks)) marks.set(tokenId, m);
   const mark = (id: TokenId) => marks.get(id);
   const totals = s.portfolio.totals(mark);
+  let reserved = 0;
+  for (const o of s.openOrders) if (o.request.side === 'BUY') reserved += notional(o.request.price, Math.max(0, o.request.size - o.filled));
+  const outside = (note?.outside ?? []).map((p): OutsidePosition => {
+    const m = marks.get(p.tokenId);
+    return m === undefined ? { tokenId: p.tokenId, size: formatMicros(p.size) } : { tokenId: p.tokenId, size: formatMicros(p.size), mark: formatMicros(m), value: formatMicros(notional(m, p.size)) };
+  });
   const positions = s.portfolio
     .positions()
     .filter((p) => p.size !== 0 || p.realizedPnl !== 0)
@@ -123,16 +145,8 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
       unrealizedPnl: formatMicros(s.portfolio.totals((id) => (id === p.tokenId ? mark(id) : undefined)).unrealizedPnl),
     }));
   return {
-  const note = accountNoteOf(s.cursors);
-  if (note) for (const [tokenId, m] of Object.entries(note.marks)) marks.set(tokenId, m);
     store: s.file,
     schemaVersion: s.schemaVersion,
-  let reserved = 0;
-  for (const o of s.openOrders) if (o.request.side === 'BUY') reserved += notional(o.request.price, Math.max(0, o.request.size - o.filled));
-  const outside = (note?.outside ?? []).map((p): OutsidePosition => {
-    const m = marks.get(p.tokenId);
-    return m === undefined ? { tokenId: p.tokenId, size: formatMicros(p.size) } : { tokenId: p.tokenId, size: formatMicros(p.size), mark: formatMicros(m), value: formatMicros(notional(m, p.size)) };
-  });
     run: { id: s.run.runId, name: s.run.runName ?? null, createdAt: iso(s.run.createdAt), updatedAt: iso(s.run.updatedAt) },
     lock: s.lock ? { pid: s.lock.pid, host: s.lock.host, since: iso(s.lock.since), state: s.lock.state } : null,
     nextClientOrderSeq: s.nextId,
@@ -147,6 +161,17 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
       proceeds: formatMicros(m.proceeds),
       realizedPnl: formatMicros(m.realizedPnl),
       tokens: m.tokens.filter((t) => t.size !== 0).map((t) => ({ tokenId: t.tokenId, size: formatMicros(t.size), payout: formatMicros(t.payout) })),
+    })),
+    voidedFills: s.voidedFills.map((f) => ({
+      tradeId: f.tradeId,
+      clientOrderId: f.clientOrderId,
+      tokenId: f.tokenId,
+      side: f.side,
+      price: formatMicros(f.price),
+      size: formatMicros(f.size),
+      fee: formatMicros(f.fee),
+      matchedAt: iso(f.tsEvent),
+      voidedAt: iso(f.voidedAt),
     })),
     openOrders: s.openOrders.map((o) => ({
       clientOrderId: o.request.clientOrderId,

@@ -4,16 +4,19 @@ import { FillBook } from '../../src/engine/fill-book.ts';
 import type { VenueFill } from '../../src/execution/execution-client.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
 import type { TradeStatus } from '../../src/venue/domain/statuses.ts';
+import type { FillEvent, LifecycleEvent } from '../../src/core/events.ts';
+import type { EnginePersistence } from '../../src/engine/ports.ts';
 import { deskOn, edgeWith, M, request, T0, YES } from './parts.ts';
 
-function bookOn() {
-  const world = deskOn();
+function bookOn(persistence?: EnginePersistence) {
+  const world = deskOn({ persistence });
   const portfolio = new Portfolio(1_000 * M);
-  const fills = new FillBook(world.desk, portfolio);
+  const told: LifecycleEvent[] = [];
+  const fills = new FillBook(world.desk, portfolio, (event) => told.push(event));
   const record = world.desk.tracker.add(request({ price: 400_000, size: 10 * M }), T0);
   world.desk.tracker.setOrderId(record, '0xorder', T0);
   world.desk.tracker.transition(record, 'LIVE', T0);
-  const fill = (tradeId: string, size: number, status: TradeStatus, orderId = '0xorder'): VenueFill => ({
+  const fill = (tradeId: string, size: number, status: TradeStatus, orderId = '0xorder', more: Partial<VenueFill> = {}): VenueFill => ({
     tradeId,
     orderId,
     tokenId: YES,
@@ -21,12 +24,13 @@ function bookOn() {
     price: 400_000,
     size,
     fee: 0,
+    ...more,
     liquidity: 'MAKER',
     status,
     tsEvent: T0,
     tsInit: T0,
   });
-  return { ...world, portfolio, book: fills, record, fill };
+  return { ...world, portfolio, book: fills, record, fill, told };
 }
 
 describe('FillBook', () => {
@@ -77,5 +81,69 @@ describe('FillBook', () => {
     new FillBook(failing.desk, new Portfolio(0)).flush$().subscribe({ next: (v) => results.push(v), error: () => results.push('error') });
     expect(asked).toBe(1);
     expect(results).toEqual([undefined]);
+  });
+
+  it('tells the strategy each later settlement status, and counts fills by their final state', () => {
+    const w = bookOn();
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'MATCHED'));
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'MINED'));
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'MINED'));
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'CONFIRMED'));
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'FAILED')); // final already: ignored
+    expect(w.told.map((e) => (e.type === 'SettlementChanged' ? `${e.tradeId} ${e.status}` : e.type))).toEqual(['t1 MINED', 't1 CONFIRMED']);
+    w.book.onVenueFill(w.fill('t2', 2 * M, 'MATCHED'));
+    expect(w.book.settlement).toEqual({ confirmed: 1, provisional: 1, failed: 0 });
+  });
+
+  it('keeps provisional and confirmed inventory apart; risk sees the larger position', () => {
+    const w = bookOn();
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'CONFIRMED'));
+    w.book.onVenueFill(w.fill('t2', 3 * M, 'MATCHED'));
+    expect(w.portfolio.size(YES)).toBe(7 * M);
+    expect(w.book.confirmedSize(YES)).toBe(4 * M);
+    expect(w.book.riskSize(YES)).toBe(7 * M);
+    w.book.onVenueFill(w.fill('t3', 5 * M, 'MATCHED', '0xorder', { side: 'SELL' }));
+    expect(w.book.confirmedSize(YES)).toBe(4 * M);
+    expect(w.portfolio.size(YES)).toBe(2 * M);
+    expect(w.book.riskSize(YES)).toBe(4 * M);
+    w.book.onVenueFill(w.fill('t2', 3 * M, 'CONFIRMED'));
+    w.book.onVenueFill(w.fill('t3', 5 * M, 'CONFIRMED', '0xorder', { side: 'SELL' }));
+    expect(w.book.confirmedSize(YES)).toBe(2 * M);
+  });
+
+  it('voids a FAILED fill: position, cash, fees and PnL as if it never filled, the store and the strategy told', () => {
+    const voided: FillEvent[] = [];
+    // the store's side of the port (a real store is in the end-to-end test)
+    const store = { voidFill: (f: FillEvent) => voided.push(f), fill: () => undefined, journal: () => undefined, orderCreated: () => undefined, orderChanged: () => undefined } as unknown as EnginePersistence;
+    const w = bookOn(store);
+    const bookWithStore = w.book;
+    // a reference portfolio that only ever saw the fills that stand
+    const reference = new Portfolio(1_000 * M);
+    const buy1 = w.fill('t1', 4 * M, 'CONFIRMED', '0xorder', { price: 300_000, fee: 1_000 });
+    const buy2 = w.fill('t2', 6 * M, 'MATCHED', '0xorder', { price: 500_000, fee: 2_000 });
+    const sell = w.fill('t3', 5 * M, 'CONFIRMED', '0xorder', { side: 'SELL', price: 600_000, fee: 500 });
+    for (const f of [buy1, buy2, sell]) bookWithStore.onVenueFill(f);
+    for (const f of [buy1, sell]) reference.applyFill(f);
+    bookWithStore.onVenueFill({ ...buy2, status: 'RETRYING' });
+    bookWithStore.onVenueFill({ ...buy2, status: 'FAILED' });
+    const mark = () => 550_000;
+    expect(w.portfolio.position(YES)).toEqual(reference.position(YES));
+    expect(w.portfolio.totals(mark)).toEqual(reference.totals(mark));
+    expect(voided.map((f) => f.tradeId)).toEqual(['t2']);
+    expect(w.told.map((e) => (e.type === 'SettlementChanged' ? e.status : ''))).toEqual(['RETRYING', 'FAILED']);
+    expect(bookWithStore.settlement).toEqual({ confirmed: 2, provisional: 0, failed: 1 });
+    expect(bookWithStore.confirmedSize(YES)).toBe(reference.size(YES));
+    // the order keeps what the venue matched
+    expect(w.record.filled).toBe(10 * M);
+  });
+
+  it('voids a restored provisional fill when its trade is polled FAILED after a restart', () => {
+    const w = bookOn();
+    const stored: FillEvent = { type: 'OrderFilled', clientOrderId: w.record.request.clientOrderId, orderId: '0xorder', tradeId: 't1', tokenId: YES, side: 'BUY', price: 400_000, size: 4 * M, fee: 0, liquidity: 'MAKER', confirmed: false, tsEvent: T0, tsInit: T0 };
+    w.book.restore([stored]);
+    expect(w.portfolio.position(YES).size).toBe(4 * M);
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'FAILED'));
+    expect(w.portfolio.position(YES).size).toBe(0);
+    expect(w.portfolio.totals(() => undefined).cash).toBe(1_000 * M);
   });
 });

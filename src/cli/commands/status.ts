@@ -117,13 +117,13 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
     );
   }
 
-  if (r.settled.length > 0) {
-    out.push('', 'settled markets');
+  if (r.voidedFills.length > 0) {
+    out.push('', 'void fills (failed on chain: not in the positions or PnL)');
     out.push(
       renderTable(
-        ['market', 'winner', 'resolved at', 'held', 'proceeds', 'realized'],
-        r.settled.map((m) => [clip(m.conditionId, 20), m.winner === null ? 'none (0.5 each)' : clip(m.winner, 20), m.at, m.tokens.map((t) => `${t.size} @ ${t.payout}`).join(', ') || '-', m.proceeds, m.realizedPnl]),
-        [false, false, false, false, true, true],
+        ['trade', 'client order id', 'token', 'side', 'price', 'size', 'fee', 'voided at'],
+        r.voidedFills.map((f) => [clip(f.tradeId, 20), f.clientOrderId, clip(f.tokenId, 20), f.side, f.price, f.size, f.fee, f.voidedAt]),
+        [false, false, false, false, true, true, true, false],
       ),
     );
   }
