@@ -8,8 +8,8 @@ import type { Portfolio } from '../portfolio/portfolio.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { AccountNote, AccountReading, EngineOptions } from './ports.ts';
 
-/** Default period of the account's reconciliation in a live run, ms (two requests a period). */
-export const DEFAULT_ACCOUNT_SYNC_MS = 30_000;
+/** Shortest time a change of a position outside the bot must hold in the readings before it is taken, ms. */
+const MIN_STABLE_MS = 5_000;
 
 /** What our open BUY orders promise: price × size left, summed (what `ctx.balance()` deducts). */
 export function reservedByOpenBuys(tracker: OrderTracker): Micros {
@@ -28,10 +28,13 @@ export function reservedByOpenBuys(tracker: OrderTracker): Micros {
  * what the venue lists beyond them is a position held outside the bot (a trade by hand on the
  * same account). Such a position is logged, listed in the summary and the store, kept out of the
  * bot's figures and PnL, and shown to risk, which refuses a SELL of the bot beyond the bot's own
- * shares in that token (the engine gate `outside`), so it is never sold by accident. A position
- * seen outside is reported once two readings in a row agree (a fill the fills poller has not
- * brought yet shows for one reading only), or at once at start. Paper and backtest: the cash
- * starts at the configured balance, written to the store once when a run begins.
+ * shares in that token (the engine gate `outside`), so it is never sold by accident. The first
+ * reading is taken as it is; later, a token's outside size changes (up, down or to none) only
+ * once the readings have shown the new size for `stableMs` (the larger of 5 s and two periods):
+ * a trade of the bot reaches the venue's positions before its fill reaches us (the fills poller),
+ * and such a gap must neither be reported as a manual position nor lift the protection of one.
+ * Paper and backtest: the cash starts at the configured balance, written to the store once when
+ * a run begins.
  */
 export class AccountSync {
   readonly source: 'venue' | 'configured';
@@ -40,8 +43,8 @@ export class AccountSync {
   readonly #mark: (tokenId: TokenId) => Micros | undefined;
   readonly #settings: EngineOptions['account'];
   readonly #outside = new Map<TokenId, Micros>();
-  /** Candidates of the previous reading not yet confirmed. */
-  #candidates = new Map<TokenId, Micros>();
+  /** A change of a token's outside size seen, not yet stable long enough to be taken. */
+  readonly #pending = new Map<TokenId, { size: Micros; since: number }>();
   #readings = 0;
 
   constructor(desk: EngineDesk, portfolio: Portfolio, mark: (tokenId: TokenId) => Micros | undefined, settings: EngineOptions['account']) {
@@ -102,20 +105,35 @@ export class AccountSync {
       const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0);
       if (extra > 0) candidates.set(tokenId, extra);
     }
+    const now = this.#desk.clock.now();
+    const stableMs = Math.max(MIN_STABLE_MS, 2 * (this.#settings?.intervalMs ?? 0));
+    for (const tokenId of new Set([...candidates.keys(), ...this.#outside.keys(), ...this.#pending.keys()])) {
+      const size = candidates.get(tokenId) ?? 0;
+      if (size === (this.#outside.get(tokenId) ?? 0)) {
+        this.#pending.delete(tokenId);
+        continue;
+      }
+      const seen = this.#pending.get(tokenId);
+      if (!first && (seen === undefined || seen.size !== size)) {
+        this.#pending.set(tokenId, { size, since: now });
+        continue;
+      }
+      if (!first && now - seen!.since < stableMs) continue;
+      this.#pending.delete(tokenId);
+      this.#takeOutside(tokenId, size);
+    }
+    this.#record(cash);
+  }
+
+  #takeOutside(tokenId: TokenId, size: Micros): void {
     const log = this.#desk.log;
-    for (const [tokenId, size] of candidates) {
-      if (this.#outside.get(tokenId) === size) continue;
-      if (!first && this.#candidates.get(tokenId) !== size) continue;
+    if (size > 0) {
       this.#outside.set(tokenId, size);
       log.warn('position held outside the bot: reported, kept out of its PnL, never sold by it', { tokenId, size: formatMicros(size) });
-    }
-    for (const tokenId of [...this.#outside.keys()]) {
-      if (candidates.has(tokenId)) continue;
+    } else {
       this.#outside.delete(tokenId);
       log.info('position outside the bot gone', { tokenId });
     }
-    this.#candidates = candidates;
-    this.#record(cash);
   }
 
   /** Shares of `tokenId` the account holds outside the bot (0 when none). */

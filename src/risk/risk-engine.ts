@@ -92,6 +92,7 @@ export class RiskEngine {
       manualHalt: state.manualHalt,
       haltReason: state.haltReason,
       reconciling: state.reconciling,
+      outside: state.outside,
     };
     const results: (Denial | undefined)[] = [];
     for (const req of reqs) {
