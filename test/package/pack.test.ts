@@ -92,6 +92,17 @@ describe('the packed clobot in a user project', () => {
     expect(pkg.dependencies.clobot).toMatch(/^file:\.\.\/clobot-.*\.tgz$/);
   });
 
+  it('resolves clobot, clobot/testing and clobot/venue from the project with plain node', async () => {
+    const probe = [
+      "const api = await import('clobot');",
+      "const testing = await import('clobot/testing');",
+      "const venue = await import('clobot/venue');",
+      'console.log(api.STRATEGY_API_VERSION, typeof api.defineStrategy, typeof testing.runStrategy, typeof venue.createVenueClient);',
+    ].join(' ');
+    const r = await run('node imports', process.execPath, ['--input-type=module', '-e', probe], bot, MINUTE);
+    expect(r.out.trim()).toBe('2 function function function');
+  }, 2 * MINUTE);
+
   it('type-checks (tsc --noEmit)', async () => {
     await run('tsc --noEmit', join(bot, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], bot, 2 * MINUTE);
   }, 3 * MINUTE);
