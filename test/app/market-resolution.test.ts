@@ -7,6 +7,7 @@ import { startRecorder } from '../../src/app/recorder.ts';
 import { runBacktest } from '../../src/app/run-backtest.ts';
 import { startRunSession } from '../../src/app/run-session.ts';
 import { openBacktestData } from '../../src/backtest/data-file.ts';
+import { renderReport } from '../../src/backtest/report.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
@@ -113,7 +114,10 @@ describe('e2e: a market resolving mid-run', () => {
       writeFileSync(btPath, stringify({ ...rest, mode: 'backtest', strategies: [{ id: 'tq', module: STRATEGY, params: { tag: 'backtest', size: 10 } }], backtest: { balance: 10_000, latencyMs: 50 } }));
       const btConfig = loadConfig(btPath, {}, { cwd: dir });
       let btEngine: TradingEngine | undefined;
-      await runBacktest({ config: btConfig, data: await openBacktestData(recordingPath), onStopped: (e) => (btEngine = e) });
+      const result = await runBacktest({ config: btConfig, data: await openBacktestData(recordingPath), onStopped: (e) => (btEngine = e) });
+      // summary.json and the report list the settled market
+      expect(result.summary.settled).toMatchObject([{ conditionId: market.conditionId, winner: yes, proceeds: '10' }]);
+      expect(renderReport(result)).toContain('<h2>Settled markets</h2>');
       const backtest = outcome(btEngine!, tokenIds);
       expect(heardLifecycle('backtest').map((e) => e.type)).toEqual(['MarketClosed', 'MarketResolved']);
       expect(backtest).toEqual(live);
