@@ -28,7 +28,14 @@ interface SandboxFlags {
   flowIntensity: number;
   resolveMarkets: number;
   resolveWithinMs: number;
+  newMarketsEvery: number;
+  wsSilent: boolean;
   resolveAfterMs: number;
+  settleMinedMs: number;
+  settleConfirmedMs: number;
+  settleRetryRate: number;
+  settleFailRate: number;
+  matchingDelayMs?: number;
   serverSecret?: string;
   deterministicKeys: boolean;
   adminToken?: string;
@@ -65,8 +72,15 @@ export function registerSandbox(program: Command): void {
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
+    .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
+    .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
     .option('--resolve-within-ms <n>', 'their end dates fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--resolve-after-ms <n>', 'a closed market resolves this long after it closed, ms', parseIntOption(0, 2_592_000_000), 2_000)
+    .option('--settle-mined-ms <n>', 'our trades go MINED (or RETRYING) about this long after they match, ms', parseIntOption(0, 600_000), 2_000)
+    .option('--settle-confirmed-ms <n>', 'and CONFIRMED (or FAILED) about this long after that, ms', parseIntOption(0, 600_000), 3_000)
+    .option('--settle-retry-rate <x>', 'share of our trades that go RETRYING, then CONFIRMED, 0..1 (seeded)', parseShare, 0)
+    .option('--settle-fail-rate <x>', 'fault: share of our trades that go RETRYING, then FAILED and are reversed, 0..1 (seeded)', parseShare, 0)
+    .option('--matching-delay-ms <n>', "hold every marketable order this long (DELAYED) before it meets the book, ms (default: each market's seconds_delay)", parseIntOption(0, 600_000))
     .addOption(
       new Option('--server-secret <hex>', `key of the API credentials, 32 to 512 hex digits (default: random at every start, so credentials do not outlive the process)`)
         .env(SERVER_SECRET_ENV)
@@ -107,11 +121,18 @@ export function registerSandbox(program: Command): void {
           dropAfterAccept: flags.dropAfterAccept,
           mode: flags.mode,
           ignoreHeartbeats: flags.ignoreHeartbeats,
+          wsSilent: flags.wsSilent,
+          settlementMinedMs: flags.settleMinedMs,
+          settlementConfirmedMs: flags.settleConfirmedMs,
+          settlementRetryRate: flags.settleRetryRate,
+          settlementFailRate: flags.settleFailRate,
+          ...(flags.matchingDelayMs !== undefined ? { matchingDelayMs: flags.matchingDelayMs } : {}),
         },
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
+        newMarkets: { everyMs: flags.newMarketsEvery },
         serverSecret: flags.serverSecret,
         deterministicKeys: flags.deterministicKeys,
         adminToken: flags.adminToken,
