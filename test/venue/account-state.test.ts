@@ -10,7 +10,7 @@ import { getOrderBook } from '../../src/venue/actions/get-order-book.ts';
 import { getAllPositions, getPositions } from '../../src/venue/actions/get-positions.ts';
 import { postOrders } from '../../src/venue/actions/post-orders.ts';
 import { withL2Auth } from '../../src/venue/auth/with-l2-auth.ts';
-import { createVenueClient, type VenueClient, type VenueProfile } from '../../src/venue/client.ts';
+import { createVenueClient, type VenueClient } from '../../src/venue/client.ts';
 import { decodeBalanceAllowance, decodePositions } from '../../src/venue/decode.ts';
 import { ADDRESS, addressOf, KEY, OTHER_KEY, signer } from './trading/helpers.ts';
 
