@@ -204,7 +204,9 @@ function moveBook(book: Book, side: Side, priceMicros: Micros, sizeMicros: Micro
     return;
   }
   const price = BigInt(priceMicros);
-  const closing = size > book.size ? book.size : size;
+  // only a long position is closed; below zero (a buy voided after the sale) a sale adds to the short
+  const held = book.size > 0n ? book.size : 0n;
+  const closing = size > held ? held : size;
   if (closing > 0n) {
     const costOut = (book.cost * closing) / book.size;
     book.realized += price * closing - costOut;

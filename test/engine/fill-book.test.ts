@@ -146,4 +146,18 @@ describe('FillBook', () => {
     expect(w.portfolio.position(YES).size).toBe(0);
     expect(w.portfolio.totals(() => undefined).cash).toBe(1_000 * M);
   });
+
+  it('a sale out of a buy that fails leaves the position below zero by exactly what was sold, as at the venue', () => {
+    const w = bookOn();
+    w.book.onVenueFill(w.fill('b1', 5 * M, 'MATCHED'));
+    w.book.onVenueFill(w.fill('s1', 530_000, 'CONFIRMED', '0xorder', { side: 'SELL', price: 303_000 }));
+    w.book.onVenueFill(w.fill('s2', 4_470_000, 'CONFIRMED', '0xorder', { side: 'SELL', price: 303_000 }));
+    w.book.onVenueFill(w.fill('b1', 5 * M, 'FAILED'));
+    expect(w.portfolio.position(YES).size).toBe(-5 * M);
+    // and the store's replay of the fills that stand gives the same
+    const replay = new Portfolio(0);
+    replay.applyFill({ tokenId: YES, side: 'SELL', price: 303_000, size: 530_000, fee: 0 });
+    replay.applyFill({ tokenId: YES, side: 'SELL', price: 303_000, size: 4_470_000, fee: 0 });
+    expect(replay.position(YES)).toEqual(w.portfolio.position(YES));
+  });
 });
