@@ -22,8 +22,9 @@ export function reservedByOpenBuys(tracker: OrderTracker): Micros {
 
 /**
  * The engine's part that holds the account to the venue's truth. Live: the account is read at
- * start (before any strategy runs) and every `intervalMs`; each reading sets the portfolio's cash
- * to the venue's balance, so `ctx.balance()` (cash less what our open buys reserve) is the
+ * start (before any strategy runs) and every `intervalMs`; a reading sets the portfolio's cash
+ * to the venue's balance (unless our fills moved the cash since the previous reading: then a fill
+ * may be in flight on one side, and the next quiet period sets it), so `ctx.balance()` (cash less what our open buys reserve) is the
  * account's free collateral, and compares the venue's positions with the bot's own (its fills):
  * what the venue lists beyond them is a position held outside the bot (a trade by hand on the
  * same account). Such a position is logged, listed in the summary and the store, kept out of the
@@ -46,6 +47,8 @@ export class AccountSync {
   /** A change of a token's outside size seen, not yet stable long enough to be taken. */
   readonly #pending = new Map<TokenId, { size: Micros; since: number }>();
   #readings = 0;
+  /** The portfolio's cash after the previous reading. */
+  #cashAfter: Micros | undefined;
 
   constructor(desk: EngineDesk, portfolio: Portfolio, mark: (tokenId: TokenId) => Micros | undefined, settings: EngineOptions['account']) {
     this.#desk = desk;
@@ -96,10 +99,15 @@ export class AccountSync {
   apply(reading: AccountReading): void {
     const first = this.#readings++ === 0;
     const portfolio = this.#portfolio;
-    const cash = reading.cash;
-    const changed = cash !== portfolio.balance();
-    portfolio.setBalance(cash);
-    if (first || changed) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash) });
+    // our fills moved the cash since the previous reading: one of them may be counted by the
+    // venue and not yet by us (or the reverse), so the venue's figure waits for a quiet period
+    const moved = this.#cashAfter !== undefined && portfolio.balance() !== this.#cashAfter;
+    const cash = first || !moved ? reading.cash : undefined;
+    if (cash !== undefined) {
+      if (first || cash !== portfolio.balance()) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash), was: formatMicros(portfolio.balance()) });
+      portfolio.setBalance(cash);
+    }
+    this.#cashAfter = portfolio.balance();
     const candidates = new Map<TokenId, Micros>();
     for (const [tokenId, held] of reading.positions) {
       const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0);

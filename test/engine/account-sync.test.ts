@@ -58,6 +58,20 @@ describe('AccountSync', () => {
     expect(sync.outside()).toEqual([]);
   });
 
+  it('takes the venue’s cash only in a period our fills did not move it (a fill may be in flight on one side)', () => {
+    const { sync, portfolio, notes } = setUp();
+    sync.apply(reading(100 * M));
+    // our buy of 10 @ 0.40 is booked; the venue's reading of the same moment does not count it yet
+    portfolio.applyFill({ tokenId: YES, side: 'BUY', price: 400_000, size: 10 * M, fee: 0 });
+    sync.apply(reading(100 * M, { [YES]: 10 * M }));
+    expect(portfolio.balance()).toBe(96 * M);
+    expect(notes.at(-1)?.cash).toBeUndefined();
+    // a quiet period: the venue's figure is taken (here it also took a deposit of 1)
+    sync.apply(reading(97 * M, { [YES]: 10 * M }));
+    expect(portfolio.balance()).toBe(97 * M);
+    expect(notes.at(-1)?.cash).toBe(97 * M);
+  });
+
   it('paper and backtest: the configured cash is written once when the run begins, not on a resume', async () => {
     const notes: AccountNote[] = [];
     const persistence = { account: (note: AccountNote) => notes.push(note), transaction: <T>(fn: () => T) => fn() } as unknown as EnginePersistence;
