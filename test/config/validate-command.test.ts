@@ -47,6 +47,18 @@ describe('clobot validate', () => {
     expect(ok.status).toBe(0);
   });
 
+  it('--venue counts as the venue, as for run: a paper config with no venue key validates with it', () => {
+    const path = tmp.write('novenue.yaml', 'mode: paper\n');
+    const r = clobot(['validate', path]);
+    expect(r.stderr).toContain('venue');
+    expect(r.stderr).toContain('required in paper mode');
+    expect(r.status).toBe(2);
+    const ok = clobot(['validate', path, '--venue', 'http://127.0.0.1:9']);
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toBe(`ok: ${path} (mode paper, 0 strategies, 0 market selectors)\n`);
+    expect(ok.status).toBe(0);
+  });
+
   it('loads the strategy modules without being asked (--check-modules of older scripts still accepted)', () => {
     tmp.write('strat.mjs', 'export default {};\n');
     const text = 'mode: backtest\ndata:\n  markets: { tokenIds: ["1", "2"] }\nstrategies:\n  - { id: a, module: ./strat.mjs }\n  - { id: b, module: ./gone.mjs, markets: { slugs: [s] } }\n';

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { selectorCount } from '../../config/resolve-strategies.ts';
 import type { RunConfig } from '../../config/run-config.ts';
-import { parsePathOption } from '../options.ts';
+import { parsePathOption, parseUrlOption } from '../options.ts';
 
 /**
  * `clobot validate <config>`: checks a run config exactly as `clobot run` does before it starts
@@ -18,9 +18,10 @@ export function registerValidate(program: Command): void {
     .description('check a run config as a run would (types, ranges, mode rules, secrets from the environment, strategy modules and params) without running it')
     .argument('<config>', 'path to the YAML run config', parsePathOption)
     // strategy modules are always loaded now; the flag of older scripts is still accepted
+    .option('--venue <url>', 'venue base URL, as `clobot run --venue` takes it (counts as the config\'s venue)', parseUrlOption)
     .addOption(new Option('--check-modules').hideHelp())
-    .action(async (configPath: string) => {
-      const config = await loadCheckedConfig(configPath, process.env);
+    .action(async (configPath: string, opts: { venue?: string }) => {
+      const config = await loadCheckedConfig(configPath, process.env, { venueUrl: opts.venue });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       process.stdout.write(`${summary(configPath, config)}\n`);
     });
