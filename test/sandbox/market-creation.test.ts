@@ -73,7 +73,7 @@ describe('markets created while the sandbox runs', () => {
     ws.on('message', (d: Buffer) => frames.push(d.toString('utf8')));
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ assets_ids: [created.tokens[0]!.tokenId], type: 'market' }));
-    await until('a snapshot', async () => frames.some((f) => f.includes('"event_type":"book"')));
+    await until('a snapshot', () => Promise.resolve(frames.some((f) => f.includes('"event_type":"book"'))));
     ws.terminate();
   });
 
@@ -86,14 +86,14 @@ describe('markets created while the sandbox runs', () => {
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ assets_ids: [tokenId], type: 'market' }));
     ws.send('PING');
-    await until('PONG', async () => frames.includes('PONG'));
+    await until('PONG', () => Promise.resolve(frames.includes('PONG')));
     await new Promise((r) => setTimeout(r, 200));
     expect(frames).toEqual(['PONG']);
     // lifted: a resubscription gets its snapshot
     await fetch(`${sb.url}/admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wsSilent: false }) });
     ws.send(JSON.stringify({ assets_ids: [tokenId], operation: 'unsubscribe' }));
     ws.send(JSON.stringify({ assets_ids: [tokenId], operation: 'subscribe' }));
-    await until('a snapshot', async () => frames.some((f) => f.includes('"event_type":"book"')));
+    await until('a snapshot', () => Promise.resolve(frames.some((f) => f.includes('"event_type":"book"'))));
     ws.terminate();
   });
 });
