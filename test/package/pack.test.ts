@@ -1,8 +1,9 @@
 // The package as a user gets it (issue 12, "Done when"): `npm pack` this repository, install the
 // tarball into an empty folder, `clobot init bot`, then inside bot its own `npm install`, `tsc
-// --noEmit`, `npm test`, `clobot validate`, a backtest of its sample recording with fills and a
-// 20 s live run on the embedded sandbox with fills. Installs use the npm cache (`--prefer-offline`)
-// and a loopback mirror of better-sqlite3's prebuilt addon (prebuilt-mirror.ts). Slow: minutes.
+// --noEmit`, `npm test`, `clobot validate`, a backtest of its sample recording with fills (and a
+// sweep on worker threads) and a 20 s live run on the embedded sandbox with fills. Installs use
+// the npm cache (`--prefer-offline`) and a loopback mirror of better-sqlite3's prebuilt addon
+// (prebuilt-mirror.ts). Slow: about 5 minutes on 2 busy cores.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,7 +125,14 @@ describe('the packed clobot in a user project', () => {
     await clobot('backtest', ['backtest', 'config/backtest.yaml', '--data', 'data/sample.jsonl.gz', '--out', 'bt-out'], 4 * MINUTE);
     const summary = JSON.parse(readFileSync(join(bot, 'bt-out', 'summary.json'), 'utf8'));
     expect(summary.metrics.fills).toBeGreaterThan(0);
-  }, 5 * MINUTE);
+    // a sweep runs the strategy on worker threads (the compiled worker entries load it there)
+    await clobot('sweep', ['backtest', 'config/backtest.yaml', '--data', 'data/sample.jsonl.gz', '--out', 'sweep-out', '--sweep', 'quoter.improveTicks=0,1'], 4 * MINUTE);
+    const index = JSON.parse(readFileSync(join(bot, 'sweep-out', 'sweep.json'), 'utf8'));
+    expect(index.points.map((p: { label: string; metrics: { fills: number } }) => [p.label, p.metrics.fills > 0]).sort()).toEqual([
+      ['quoter.improveTicks=0', true],
+      ['quoter.improveTicks=1', true],
+    ]);
+  }, 8 * MINUTE);
 
   it('trades live on the embedded sandbox for 20 s with fills and a verified stop', async () => {
     await clobot('live 20 s', ['run', 'config/live.yaml', '--duration', '20s', '--summary', 'live-summary.json'], 3 * MINUTE);
