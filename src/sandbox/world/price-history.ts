@@ -6,7 +6,8 @@ import type { SandboxToken } from './model.ts';
  * Synthetic price history of a token: a deterministic function of (seed, market, time), so any
  * window asked for comes out the same on every call. Value noise on a daily and an hourly grid
  * around the market's initial mid, on the tick grid, within [tick, 1 - tick]; after a closed
- * market's end the price sits at its resolution (1 or 0). The NO token mirrors the YES token.
+ * market's resolution the price sits there (1 or 0; a market closed but not resolved yet keeps its
+ * noise). The NO token mirrors the YES token.
  */
 const HOUR_S = 3600;
 const DAY_S = 86_400;
@@ -14,7 +15,7 @@ const DAY_S = 86_400;
 export function priceAt(seed: number, token: SandboxToken, unixSeconds: number): Micros {
   const market = token.market;
   let yes: Micros;
-  if (market.closed && unixSeconds * 1000 >= market.endDate) {
+  if (market.closed && market.winnerIndex !== undefined && unixSeconds * 1000 >= market.endDate) {
     yes = market.winnerIndex === 0 ? MICROS_PER_UNIT : 0;
   } else {
     const base = market.initialMid;
