@@ -8,8 +8,8 @@ import type { TradeStatus } from '../venue/domain/statuses.ts';
 import type { EngineDesk } from './engine-desk.ts';
 
 /**
- * Books our fills and follows them to the chain. Each venue trade is booked once (a FAILED one
- * never), on its order record and in the portfolio, then stored, journalled and handed to the
+ * Books our fills and follows them to the chain. Each venue trade is booked once (one first seen
+ * FAILED never: it is only stored as void), on its order record and in the portfolio, then stored, journalled and handed to the
  * strategy that owns the order. A fill is provisional until its trade is CONFIRMED: each later
  * status (MINED, RETRYING, CONFIRMED, FAILED) is told to the strategy as a SettlementChanged
  * event, and a FAILED one is void: the portfolio's cash, fees and the token's position and PnL
@@ -92,7 +92,14 @@ export class FillBook {
     if (!record) return; // not ours (or from before this run: reconciliation adopts it)
     const booked = this.#bookedOf(fill.orderId);
     if (booked.trades.has(fill.tradeId)) return; // booked and final already
-    if (fill.status === 'FAILED') return;
+    if (fill.status === 'FAILED') {
+      // failed before we booked it (a restart learned of it late): never booked, kept as void
+      const voided = this.#event(record.request.clientOrderId, fill, false);
+      booked.trades.set(fill.tradeId, { fill: voided, status: 'FAILED', strategyId: record.request.strategyId, voided: true });
+      this.#counts.failed++;
+      desk.persistence?.voidFill?.(voided, desk.clock.now());
+      return;
+    }
     const confirmed = fill.status === 'CONFIRMED';
     booked.size += fill.size;
     const now = desk.clock.now();
@@ -102,21 +109,7 @@ export class FillBook {
     desk.counters.fills++;
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
     else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') tracker.transition(record, 'PARTIALLY_FILLED', now);
-    const event: FillEvent = Object.freeze({
-      type: 'OrderFilled',
-      clientOrderId: record.request.clientOrderId,
-      orderId: fill.orderId,
-      tradeId: fill.tradeId,
-      tokenId: fill.tokenId,
-      side: fill.side,
-      price: fill.price,
-      size: fill.size,
-      fee: fill.fee,
-      liquidity: fill.liquidity,
-      confirmed,
-      tsEvent: fill.tsEvent,
-      tsInit: fill.tsInit,
-    });
+    const event = this.#event(record.request.clientOrderId, fill, confirmed);
     booked.trades.set(fill.tradeId, this.#apply(event, fill.status, record.request.strategyId));
     if (confirmed) this.#counts.confirmed++;
     desk.persistence?.fill(event);
@@ -133,6 +126,24 @@ export class FillBook {
         return of(undefined);
       }),
     );
+  }
+
+  #event(clientOrderId: string, fill: VenueFill, confirmed: boolean): FillEvent {
+    return Object.freeze({
+      type: 'OrderFilled',
+      clientOrderId,
+      orderId: fill.orderId,
+      tradeId: fill.tradeId,
+      tokenId: fill.tokenId,
+      side: fill.side,
+      price: fill.price,
+      size: fill.size,
+      fee: fill.fee,
+      liquidity: fill.liquidity,
+      confirmed,
+      tsEvent: fill.tsEvent,
+      tsInit: fill.tsInit,
+    });
   }
 
   /** Applies a fill to the portfolio and, while it is provisional, follows it (returns what is booked). */

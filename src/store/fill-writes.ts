@@ -16,6 +16,7 @@ export class FillWrites {
   readonly #insertBalance: Database.Statement;
   readonly #keepVoided: Database.Statement;
   readonly #dropFill: Database.Statement;
+  readonly #insertVoided: Database.Statement;
   #lastFillSeq: number;
 
   constructor(db: Database.Database, file: string) {
@@ -32,16 +33,30 @@ export class FillWrites {
       'INSERT INTO voided_fills SELECT *, ? FROM fills WHERE trade_id = ? AND order_id = ? ON CONFLICT (trade_id, order_id) DO NOTHING',
     );
     this.#dropFill = db.prepare('DELETE FROM fills WHERE trade_id = ? AND order_id = ?');
+    this.#insertVoided = db.prepare(
+      `INSERT INTO voided_fills (trade_id, order_id, seq, client_order_id, token_id, side, price, size, fee, liquidity, confirmed, ts_event, ts_init, voided_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (trade_id, order_id) DO NOTHING`,
+    );
   }
 
-  /** Moves a stored fill whose trade FAILED to `voided_fills` (see RunStore.voidFill); true when it was stored. */
-  voidFill(tradeId: string, orderId: string, at: number): boolean {
+  /**
+   * Moves a stored fill whose trade FAILED to `voided_fills` (see RunStore.voidFill); one never
+   * stored (its trade failed before the run booked it) is written there directly, with the next
+   * fill number. True when the fill was not void yet.
+   */
+  voidFill(fill: FillEvent, at: number): boolean {
     try {
-      const kept = this.#keepVoided.run(at, tradeId, orderId).changes === 1;
-      this.#dropFill.run(tradeId, orderId);
-      return kept;
+      if (this.#keepVoided.run(at, fill.tradeId, fill.orderId).changes === 1) {
+        this.#dropFill.run(fill.tradeId, fill.orderId);
+        return true;
+      }
+      const seq = this.#lastFillSeq + 1;
+      const f = fill;
+      const inserted = this.#insertVoided.run(f.tradeId, f.orderId, seq, f.clientOrderId, f.tokenId, f.side, f.price, f.size, f.fee, f.liquidity, f.tsEvent, f.tsInit, at).changes === 1;
+      if (inserted) this.#lastFillSeq = seq;
+      return inserted;
     } catch (err) {
-      throw storeFailure(this.#file, `voidFill ${tradeId}`, err);
+      throw storeFailure(this.#file, `voidFill ${fill.tradeId}`, err);
     }
   }
 

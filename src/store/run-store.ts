@@ -189,10 +189,10 @@ export class RunStore {
     return this.#fills.saveFill(fill);
   }
 
-  /** Moves a stored fill whose trade FAILED on chain to `voided_fills` (fill-writes.ts); true when it was stored. */
-  voidFill(tradeId: string, orderId: string, at: number): boolean {
+  /** Records a fill whose trade FAILED on chain in `voided_fills`, out of `fills` (fill-writes.ts); true when it was not void yet. */
+  voidFill(fill: FillEvent, at: number): boolean {
     this.#assertWritable();
-    return this.#fills.voidFill(tradeId, orderId, at);
+    return this.#fills.voidFill(fill, at);
   }
 
   /**

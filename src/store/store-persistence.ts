@@ -45,7 +45,7 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
       }
     },
     voidFill(fill: FillEvent, at: number) {
-      store.voidFill(fill.tradeId, fill.orderId, at);
+      store.voidFill(fill, at);
     },
     heartbeatId(id: string, at: number) {
       store.setHeartbeatId(id, at);

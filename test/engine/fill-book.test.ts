@@ -56,6 +56,7 @@ describe('FillBook', () => {
     w.book.onVenueFill(w.fill('t2', 4 * M, 'CONFIRMED', '0xsomeone-else'));
     expect(w.fills).toEqual([]);
     expect(w.portfolio.position(YES).size).toBe(0);
+    expect(w.book.settlement).toEqual({ confirmed: 0, provisional: 0, failed: 1 });
   });
 
   it('a restored fill is not booked again; a forgotten order books afresh', () => {
