@@ -12,7 +12,7 @@ import { restoreFromStore, storePersistence } from '../../src/store/store-persis
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { buildStatusReport } from '../../src/store/store-status.ts';
 import { tempDir } from '../store/helpers.ts';
-import { COND, M, simulatedEdge, silent, T0, YES } from './parts.ts';
+import { COND, M, SETTINGS, simulatedEdge, silent, T0, YES } from './parts.ts';
 
 /**
  * The engine's market lifecycle part (src/engine/market-lifecycle.ts) on the paper/backtest edge
@@ -93,7 +93,7 @@ function engineOf(w: ReturnType<typeof world>, strategies: EngineStrategy[], ext
     tokens: w.tokens,
     strategies,
     risk: { limits: { maxOrderNotional: 100 * M, staleBookMs: 60_000 } },
-    settings: { maxBatchWaitMs: 10, maxBatchSize: 15, quoteTolerance: { priceTicks: 0, sizeShare: 0.1 }, reconcileDelayMs: 500, syncIntervalMs: 0, maxInFlightBatches: 4 },
+    settings: SETTINGS,
     startingBalance: 10_000 * M,
     runId: 'feedf00d',
     log: silent,
