@@ -303,10 +303,10 @@ export interface ExecutionConfig {
   readonly stopDeadlineMs: number;
   /** What to do at start with open orders the run did not place: cancel them or adopt them. */
   readonly orphans: 'cancel' | 'adopt';
-  /** Threads that sign a batch together with the engine's thread (live mode). */
-  readonly signing: SigningThreadsConfig;
   /** Live: period of the account's reconciliation with the venue (balance, positions), ms; 0 = at start only. */
   readonly accountSyncMs: number;
+  /** Threads that sign a batch together with the engine's thread (live mode). */
+  readonly signing: SigningThreadsConfig;
   /**
    * Keep the engine's event loop polling instead of sleeping between events (live and paper):
    * a steadier tick-to-trade for one core at 100% (see src/core/busy-poll.ts).
@@ -374,4 +374,8 @@ export interface BacktestConfig {
   readonly equityIntervalMs: number;
   /** false: a strategy that throws stops the backtest with its stack; true: the event is skipped, the fault counted and the strategy runs on. */
   readonly keepGoing: boolean;
+  /** How our fills settle on chain in paper and backtest (src/sim/settlement-model.ts; all 0: CONFIRMED at once), and the seed of its draws. */
+  readonly settlement: { readonly minedMs: number; readonly confirmedMs: number; readonly retryRate: number; readonly failRate: number; readonly seed: number };
+  /** Matching delay of every market in paper and backtest, ms; undefined: none. */
+  readonly matchingDelayMs: number | undefined;
 }

@@ -267,10 +267,10 @@ const executionSchema = z.strictObject({
   // how long a stop cancels, retries and checks the venue's open orders before it gives up (exit 3)
   stopDeadlineMs: ms(1_000, 600_000).default(30_000),
   orphans: z.enum(['cancel', 'adopt']).default('cancel'),
-  signing: z
-    .strictObject({
   // live: how often the account (the venue's balance and positions) is read again after start; 0 = at start only
   accountSyncMs: ms(0, 3_600_000).default(30_000),
+  signing: z
+    .strictObject({
       helpers: int(0, 16).default(0),
       spinMs: ms(0, 60_000).default(0),
     })
@@ -302,6 +302,19 @@ const backtestSchema = z
     equityIntervalMs: ms(1_000).default(60_000),
     /** A strategy that throws stops the backtest (false), or the event is skipped and the fault counted (true). */
     keepGoing: z.boolean().default(false),
+    /** How our fills settle on chain in paper and backtest (src/sim/settlement-model.ts); default: CONFIRMED at once. */
+    settlement: z
+      .strictObject({
+        minedMs: ms(0, 3_600_000).default(0),
+        confirmedMs: ms(0, 3_600_000).default(0),
+        retryRate: z.number().min(0).max(1).default(0),
+        failRate: z.number().min(0).max(1).default(0),
+        seed: int(0).default(1),
+      })
+      .refine((k) => k.retryRate + k.failRate <= 1, { error: 'retryRate + failRate must be at most 1', path: ['failRate'] })
+      .prefault({}),
+    /** Matching delay of every market in paper and backtest, ms (a marketable order is DELAYED this long); absent: none. */
+    matchingDelayMs: ms(0, 600_000).optional(),
   })
   // the one-way latency is the default of both legs; fees written in the file apply to every
   // market unless feeSource says otherwise, and without them each market's recorded rates apply
@@ -315,6 +328,8 @@ const backtestSchema = z
     feeSource: b.feeSource ?? (b.fees !== undefined ? ('config' as const) : ('market' as const)),
     equityIntervalMs: b.equityIntervalMs,
     keepGoing: b.keepGoing,
+    settlement: b.settlement,
+    matchingDelayMs: b.matchingDelayMs,
   }));
 
 /** The whole file. */
