@@ -143,7 +143,7 @@ export function checkDefinition(value: unknown, where: string): StrategyDefiniti
     throw new StrategyError(
       `strategy '${def.name}' (${where}) targets strategy API version ${String(def.apiVersion)}; this clobot runs version ${STRATEGY_API_VERSION} ` +
         `(and still loads ${SUPPORTED_API_VERSIONS.filter((v) => v !== STRATEGY_API_VERSION).join(', ')}): make the module with this clobot's defineStrategy ` +
-        `(import { defineStrategy } from 'clobot'), see docs/strategies/writing.md "Porting a v1 strategy"`,
+        `(import { defineStrategy } from 'clobot'), see "Porting a version 1 module" in docs/strategies/writing.md`,
     );
   }
   for (const hook of [...HOOK_NAMES, 'init', 'stream'] as const) {
