@@ -1,5 +1,6 @@
 import type { MarketEvent } from '../core/events.ts';
 import type { AccountSource } from '../engine/ports.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 
 /** The execution side of a run: the only thing live and paper do differently. */
@@ -9,6 +10,8 @@ export interface ExecutionEdge {
   readonly observe?: (event: MarketEvent) => void;
   /** Releases what the edge owns beyond the execution client (the signer's helper threads). */
   readonly close?: () => void;
+  /** Paper: the simulated venue trades these tokens too (markets that joined the run). */
+  readonly addTokens?: (tokens: readonly TrackedToken[]) => void;
   /** Live: where the engine reads the account (the venue's balance and positions). */
   readonly account?: AccountSource;
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { DataConfig } from '../config/run-config.ts';
+import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
 import type { WatchedTokens } from '../data/watched-tokens.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
@@ -22,6 +23,8 @@ export interface FollowMarketsOptions {
   readonly monitor: MarketDataMonitor;
   /** Markets new to the run, to note in the store (so a replay of the store knows them). */
   readonly journalMarkets?: (markets: readonly TradingMarket[]) => void;
+  /** New markets' tokens, before the engine and the market data take them (paper: the simulated venue). */
+  readonly onTokens?: (tokens: readonly TrackedToken[]) => void;
   /** The run's markets after every change (for parts that watch each market, like its status). */
   readonly onMarkets?: (markets: VenueMarkets) => void;
   readonly onError: (err: unknown) => void;
@@ -65,7 +68,9 @@ function applyChange(options: FollowMarketsOptions, change: MarketsChange): void
   for (const r of change.removed) {
     engine.lifecycle({ type: 'MarketRemoved', conditionId: r.market.conditionId, tokenIds: tokenIdsOf(r.market), reason: r.reason, tsInit: now });
   }
-  engine.changeTokens(tokensOf(change.added), strategyTokenChanges(options.strategies, change));
+  const added = tokensOf(change.added);
+  if (added.length > 0) options.onTokens?.(added);
+  engine.changeTokens(added, strategyTokenChanges(options.strategies, change));
   for (const m of change.added) engine.lifecycle({ type: 'MarketAdded', conditionId: m.conditionId, tokenIds: tokenIdsOf(m), tsInit: now });
 }
 

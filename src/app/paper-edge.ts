@@ -24,5 +24,5 @@ export function paperEdge(config: PaperRunConfig, clock: Clock, tokens: readonly
     balance: config.paper.balance,
     ...simulatedVenueSettings(bt),
   });
-  return { execution, observe: (event) => execution.onMarketEvent(event) };
+  return { execution, observe: (event) => execution.onMarketEvent(event), addTokens: (added) => execution.addTokens(backtestTokens(added, bt)) };
 }

@@ -216,6 +216,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       strategies: loaded.map(({ config: s }) => ({ id: s.id, markets: s.markets })),
       engine: () => built.engine,
       monitor,
+      onTokens: edge.addTokens,
       journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
       onMarkets: (now) => (watchedMarkets = watchedMarketsOf(tokensOfMarkets(now.markets))),
       onError: onDataError,

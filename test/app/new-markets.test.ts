@@ -14,7 +14,8 @@ import { followerLog } from './strategies/market-follower.ts';
  * filter-selected live run re-evaluates its filter every second; a market the sandbox creates
  * mid-run (`POST /admin/markets/create`) is streamed, the strategy hears MarketAdded with the new
  * tokens already in ctx.tokenIds, gets its books and trades it; closed (`/admin/markets/close`),
- * it is no longer streamed and the strategy hears MarketRemoved and loses its tokens.
+ * it is no longer streamed and the strategy hears MarketRemoved and loses its tokens. In paper
+ * mode the simulated venue trades the new market too.
  */
 
 const FOLLOWER = fileURLToPath(new URL('./strategies/market-follower.ts', import.meta.url));
@@ -34,15 +35,15 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function writeConfig(transport: 'poll' | 'ws', tag: string): string {
+function writeConfig(mode: 'live' | 'paper', transport: 'poll' | 'ws', tag: string): string {
   const path = join(dir, `${tag}.yaml`);
   writeFileSync(
     path,
     [
-      'mode: live',
+      `mode: ${mode}`,
       'venue:',
       `  baseUrl: ${sandbox.url}`,
-      'account: { signatureType: 0 }',
+      ...(mode === 'live' ? ['account: { signatureType: 0 }'] : []),
       'data:',
       `  transport: ${transport}`,
       '  pollIntervalMs: 200',
@@ -77,16 +78,20 @@ async function admin(path: string, body: unknown): Promise<Record<string, unknow
   return (await res.json()) as Record<string, unknown>;
 }
 
-describe.each(['poll', 'ws'] as const)('a filter-selected run over %s', (transport) => {
+describe.each([
+  ['live', 'poll'],
+  ['live', 'ws'],
+  ['paper', 'poll'],
+] as const)('a filter-selected %s run over %s', (mode, transport) => {
   it('picks up a market created mid-run (books, MarketAdded, a trade) and drops it once closed', async () => {
-    const tag = `new-markets-${transport}`;
-    const config = loadConfig(writeConfig(transport, tag), { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY });
+    const tag = `new-markets-${mode}-${transport}`;
+    const config = loadConfig(writeConfig(mode, transport, tag), mode === 'live' ? { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY } : {});
     const session = await startRunSession({ config, logger: createLogger({ level: 'silent' }) });
     const log = followerLog(tag);
     const startTokens = session.tokens.map((t) => t.tokenId);
     try {
       await until('books of the first markets', () => startTokens.every((t) => (log.books.get(t)?.length ?? 0) > 0));
-      const created = await admin('/admin/markets/create', { question: `Will the ${transport} run see this market?` });
+      const created = await admin('/admin/markets/create', { question: `Will the ${mode} ${transport} run see this market?` });
       const conditionId = created['conditionId'] as string;
       const newTokens = (created['tokens'] as { tokenId: string }[]).map((t) => t.tokenId);
       expect(newTokens).toHaveLength(2);

@@ -61,9 +61,13 @@ export class EdgeVenue {
     this.#now = options.now;
     this.#onFill = options.onFill;
     this.#tradePrefix = options.tradePrefix;
-    for (const token of options.tokens) {
-      this.tokens.set(token.tokenId, { token, book: new RecordedBook(token.tickSize, token.minOrderSize), bids: [], asks: [] });
-    }
+    for (const token of options.tokens) this.addToken(token);
+  }
+
+  /** A token the venue trades from now on (a market that joined a paper run); a known one is kept. */
+  addToken(token: SimToken): void {
+    if (this.tokens.has(token.tokenId)) return;
+    this.tokens.set(token.tokenId, { token, book: new RecordedBook(token.tickSize, token.minOrderSize), bids: [], asks: [] });
   }
 
   nextSeq(): number {

@@ -105,6 +105,11 @@ export class SimulatedExecutionClient implements ExecutionClient {
     this.#matchingDelayMs = options.matchingDelayMs;
   }
 
+  /** Tokens of markets that joined the run while it goes on (paper: new markets at runtime). */
+  addTokens(tokens: readonly SimToken[]): void {
+    for (const token of tokens) this.#venue.addToken(token);
+  }
+
   /** Orders, rejections by reason, fills and cancels so far. */
   get stats(): SimulatedExecutionStats {
     return this.#venue.stats;
