@@ -22,6 +22,7 @@ import { getAllPositions } from '../../src/venue/actions/get-positions.ts';
 import { postOrders } from '../../src/venue/actions/post-orders.ts';
 import { withL2Auth } from '../../src/venue/auth/with-l2-auth.ts';
 import { createVenueClient, type VenueClient } from '../../src/venue/client.ts';
+import { clobotProcess } from '../cli/clobot-process.ts';
 import { TEST_PRIVATE_KEY, waitFor } from '../engine/e2e/harness.ts';
 import { addressOf, signer } from '../venue/trading/helpers.ts';
 import { cashChecks } from './strategies/cash-checker.ts';
@@ -166,19 +167,22 @@ describe('account state from the venue', () => {
     expect(account.cash).toBe(formatMicros(await venueCash()));
   }, 90_000);
 
-  it('`clobot status` of the run’s store shows the same figures under the same names', () => {
-    const reader = StoreReader.open(live.store);
-    try {
-      const report = buildStatusReport(reader.snapshot());
-      const { source: _source, outside: _outside, ...figures } = live.summary.account;
-      const { source, outside, marks, ...statusFigures } = report.account;
-      expect(statusFigures).toEqual(figures);
-      expect(source).toBe('venue');
-      expect(marks).toBe('run');
-      expect(outside).toEqual(live.summary.account.outside);
-    } finally {
-      reader.close();
-    }
+  it('`clobot status` of the run’s store shows the same figures under the same names', async () => {
+    const r = await clobotProcess(['status', live.store, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as { account: Record<string, unknown> };
+    const { source: _source, outside: _outside, ...figures } = live.summary.account;
+    const { source, outside, marks, ...statusFigures } = report.account;
+    expect(statusFigures).toEqual(figures);
+    expect(source).toBe('venue');
+    expect(marks).toBe('run');
+    expect(outside).toEqual(live.summary.account.outside);
+    // the table form says the same
+    const text = await clobotProcess(['status', live.store]);
+    const a = live.summary.account;
+    expect(text.stdout).toContain(`cash ${a.cash}  reserved ${a.reserved}  free ${a.free}  position value ${a.positionValue}  equity ${a.equity}  (cash: venue)`);
+    expect(text.stdout).toContain(`outside the bot: ${market.tokens[0].tokenId} ${formatMicros(MANUAL)} shares`);
   });
 
   it('in paper the same strategy decides the same (it buys), from the configured cash', async () => {
