@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunSession } from '../../src/app/run-session.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { sandboxRig, until, type SandboxRig } from './run-helpers.ts';
 import { followerLog } from './strategies/market-follower.ts';
 
 /**
@@ -20,42 +19,30 @@ import { followerLog } from './strategies/market-follower.ts';
 const FOLLOWER = fileURLToPath(new URL('./strategies/market-follower.ts', import.meta.url));
 const SILENT_MS = 600;
 
-let sandbox: RunningSandbox;
-let dir: string;
+let rig: SandboxRig;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 43, markets: 6, events: 6, flow: { enabled: true, intensity: 6 } });
-  dir = mkdtempSync(join(tmpdir(), 'clobot-feed-watchdog-'));
+  rig = await sandboxRig({ seed: 43, markets: 6, events: 6, flow: { enabled: true, intensity: 6 } }, 'clobot-feed-watchdog-');
 });
 
 afterAll(async () => {
-  await sandbox?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function setFaults(patch: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandbox.url}/admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
-  expect(res.status).toBe(200);
+  await rig.admin('/admin/faults', patch);
 }
 
 describe('the WS feed watchdog', () => {
   it('splits assets over connections, detects a silent feed and refreshes its books by REST, then streams again', async () => {
     const tag = 'watchdog';
-    const path = join(dir, 'watchdog.yaml');
+    const path = join(rig.dir, 'watchdog.yaml');
     writeFileSync(
       path,
       [
         'mode: paper',
         'venue:',
-        `  baseUrl: ${sandbox.url}`,
+        `  baseUrl: ${rig.sandbox.url}`,
         'data:',
         '  transport: ws',
         `  wsSilentAfterMs: ${SILENT_MS}`,
@@ -81,7 +68,7 @@ describe('the WS feed watchdog', () => {
       // ceil(tokens / 3) connections, each subscribed
       const expected = Math.ceil(tokens.length / 3);
       await until('every connection open', () => session.marketData.summary().connections === expected);
-      const ws = (await (await fetch(`${sandbox.url}/admin/ws`)).json()) as { connections: number; subscriptions: number };
+      const ws = (await (await fetch(`${rig.sandbox.url}/admin/ws`)).json()) as { connections: number; subscriptions: number };
       expect(ws).toMatchObject({ connections: expected, subscriptions: tokens.length });
       await until('books over WS', () => tokens.every((t) => booksSince(t, 0) > 0));
       expect(session.marketData.summary().silences).toBe(0);

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunSession } from '../../src/app/run-session.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { sandboxRig, until, type SandboxRig } from './run-helpers.ts';
 import { followerLog } from './strategies/market-follower.ts';
 
 /**
@@ -22,27 +21,24 @@ const FOLLOWER = fileURLToPath(new URL('./strategies/market-follower.ts', import
 /** A throwaway key used nowhere else: 0x + 64 hex, inside the secp256k1 range. */
 const TEST_PRIVATE_KEY = '0x' + '3d'.repeat(32);
 
-let sandbox: RunningSandbox;
-let dir: string;
+let rig: SandboxRig;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 41, markets: 4, events: 4, flow: { enabled: true, intensity: 4 } });
-  dir = mkdtempSync(join(tmpdir(), 'clobot-new-markets-'));
+  rig = await sandboxRig({ seed: 41, markets: 4, events: 4, flow: { enabled: true, intensity: 4 } }, 'clobot-new-markets-');
 });
 
 afterAll(async () => {
-  await sandbox?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
 function writeConfig(mode: 'live' | 'paper', transport: 'poll' | 'ws', tag: string): string {
-  const path = join(dir, `${tag}.yaml`);
+  const path = join(rig.dir, `${tag}.yaml`);
   writeFileSync(
     path,
     [
       `mode: ${mode}`,
       'venue:',
-      `  baseUrl: ${sandbox.url}`,
+      `  baseUrl: ${rig.sandbox.url}`,
       ...(mode === 'live' ? ['account: { signatureType: 0 }'] : []),
       'data:',
       `  transport: ${transport}`,
@@ -55,27 +51,13 @@ function writeConfig(mode: 'live' | 'paper', transport: 'poll' | 'ws', tag: stri
       `    module: ${FOLLOWER}`,
       `    params: { tag: ${tag}, takeNew: true }`,
       'risk:',
-      `  haltFile: ${join(dir, 'HALT')}`,
+      `  haltFile: ${join(rig.dir, 'HALT')}`,
       'logging:',
       '  level: silent',
       '',
     ].join('\n'),
   );
   return path;
-}
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function admin(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status, `${path}: ${res.status}`).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
 }
 
 describe.each([
@@ -91,7 +73,7 @@ describe.each([
     const startTokens = session.tokens.map((t) => t.tokenId);
     try {
       await until('books of the first markets', () => startTokens.every((t) => (log.books.get(t)?.length ?? 0) > 0));
-      const created = await admin('/admin/markets/create', { question: `Will the ${mode} ${transport} run see this market?` });
+      const created = await rig.admin('/admin/markets/create', { question: `Will the ${mode} ${transport} run see this market?` });
       const conditionId = created['conditionId'] as string;
       const newTokens = (created['tokens'] as { tokenId: string }[]).map((t) => t.tokenId);
       expect(newTokens).toHaveLength(2);
@@ -106,7 +88,7 @@ describe.each([
       await until('a fill on the new market', () => newTokens.some((t) => (log.fills.get(t) ?? 0) > 0), 15_000);
       expect(session.engine.cache.get(newTokens[0]!)?.token.conditionId).toBe(conditionId);
 
-      await admin('/admin/markets/close', { conditionId });
+      await rig.admin('/admin/markets/close', { conditionId });
       await until('MarketRemoved', () => log.lifecycle.some((l) => l.event.type === 'MarketRemoved' && l.event.conditionId === conditionId), 10_000);
       const removed = log.lifecycle.find((l) => l.event.type === 'MarketRemoved')!;
       expect(removed.event).toMatchObject({ type: 'MarketRemoved', conditionId, tokenIds: newTokens, reason: 'closed' });
