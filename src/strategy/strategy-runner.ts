@@ -45,6 +45,8 @@ export class StrategyRunner<P = unknown, S = unknown> {
   start(): void {
     if (this.state !== 'CREATED') return;
     this.state = 'RUNNING';
+    // both are called with the definition as `this`, so reading them off it unbound is safe
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const init = this.definition.init;
     if (init) {
       try {
@@ -54,10 +56,11 @@ export class StrategyRunner<P = unknown, S = unknown> {
         return;
       }
     }
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const stream = this.definition.stream;
     if (stream) {
       try {
-        const intents$: Observable<OrderIntent> = stream({
+        const intents$: Observable<OrderIntent> = stream.call(this.definition, {
           ctx: this.ctx,
           state: this.#state as S,
           books$: this.#books.asObservable(),

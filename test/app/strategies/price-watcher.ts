@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { defineStrategy } from '../../../src/strategy/index.ts';
 
 const Params = z.object({ tag: z.string(), take: z.boolean().default(false) }).strict();
-type P = z.infer<typeof Params>;
 
 export interface WatchedCalls {
   books: number;
