@@ -110,7 +110,7 @@ describe('re-selecting markets against a fresh scan', () => {
   it('takes a market created since the start and lets a closed one go; named markets stay', async () => {
     const open = sandbox.world.markets.filter((m) => !m.closed);
     const named = open[0]!;
-    const selection: MarketSelection = { tokenIds: [], conditionIds: [named.conditionId], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 50 } };
+    const selection: MarketSelection = { tokenIds: [], conditionIds: [named.conditionId as `0x${string}`], slugs: [], filter: { tags: [], active: true, acceptingOrders: true, maxCount: 50 } };
     const held = await resolveMarkets(venue, selection);
     expect(held.map((m) => m.conditionId).sort()).toEqual(open.map((m) => m.conditionId).sort());
 
