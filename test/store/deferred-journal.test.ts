@@ -9,7 +9,7 @@ import { order, request, storeError, tempDir, TOKEN_A } from './helpers.ts';
 
 const tmp = tempDir();
 
-function trade(i: number): MarketEvent {
+function trade(i: number): Extract<MarketEvent, { type: 'trade' }> {
   return { type: 'trade', tokenId: TOKEN_A, side: 'BUY', price: 500_000 + i, size: 1_000_000, tsEvent: 1_000 + i, tsInit: 1_001 + i };
 }
 
