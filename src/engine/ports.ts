@@ -130,8 +130,9 @@ export interface EnginePersistence {
   heartbeatId(id: string, at: number): void;
   journal(event: EngineEvent): void;
   /**
-   * A market event that changed the cache, before the strategies see it (in the same per-tick
-   * transaction as what it causes): the store journals it so the run can be replayed offline.
+   * A market event that changed the cache, before the strategies see it: the store journals it
+   * so the run can be replayed offline. It may be written after the tick's own commit (the store
+   * defers market events off the order path, docs/store.md); a kill loses at most one turn's.
    */
   marketEvent?(event: MarketEvent): void;
   /** The account's state (AccountNote): at start, after each reading of the venue, at stop. */
