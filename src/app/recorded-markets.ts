@@ -52,6 +52,57 @@ export function selectRecordedMarkets(header: RecordingHeader, selection: Market
   return { markets: header.markets.filter((m) => chosen.has(m.conditionId)), warnings };
 }
 
+/** What a market that joined the recording changes: the tokens to track, and each strategy's new tokens. */
+export interface RecordedMarketJoin {
+  readonly market: RecordedMarket;
+  readonly tokens: TrackedToken[];
+  readonly byStrategy: Map<string, { readonly added: readonly TokenId[]; readonly removed: readonly TokenId[] }>;
+}
+
+/**
+ * The backtest's side of new markets at runtime: a market that joins a recording (its `market`
+ * event) is taken by every strategy whose selection has a `filter` holding fewer than `maxCount`
+ * markets (a market seen closed no longer counts: the live refresher drops it and refills), as a
+ * filter-selected live run takes a new market the venue lists. A selection without a filter
+ * never changes. A market no strategy takes is not traded (a live run would not have added it).
+ */
+export class RecordedMarketFollower {
+  readonly #strategies: { readonly id: string; readonly selection: MarketSelection; readonly maxCount: number; readonly held: Set<string> }[] = [];
+  readonly #closed = new Set<string>();
+
+  /** Each strategy with its selection and the recorded markets it picked at the start. */
+  constructor(strategies: readonly { readonly id: string; readonly selection: MarketSelection; readonly markets: readonly RecordedMarket[] }[]) {
+    for (const s of strategies) {
+      const filter = s.selection.filter;
+      if (filter === undefined) continue;
+      const named = (m: RecordedMarket): boolean =>
+        s.selection.conditionIds.some((c) => c.toLowerCase() === m.conditionId.toLowerCase()) ||
+        s.selection.slugs.includes(m.slug) ||
+        m.tokens.some((t) => s.selection.tokenIds.includes(t.tokenId));
+      this.#strategies.push({ id: s.id, selection: s.selection, maxCount: filter.maxCount, held: new Set(s.markets.filter((m) => !named(m)).map((m) => m.conditionId)) });
+    }
+  }
+
+  /** A market closed: it leaves its filters' counts. */
+  closed(conditionId: string): void {
+    this.#closed.add(conditionId);
+  }
+
+  /** The change a joining market makes; undefined when no strategy takes it. */
+  join(market: RecordedMarket): RecordedMarketJoin | undefined {
+    const byStrategy = new Map<string, { added: TokenId[]; removed: TokenId[] }>();
+    for (const s of this.#strategies) {
+      let open = 0;
+      for (const c of s.held) if (!this.#closed.has(c)) open++;
+      if (open >= s.maxCount || s.held.has(market.conditionId)) continue;
+      s.held.add(market.conditionId);
+      byStrategy.set(s.id, { added: selectedTokenIds([market], s.selection), removed: [] });
+    }
+    if (byStrategy.size === 0) return undefined;
+    return { market, tokens: trackedTokens([market]), byStrategy };
+  }
+}
+
 /** The tokens a strategy trades in the chosen markets: both outcomes, or only the named tokens. */
 export function selectedTokenIds(markets: readonly RecordedMarket[], selection: MarketSelection): TokenId[] {
   const explicit = new Set(selection.tokenIds);

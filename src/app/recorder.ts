@@ -6,7 +6,6 @@ import { fieldLogger } from '../core/log.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
-import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { MarketEvent } from '../core/events.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
@@ -14,7 +13,10 @@ import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type Recording
 import { createRecordingWriter } from '../data/recording/writer.ts';
 import { marketDataSource } from './market-data.ts';
 import { watchedMarketsOf } from '../data/market-status-poll.ts';
-import { resolveSelections } from './venue-markets.ts';
+import { resolveSelections, type VenueMarkets } from './venue-markets.ts';
+import { WatchedTokens } from '../data/watched-tokens.ts';
+import { followMarkets } from './follow-markets.ts';
+import { MarketDataMonitor } from './market-data-monitor.ts';
 
 export interface RecorderOptions {
   readonly config: RunConfig;
@@ -71,7 +73,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     const { venue, url, sandbox } = await openVenue(config, options.venueUrl, logger, clock);
     if (sandbox) closers.push(() => sandbox.close());
 
-    const markets = await selectedMarkets(config, venue);
+    const selected = await selectedMarkets(config, venue);
+    const markets = selected.markets;
     const tokens = tokensOf(markets);
     const header: RecordingHeader = {
       format: RECORDING_FORMAT,
@@ -84,7 +87,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     closers.unshift(() => writer.close());
 
     const startedAt = clock.now();
-    const byType: Record<MarketEvent['type'], number> = { book: 0, prices: 0, trade: 0, tickSize: 0, marketClosed: 0, marketResolved: 0 };
+    const byType: Record<MarketEvent['type'], number> = { book: 0, prices: 0, trade: 0, tickSize: 0, marketClosed: 0, marketResolved: 0, marketAdded: 0 };
     let errors = 0;
     let lastTsInit = 0;
     let fail!: (err: unknown) => void;
@@ -95,9 +98,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       errors++;
       log.warn('market data error', { err: String(err) });
     };
-    // the same source a live or paper run of this config trades on
-    const watched = watchedMarketsOf(tokens);
-    const source$ = marketDataSource({ data: config.data, venue, tokenIds: tokens.map((t) => t.tokenId), clock, onError, markets: () => watched });
+    // the same source a live or paper run of this config trades on, over tokens that follow a
+    // filter's selection as the run's do
+    const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
+    let watchedMarkets = watchedMarketsOf(tokens);
+    let marketCount = markets.length;
+    const source$ = marketDataSource({ data: config.data, venue, tokenIds: watched, clock, onError, markets: () => watchedMarkets });
 
     let stopping = false;
     const write = (event: MarketEvent): void => {
@@ -126,13 +132,35 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         }
       }),
     );
+    // a market that joins is written (a `market` event) before its tokens are streamed, so
+    // readers know its tokens by their first event
+    const follower = followMarkets({
+      data: config.data,
+      venue,
+      clock,
+      markets: selected,
+      watched,
+      strategies: [],
+      engine: () => undefined,
+      monitor: new MarketDataMonitor(log, config.data.transport),
+      journalMarkets: (added) => {
+        for (const m of added) {
+          const now = clock.now();
+          write({ type: 'marketAdded', market: recordedMarketOf(m), tsEvent: now, tsInit: now });
+        }
+        marketCount += added.length;
+      },
+      onMarkets: (now) => (watchedMarkets = watchedMarketsOf(tokensOf(now.markets))),
+      onError,
+    });
+    if (follower) closers.unshift(() => follower.stop());
     log.info('recording started', { url, out: writer.path, markets: markets.length, tokens: tokens.length, transport: config.data.transport });
 
     const stats = (): RecorderStats => ({
       events: writer.events,
       bytes: writer.bytes,
-      markets: markets.length,
-      tokens: tokens.length,
+      markets: marketCount,
+      tokens: watched.size,
       startedAt,
       elapsedMs: clock.now() - startedAt,
       byType: { ...byType },
@@ -178,10 +206,10 @@ function withTsInit(event: MarketEvent, tsInit: number): MarketEvent {
 }
 
 /** `data.markets`, else the union of the enabled strategies' selections, each resolved once. */
-async function selectedMarkets(config: RunConfig, venue: VenueClient): Promise<readonly TradingMarket[]> {
+async function selectedMarkets(config: RunConfig, venue: VenueClient): Promise<VenueMarkets> {
   const selections: MarketSelection[] = [];
   if (config.data.markets) selections.push(config.data.markets);
   else for (const s of config.strategies) if (s.enabled) selections.push(s.markets);
   if (selections.length === 0) throw new ConfigError(`data.markets (${config.source.file}): no market selection to record: set data.markets`);
-  return (await resolveSelections(venue, selections)).markets;
+  return resolveSelections(venue, selections);
 }

@@ -14,8 +14,9 @@ import type { BacktestData } from '../backtest/backtest-data.ts';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
 import { MetricsRecorder } from '../backtest/metrics.ts';
 import type { ParamOverride } from '../backtest/param-overrides.ts';
+import type { MarketSelection } from '../data/market-selection.ts';
 import { queueModel } from '../sim/edge/queue-model.ts';
-import { backtestTokens, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
+import { backtestTokens, RecordedMarketFollower, selectedTokenIds, selectRecordedMarkets, trackedTokens } from './recorded-markets.ts';
 import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
 import { buildSummary } from '../backtest/summary.ts';
 import { BacktestFaultError } from '../backtest/backtest-fault.ts';
@@ -75,16 +76,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const marketsById = new Map<string, RecordedMarket>();
   const strategies: EngineStrategy[] = [];
   const strategyInfo: { id: string; module: string; params: unknown }[] = [];
+  const picks: { id: string; selection: MarketSelection; markets: readonly RecordedMarket[] }[] = [];
   for (const { config: s, index, loaded: strategy } of loaded) {
     const where = s.marketsFrom === 'data' ? 'data.markets' : `strategies[${index}].markets`;
     const picked = selectRecordedMarkets(data.header, s.markets, where);
     warnings.push(...picked.warnings);
     for (const m of picked.markets) marketsById.set(m.conditionId, m);
+    picks.push({ id: s.id, selection: s.markets, markets: picked.markets });
     strategies.push({ id: s.id, definition: strategy.definition, params: strategy.params, tokenIds: selectedTokenIds(picked.markets, s.markets) });
     strategyInfo.push({ id: s.id, module: s.module, params: strategy.params });
   }
   const markets = data.header.markets.filter((m) => marketsById.has(m.conditionId));
   const tokens = trackedTokens(markets);
+  // markets that join the recording later (its `market` events) reach filter-selected strategies
+  const follower = new RecordedMarketFollower(picks);
 
   // the first event sets the clock's start
   let bytes: number | undefined;
@@ -137,6 +142,22 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   recorder.sample(start, bt.balance);
   const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity()));
 
+  // a market that joined the recording: the simulated venue lists it, the engine tracks it, the
+  // strategies whose filter takes it get its tokens, and every strategy hears MarketAdded, as in
+  // a live or paper run that follows its markets
+  const onMarketEvent = (e: MarketEvent): void => {
+    if (e.type === 'marketClosed' || e.type === 'marketResolved') follower.closed(e.conditionId);
+    if (e.type !== 'marketAdded') return;
+    const join = follower.join(e.market);
+    if (join === undefined) return;
+    markets.push(join.market);
+    tokens.push(...join.tokens);
+    recorder.addTokens(join.tokens);
+    execution.addTokens(backtestTokens(join.tokens, bt));
+    engine.changeTokens(join.tokens, join.byStrategy);
+    engine.lifecycle({ type: 'MarketAdded', conditionId: join.market.conditionId, tokenIds: join.tokens.map((t) => t.tokenId), tsInit: e.tsInit });
+  };
+
   engine.start();
   let first = true;
   const batches: AsyncIterable<readonly MarketEvent[]> = {
@@ -158,7 +179,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     batches,
     sinks: [
       (e) => {
-        if (!faulted) execution.onMarketEvent(e);
+        if (faulted) return;
+        if (e.type === 'marketAdded' || e.type === 'marketClosed' || e.type === 'marketResolved') onMarketEvent(e);
+        execution.onMarketEvent(e);
       },
       (e) => {
         if (faulted) return;

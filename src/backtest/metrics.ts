@@ -126,7 +126,13 @@ export class MetricsRecorder {
 
   constructor(options: { tokens: readonly TrackedToken[]; intervalMs: number }) {
     this.#intervalMs = options.intervalMs;
-    for (const t of options.tokens) {
+    this.addTokens(options.tokens);
+  }
+
+  /** Tokens of markets that joined the replay (a recording's `market` event). */
+  addTokens(tokens: readonly TrackedToken[]): void {
+    for (const t of tokens) {
+      if (this.#tokenMarket.has(t.tokenId)) continue;
       this.#tokenMarket.set(t.tokenId, t.conditionId);
       if (!this.#markets.has(t.conditionId)) this.#markets.set(t.conditionId, { question: t.question, portfolio: new Portfolio(0), fills: 0, volume: 0 });
       this.#prices.set(t.tokenId, new PriceTrail());

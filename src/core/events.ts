@@ -29,7 +29,30 @@ export type MarketEvent =
       readonly winnerTokenId: TokenId | undefined;
       readonly tsEvent: number;
       readonly tsInit: number;
-    };
+    }
+  /**
+   * A market joined the data after it started (a filter-selected recording picked it up): from
+   * here on events may name its tokens. Recordings carry it as `market`; live sources never emit it.
+   */
+  | { readonly type: 'marketAdded'; readonly market: ListedMarket; readonly tsEvent: number; readonly tsInit: number };
+
+/**
+ * A market and its trading rules as a recording lists it (header entry or `market` event):
+ * decimals as strings, fees in basis points.
+ */
+export interface ListedMarket {
+  readonly conditionId: string;
+  readonly question: string;
+  readonly slug: string;
+  readonly negRisk: boolean;
+  readonly negRiskMarketId?: string;
+  /** Decimal strings. */
+  readonly tickSize: string;
+  readonly minOrderSize: string;
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+  readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
+}
 
 /** The states of one of our orders, as the engine tracks it. */
 export type OrderStatus =

@@ -109,6 +109,9 @@ export class MarketCache {
           }
         }
         return [];
+      case 'marketAdded':
+        // a recording's note that a market joined: whoever replays it tracks its tokens
+        return [];
     }
   }
 

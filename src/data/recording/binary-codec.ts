@@ -2,7 +2,8 @@ import { DecodeError, ParameterError } from '../../core/errors.ts';
 import type { Micros } from '../../core/fixed.ts';
 import type { BookLevel, OrderBook, TokenPrices } from '../../core/types.ts';
 import type { MarketEvent } from '../../core/events.ts';
-import { encodeHeaderLine } from './encode-line.ts';
+import { addMarketTokens, decodeRecordedMarket } from './decode-recorded.ts';
+import { encodeHeaderLine, encodeMarket } from './encode-line.ts';
 import type { RecordingHeader } from './format.ts';
 
 /**
@@ -22,6 +23,8 @@ import type { RecordingHeader } from './format.ts';
  *     6 close   time conditionRef:uv n:uv tokenRef:uv*                     (form version 2)
  *     7 resolve time conditionRef:uv n:uv tokenRef:uv* winner:uv          (form version 2)
  *               winner: 0 no winner, else 1 + the winner's position among the n tokens
+ *     8 market  time length:uv utf8-bytes   a market that joined: its header entry as JSON;
+ *               later records may name its tokens                         (form version 2)
  *   time     := dTsInit:sv (from the previous record's tsInit, 0 at the start) tsEvent-tsInit:sv
  *   flags    := bit0 tickSize, bit1 minOrderSize, bit2 lastTradePrice, bit3 negRisk given,
  *               bit4 negRisk true, bits5-6 hash form: 0 UTF-8 (length:uv bytes), 1 lowercase hex
@@ -36,7 +39,10 @@ import type { RecordingHeader } from './format.ts';
 
 /** `\x89CLBREC\n`: not text (high byte), names the format, catches newline mangling. */
 export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x43, 0x0a]);
-/** Version 2 added the `close` and `resolve` records; a version-1 file reads the same. */
+/**
+ * Version 2 added the `close`, `resolve` and `market` records (`market` came the day version 2
+ * did, before any release, so the version was not bumped again); a version-1 file reads the same.
+ */
 export const BINARY_FORM_VERSION = 2;
 /** Records are gathered into blocks of about this many bytes. */
 const BLOCK_BYTES = 32 * 1024;
@@ -48,6 +54,7 @@ const K_TRADE = 4;
 const K_TICK = 5;
 const K_CLOSE = 6;
 const K_RESOLVE = 7;
+const K_MARKET = 8;
 
 const HASH_UTF8 = 0;
 const HASH_HEX = 1;
@@ -161,6 +168,16 @@ export class BinaryEventEncoder {
           if (event.winnerTokenId !== undefined && winner < 0) throw new ParameterError('recording', 'winnerTokenId', `must be one of tokenIds, was ${event.winnerTokenId}`);
           this.#uv(winner + 1);
         }
+        break;
+      }
+      case 'marketAdded': {
+        const json = Buffer.from(encodeMarket(event.market), 'utf8');
+        this.#ensure(32 + json.length);
+        this.#u8(K_MARKET);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(json.length);
+        json.copy(this.#buf, this.#len);
+        this.#len += json.length;
         break;
       }
     }
@@ -360,7 +377,7 @@ function sv(): number {
  */
 export class BinaryEventDecoder {
   readonly #where: string;
-  readonly #tokens: ReadonlyMap<string, string>;
+  readonly #tokens: Map<string, string>;
   readonly #strings: string[] = [];
   /** For each string id: the header's token string, or undefined when it is not a token. */
   readonly #tokenOf: (string | undefined)[] = [];
@@ -372,8 +389,8 @@ export class BinaryEventDecoder {
   /** File offset of buffer position 0 in the current block (for messages). */
   #base = 0;
 
-  /** `where` names the file in errors. */
-  constructor(where: string, tokens: ReadonlyMap<string, string>) {
+  /** `where` names the file in errors; `market` records add their tokens to `tokens`. */
+  constructor(where: string, tokens: Map<string, string>) {
     this.#where = where;
     this.#tokens = tokens;
   }
@@ -397,7 +414,8 @@ export class BinaryEventDecoder {
         else if (kind === K_TRADE) out.push(this.#trade());
         else if (kind === K_TICK) out.push(this.#tick());
         else if (kind === K_CLOSE || kind === K_RESOLVE) out.push(this.#lifecycle(kind));
-        else throw this.#error(recordStart, 'kind', 'a record kind 1..7', kind);
+        else if (kind === K_MARKET) out.push(this.#market(stop, recordStart));
+        else throw this.#error(recordStart, 'kind', 'a record kind 1..8', kind);
         if (p > stop) throw CORRUPT;
       }
     } catch (err) {
@@ -429,7 +447,7 @@ export class BinaryEventDecoder {
     if (this.#tokenOf[ref] === undefined) {
       const s = this.#strings[ref];
       if (s === undefined) throw CORRUPT;
-      throw this.#error(p, 'tokenId', "a token of the header's markets", s);
+      throw this.#error(p, 'tokenId', "a token of the header's markets or of an earlier market event", s);
     }
     return ref;
   }
@@ -578,6 +596,33 @@ export class BinaryEventDecoder {
     const winner = uv();
     if (winner > n) throw CORRUPT;
     return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId: winner === 0 ? undefined : tokenIds[winner - 1], tsEvent, tsInit };
+  }
+
+  /** A market that joined: checked like a header entry; its tokens become ones records may name. */
+  #market(stop: number, recordStart: number): MarketEvent {
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
+    const length = uv();
+    if (p + length > stop) throw CORRUPT;
+    const text = bytes.toString('utf8', p, p + length);
+    p += length;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw this.#error(recordStart, 'market', 'a market as JSON', text.slice(0, 60));
+    }
+    let market;
+    try {
+      market = decodeRecordedMarket(value, 'market', this.#tokens);
+    } catch (err) {
+      if (err instanceof DecodeError) throw this.#error(recordStart, err.path, err.expected, err.actual);
+      throw err;
+    }
+    addMarketTokens(this.#tokens, market);
+    // a token string defined before its market joined becomes a token now
+    for (let ref = 0; ref < this.#strings.length; ref++) if (this.#tokenOf[ref] === undefined) this.#tokenOf[ref] = this.#tokens.get(this.#strings[ref]!);
+    return { type: 'marketAdded', market, tsEvent, tsInit };
   }
 }
 

@@ -59,6 +59,8 @@ export function marketEventToRecorded(event: MarketEvent): RecordedEvent {
       return { t: 'close', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds };
     case 'marketResolved':
       return { t: 'resolve', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds, winner: event.winnerTokenId ?? null };
+    case 'marketAdded':
+      return { t: 'market', tsEvent, tsInit, market: event.market };
   }
 }
 

@@ -65,7 +65,7 @@ function token(o: Obj, tokens: ReadonlyMap<string, string> | undefined, path = '
   const id = nonEmpty(o, path, 'tokenId');
   if (tokens === undefined) return id;
   const known = tokens.get(id);
-  if (known === undefined) throw new DecodeError(join(path, 'tokenId'), "a token of the header's markets", id);
+  if (known === undefined) throw new DecodeError(join(path, 'tokenId'), "a token of the header's markets or of an earlier market event", id);
   return known;
 }
 
@@ -88,16 +88,17 @@ function tokenList(v: unknown, tokens: ReadonlyMap<string, string> | undefined):
     if (typeof id !== 'string' || id === '') throw new DecodeError(`tokenIds[${i}]`, 'a non-empty string', id);
     if (tokens === undefined) return id;
     const known = tokens.get(id);
-    if (known === undefined) throw new DecodeError(`tokenIds[${i}]`, "a token of the header's markets", id);
+    if (known === undefined) throw new DecodeError(`tokenIds[${i}]`, "a token of the header's markets or of an earlier market event", id);
     return known;
   });
 }
 
 /**
  * One event line, parsed, to the domain event. `tokens` (token id -> the header's own string)
- * makes a token outside the header's markets an error and shares one string per token.
+ * makes a token outside the header's markets (and those of earlier `market` events) an error and
+ * shares one string per token; a `market` event adds its tokens to it.
  */
-export function decodeRecordedEvent(value: unknown, tokens?: ReadonlyMap<string, string>): MarketEvent {
+export function decodeRecordedEvent(value: unknown, tokens?: Map<string, string>): MarketEvent {
   const o = obj(value, '');
   const t = o['t'];
   const tsEvent = time(o, 'tsEvent');
@@ -151,8 +152,13 @@ export function decodeRecordedEvent(value: unknown, tokens?: ReadonlyMap<string,
       if (w !== null && winnerTokenId === undefined) throw new DecodeError('winner', 'one of tokenIds, or null (no winner)', w);
       return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId, tsEvent, tsInit };
     }
+    case 'market': {
+      const market = decodeRecordedMarket(o['market'], 'market', tokens ?? new Map<string, string>());
+      if (tokens !== undefined) addMarketTokens(tokens, market);
+      return { type: 'marketAdded', market, tsEvent, tsInit };
+    }
     default:
-      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve'", t);
+      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve', 'market'", t);
   }
 }
 
@@ -173,45 +179,60 @@ export function decodeRecordingHeader(value: unknown): RecordingHeader {
   const source = str(o, '', 'source');
   const list = o['markets'];
   if (!Array.isArray(list)) throw new DecodeError('markets', 'an array', list);
-  const seenTokens = new Set<string>();
+  const seenTokens = new Map<string, string>();
   const markets = list.map((m: unknown, i: number): RecordedMarket => {
-    const p = `markets[${i}]`;
-    const mo = obj(m, p);
-    const negRisk = mo['negRisk'];
-    if (typeof negRisk !== 'boolean') throw new DecodeError(`${p}.negRisk`, 'a boolean', negRisk);
-    const nrId = mo['negRiskMarketId'];
-    if (nrId !== undefined && typeof nrId !== 'string') throw new DecodeError(`${p}.negRiskMarketId`, 'a string', nrId);
-    decimal(mo['tickSize'], `${p}.tickSize`, true);
-    decimal(mo['minOrderSize'], `${p}.minOrderSize`);
-    const fee = (key: string): number => {
-      const v = mo[key];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new DecodeError(`${p}.${key}`, 'a non-negative number', v);
-      return v;
-    };
-    const tokensValue = mo['tokens'];
-    if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
-    const tokens = tokensValue.map((tv: unknown, j: number) => {
-      const tp = `${p}.tokens[${j}]`;
-      const to = obj(tv, tp);
-      const tokenId = nonEmpty(to, tp, 'tokenId');
-      if (seenTokens.has(tokenId)) throw new DecodeError(`${tp}.tokenId`, 'a token id listed once', tokenId);
-      seenTokens.add(tokenId);
-      return { tokenId, outcome: str(to, tp, 'outcome') };
-    });
-    return {
-      conditionId: nonEmpty(mo, p, 'conditionId'),
-      question: str(mo, p, 'question'),
-      slug: str(mo, p, 'slug'),
-      negRisk,
-      ...(nrId !== undefined ? { negRiskMarketId: nrId } : {}),
-      tickSize: mo['tickSize'] as string,
-      minOrderSize: mo['minOrderSize'] as string,
-      makerBaseFeeBps: fee('makerBaseFeeBps'),
-      takerBaseFeeBps: fee('takerBaseFeeBps'),
-      tokens,
-    };
+    const market = decodeRecordedMarket(m, `markets[${i}]`, seenTokens);
+    addMarketTokens(seenTokens, market);
+    return market;
   });
   return { format: RECORDING_FORMAT, version, createdAt, source, markets };
+}
+
+/**
+ * One market of the header (`markets[i]`) or of a `market` event, checked; each of its tokens must
+ * be new (`known`: the tokens listed before it).
+ */
+export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyMap<string, string>): RecordedMarket {
+  const mo = obj(value, p);
+  const negRisk = mo['negRisk'];
+  if (typeof negRisk !== 'boolean') throw new DecodeError(`${p}.negRisk`, 'a boolean', negRisk);
+  const nrId = mo['negRiskMarketId'];
+  if (nrId !== undefined && typeof nrId !== 'string') throw new DecodeError(`${p}.negRiskMarketId`, 'a string', nrId);
+  decimal(mo['tickSize'], `${p}.tickSize`, true);
+  decimal(mo['minOrderSize'], `${p}.minOrderSize`);
+  const fee = (key: string): number => {
+    const v = mo[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new DecodeError(`${p}.${key}`, 'a non-negative number', v);
+    return v;
+  };
+  const tokensValue = mo['tokens'];
+  if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
+  const seen = new Set<string>();
+  const tokens = tokensValue.map((tv: unknown, j: number) => {
+    const tp = `${p}.tokens[${j}]`;
+    const to = obj(tv, tp);
+    const tokenId = nonEmpty(to, tp, 'tokenId');
+    if (seen.has(tokenId) || known.has(tokenId)) throw new DecodeError(`${tp}.tokenId`, 'a token id listed once', tokenId);
+    seen.add(tokenId);
+    return { tokenId, outcome: str(to, tp, 'outcome') };
+  });
+  return {
+    conditionId: nonEmpty(mo, p, 'conditionId'),
+    question: str(mo, p, 'question'),
+    slug: str(mo, p, 'slug'),
+    negRisk,
+    ...(nrId !== undefined ? { negRiskMarketId: nrId } : {}),
+    tickSize: mo['tickSize'] as string,
+    minOrderSize: mo['minOrderSize'] as string,
+    makerBaseFeeBps: fee('makerBaseFeeBps'),
+    takerBaseFeeBps: fee('takerBaseFeeBps'),
+    tokens,
+  };
+}
+
+/** Makes a market's tokens ones that events may name. */
+export function addMarketTokens(tokens: Map<string, string>, market: RecordedMarket): void {
+  for (const t of market.tokens) tokens.set(t.tokenId, t.tokenId);
 }
 
 /** Token id -> the header's string for it (also the set of tokens events may name). */

@@ -2,7 +2,7 @@ import { ParameterError } from '../../core/errors.ts';
 import { formatMicros, type Micros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
 import type { MarketEvent } from '../../core/events.ts';
-import type { RecordingHeader } from './format.ts';
+import type { RecordedMarket, RecordingHeader } from './format.ts';
 
 /**
  * One event as its JSON line (no newline), built by hand for speed: the same text as
@@ -41,6 +41,8 @@ export function encodeEventLine(event: MarketEvent): string {
       return `{"t":"close",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)}}`;
     case 'marketResolved':
       return `{"t":"resolve",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)},"winner":${JSON.stringify(event.winnerTokenId ?? null)}}`;
+    case 'marketAdded':
+      return `{"t":"market",${head},"market":${encodeMarket(event.market)}}`;
   }
 }
 
@@ -52,6 +54,22 @@ export function encodeHeaderLine(header: RecordingHeader): string {
     createdAt: header.createdAt,
     source: header.source,
     markets: header.markets,
+  });
+}
+
+/** One market of a `market` event, with the fields and key order of a header entry. */
+export function encodeMarket(m: RecordedMarket): string {
+  return JSON.stringify({
+    conditionId: m.conditionId,
+    question: m.question,
+    slug: m.slug,
+    negRisk: m.negRisk,
+    ...(m.negRiskMarketId !== undefined ? { negRiskMarketId: m.negRiskMarketId } : {}),
+    tickSize: m.tickSize,
+    minOrderSize: m.minOrderSize,
+    makerBaseFeeBps: m.makerBaseFeeBps,
+    takerBaseFeeBps: m.takerBaseFeeBps,
+    tokens: m.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
   });
 }
 

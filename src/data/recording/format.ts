@@ -9,27 +9,18 @@
  * its magic bytes, whatever the file is called. Its layout is documented in `binary-codec.ts`.
  */
 
+import type { ListedMarket } from '../../core/events.ts';
+
 export const RECORDING_FORMAT = 'clobot-recording';
 /**
- * Version 2 added the market lifecycle events `close` and `resolve` (a version-1 file has none
- * and reads the same); a reader refuses a version newer than its own.
+ * Version 2 added the market lifecycle events `close` and `resolve` and the `market` event (a
+ * market that joined after the start; version 2 was not released before it, so it was not bumped
+ * again). A version-1 file has none and reads the same; a reader refuses a version newer than its own.
  */
 export const RECORDING_VERSION = 2;
 
-/** One market as it was when the recording started (rules the backtest needs). */
-export interface RecordedMarket {
-  readonly conditionId: string;
-  readonly question: string;
-  readonly slug: string;
-  readonly negRisk: boolean;
-  readonly negRiskMarketId?: string;
-  /** Decimal strings. */
-  readonly tickSize: string;
-  readonly minOrderSize: string;
-  readonly makerBaseFeeBps: number;
-  readonly takerBaseFeeBps: number;
-  readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
-}
+/** One market as it was when the recording started, or when it joined (a `market` event): rules the backtest needs. */
+export type RecordedMarket = ListedMarket;
 
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
@@ -85,7 +76,9 @@ export type RecordedEvent =
       readonly conditionId: string;
       readonly tokenIds: readonly string[];
       readonly winner: string | null;
-    };
+    }
+  /** A market joined the recording (version 2): later events may name its tokens. */
+  | { readonly t: 'market'; readonly tsEvent: number; readonly tsInit: number; readonly market: RecordedMarket };
 
 /** The two on-disk forms of a recording. */
 export type RecordingForm = 'text' | 'binary';

@@ -63,13 +63,16 @@ export class ScanTokenTable {
   readonly #byHash = new Map<number, ScanToken[]>();
 
   constructor(entries: Iterable<ScanTokenEntry>) {
-    for (const entry of entries) {
-      const token: ScanToken = { tokenId: entry.tokenId, conditionId: entry.conditionId, lastHash: undefined, lastBids: NO_LEVELS, lastAsks: NO_LEVELS };
-      const key = hashText(token.tokenId);
-      const list = this.#byHash.get(key);
-      if (list === undefined) this.#byHash.set(key, [token]);
-      else if (!list.some((t) => t.tokenId === token.tokenId)) list.push(token);
-    }
+    for (const entry of entries) this.add(entry);
+  }
+
+  /** One more token (a market that joined the recording); a token already held is kept as it is. */
+  add(entry: ScanTokenEntry): void {
+    const token: ScanToken = { tokenId: entry.tokenId, conditionId: entry.conditionId, lastHash: undefined, lastBids: NO_LEVELS, lastAsks: NO_LEVELS };
+    const key = hashText(token.tokenId);
+    const list = this.#byHash.get(key);
+    if (list === undefined) this.#byHash.set(key, [token]);
+    else if (!list.some((t) => t.tokenId === token.tokenId)) list.push(token);
   }
 
   /** The token whose id is spelled by `bytes[start, stop)` (ASCII), if the header has it. */

@@ -102,6 +102,8 @@ export class RecordingTextDecoder {
       const text = src.toString('utf8', start, end);
       if (text.trim() === '') return;
       event = this.#decodeGeneric(text, line);
+      // a market that joined: the generic decoder took its tokens, the scanner takes them too
+      if (event.type === 'marketAdded') for (const t of event.market.tokens) this.#scanTokens.add({ tokenId: t.tokenId, conditionId: event.market.conditionId });
     }
     if (event.tsInit < this.#lastTsInit) {
       throw new DecodeError(`${this.#where}:${line}: tsInit`, `>= the previous event's tsInit (${this.#lastTsInit}); events are in tsInit order`, event.tsInit);

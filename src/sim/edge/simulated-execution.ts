@@ -148,6 +148,9 @@ export class SimulatedExecutionClient implements ExecutionClient {
       case 'marketResolved':
         // the engine cancels our resting orders in a closed market and risk denies new ones
         return;
+      case 'marketAdded':
+        // the backtest adds a market that joined (addTokens) with its fee settings
+        return;
     }
   }
 

@@ -80,12 +80,14 @@ describe('recording errors', () => {
   it.each([
     ['a bad decimal', BOOK(2, '[["0.5","1"],["abc","2"]]'), 'bids[1][0]: expected a non-negative decimal string with at most 6 decimals, got string "abc"'],
     ['a negative size', BOOK(2, '[["0.5","-1"]]'), 'bids[0][1]: expected a non-negative decimal string with at most 6 decimals, got string "-1"'],
-    ['an unknown token', '{"t":"trade","tsEvent":2,"tsInit":2,"tokenId":"99","price":"0.5","size":"1","side":"BUY"}', `tokenId: expected a token of the header's markets, got string "99"`],
+    ['an unknown token', '{"t":"trade","tsEvent":2,"tsInit":2,"tokenId":"99","price":"0.5","size":"1","side":"BUY"}', `tokenId: expected a token of the header's markets or of an earlier market event, got string "99"`],
     ['a bad side', '{"t":"trade","tsEvent":2,"tsInit":2,"tokenId":"11","price":"0.5","size":"1","side":"buy"}', `side: expected 'BUY' or 'SELL', got string "buy"`],
-    ['an unknown kind', '{"t":"quote","tsEvent":2,"tsInit":2}', `t: expected one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve', got string "quote"`],
-    ['a close of an unknown token', '{"t":"close","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":["11","99"]}', `tokenIds[1]: expected a token of the header's markets, got string "99"`],
+    ['an unknown kind', '{"t":"quote","tsEvent":2,"tsInit":2}', `t: expected one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve', 'market', got string "quote"`],
+    ['a close of an unknown token', '{"t":"close","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":["11","99"]}', `tokenIds[1]: expected a token of the header's markets or of an earlier market event, got string "99"`],
     ['a resolve without tokens', '{"t":"resolve","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":[],"winner":null}', 'tokenIds: expected a non-empty array of token ids, got array(0)'],
     ['a winner outside the market', '{"t":"resolve","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":["11","22"],"winner":"33"}', 'winner: expected one of tokenIds, or null (no winner), got string "33"'],
+    ['a market re-listing a known token', `{"t":"market","tsEvent":2,"tsInit":2,"market":${JSON.stringify({ ...SMALL_HEADER.markets[0], conditionId: '0xc2', tokens: [{ tokenId: '33', outcome: 'Yes' }, { tokenId: '22', outcome: 'No' }] })}}`, 'market.tokens[1].tokenId: expected a token id listed once, got string "22"'],
+    ['a market without a tick size', `{"t":"market","tsEvent":2,"tsInit":2,"market":${JSON.stringify({ ...SMALL_HEADER.markets[0], conditionId: '0xc2', tickSize: '0', tokens: [{ tokenId: '33', outcome: 'Yes' }] })}}`, 'market.tickSize: expected a positive decimal string with at most 6 decimals, got string "0"'],
     ['a zero tick', '{"t":"tick","tsEvent":2,"tsInit":2,"tokenId":"11","tickSize":"0"}', 'tickSize: expected a positive decimal string with at most 6 decimals, got string "0"'],
     ['a time going back', BOOK(0), `tsInit: expected >= the previous event's tsInit (1); events are in tsInit order, got number 0`],
     ['broken JSON', '{"t":"book",', 'expected one JSON object (an event), got string "{\\"t\\":\\"book\\","'],
@@ -133,7 +135,7 @@ describe('recording errors', () => {
     expect(damaged[firstRecord]).toBe(1); // a string definition
     damaged[firstRecord] = 0x7f;
     writeFileSync(path, damaged);
-    expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte ${firstRecord}: kind: expected a record kind 1..7, got number 127$`));
+    expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte ${firstRecord}: kind: expected a record kind 1..8, got number 127$`));
   });
 
   it('a binary file with any one byte damaged decodes or is refused with a DecodeError, never anything else', async () => {

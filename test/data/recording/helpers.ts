@@ -22,7 +22,8 @@ export function tempDir(): { dir: string; path(name: string): string; done(): vo
  * One event of every kind, from the venue's real payloads where there is one (books with
  * levels out of order, 2024 shape, prices, a trade print, a tick change), plus edge cases the
  * fixtures lack (empty sides, no optional fields, neg-risk, a hash that is not hex, a non-ASCII
- * hash), in tsInit order. The header lists every token.
+ * hash), the market lifecycle, and a market that joins later with events of its tokens, in
+ * tsInit order. The header lists every token seen before the joining market, not its tokens.
  */
 export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[] } {
   let t = 1_785_000_000_000;
@@ -82,17 +83,47 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: '1002', tsEvent: c2, tsInit: c2 });
   const c3 = next();
   events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: undefined, tsEvent: c3, tsInit: c3 });
+  // a market that joins after the start (version 2), then events of its tokens
+  const late: RecordedMarket = {
+    conditionId: '0xlate',
+    question: 'Joined later? «ünïcode»',
+    slug: 'joined-later',
+    negRisk: true,
+    negRiskMarketId: '0xnrlate',
+    tickSize: '0.001',
+    minOrderSize: '2.5',
+    makerBaseFeeBps: 0,
+    takerBaseFeeBps: 20,
+    tokens: [
+      { tokenId: '3001', outcome: 'Yes' },
+      { tokenId: '3002', outcome: 'No' },
+    ],
+  };
+  const a1 = next();
+  events.push({ type: 'marketAdded', market: late, tsEvent: a1 - 4, tsInit: a1 });
+  edge('3001', { conditionId: '0xlate', bids: [{ price: 412_000, size: 10_000_000 }], asks: [{ price: 415_000, size: 3_000_000 }], hash: 'ab12' });
+  const a2 = next();
+  events.push({ type: 'prices', prices: [{ tokenId: '3002', buy: 585_000, sell: 588_000, tsInit: a2 }, { tokenId: '1001', buy: 1, sell: undefined, tsInit: a2 }], tsEvent: a2, tsInit: a2 });
+  const a3 = next();
+  events.push({ type: 'trade', tokenId: '3002', price: 588_000, size: 2_500_000, side: 'SELL', tsEvent: a3, tsInit: a3 });
+  const a4 = next();
+  events.push({ type: 'tickSize', tokenId: '3001', tickSize: 10_000, tsEvent: a4, tsInit: a4 });
+  const a5 = next();
+  events.push({ type: 'marketResolved', conditionId: '0xlate', tokenIds: ['3001', '3002'], winnerTokenId: '3001', tsEvent: a5, tsInit: a5 });
 
   const tokens = new Map<string, string>(); // token -> condition
   const note = (tokenId: string, conditionId: string) => {
     if (!tokens.has(tokenId)) tokens.set(tokenId, conditionId);
   };
+  const joined = new Set(late.tokens.map((t) => t.tokenId));
   for (const e of events) {
+    if (e.type === 'marketAdded') break; // the tokens after it are the joined market's (and the header's, seen before)
     if (e.type === 'book') note(e.book.tokenId, e.book.conditionId);
     else if (e.type === 'prices') for (const p of e.prices) note(p.tokenId, '0xother');
     else if (e.type === 'marketClosed' || e.type === 'marketResolved') for (const id of e.tokenIds) note(id, e.conditionId);
     else note(e.tokenId, '0xother');
   }
+  for (const id of joined) if (tokens.has(id)) throw new Error(`fixture: joined token ${id} is in the header`);
   const byCondition = new Map<string, string[]>();
   for (const [token, condition] of tokens) byCondition.set(condition, [...(byCondition.get(condition) ?? []), token]);
   const markets: RecordedMarket[] = [...byCondition].map(([conditionId, ids], i) => ({

@@ -8,10 +8,18 @@ import { fixtureEvents } from './helpers.ts';
 
 const { header, events } = fixtureEvents();
 
+/** The header's markets and the one that joins later (a reader learns it from its `market` event). */
+const markets = [...header.markets, ...events.flatMap((e) => (e.type === 'marketAdded' ? [e.market] : []))];
+
 function scanTokens(): ScanTokenTable {
   const out: ScanTokenEntry[] = [];
-  for (const m of header.markets) for (const t of m.tokens) out.push({ tokenId: t.tokenId, conditionId: m.conditionId });
+  for (const m of markets) for (const t of m.tokens) out.push({ tokenId: t.tokenId, conditionId: m.conditionId });
   return new ScanTokenTable(out);
+}
+
+/** Every token the events may name, as the generic decoder takes them. */
+function allTokens(): Map<string, string> {
+  return new Map(markets.flatMap((m) => m.tokens.map((t): [string, string] => [t.tokenId, t.tokenId])));
 }
 
 function scan(line: string, tokens = scanTokens()) {
@@ -26,7 +34,7 @@ describe('book line scanner', () => {
     for (const e of events) {
       if (e.type !== 'book') continue;
       const line = encodeEventLine(e);
-      const generic = decodeRecordedEvent(JSON.parse(line), headerTokens(header));
+      const generic = decodeRecordedEvent(JSON.parse(line), allTokens());
       const fast = scan(line);
       if (/[^\x20-\x7e]/.test(e.book.hash)) {
         expect(fast).toBeUndefined(); // non-ASCII strings go the generic way
