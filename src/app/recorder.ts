@@ -62,7 +62,9 @@ export interface Recorder {
  * when the config says so, or the URL), resolves the market selection (`data.markets`, else every
  * enabled strategy's), writes the header, then every market event of the run's market-data source
  * (`marketDataSource`: what a live or paper run of the config sees) with its tsEvent and tsInit. Receipt times never go back in the file: an event stamped earlier than the one before
- * it (the wall clock stepped back) is written with the previous tsInit.
+ * it (the wall clock stepped back) is written with the previous tsInit. A selection with a filter
+ * follows the venue's markets as a run does (`followMarkets`): a market it takes is written as a
+ * `marketAdded` event before its tokens are streamed.
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const { config, logger } = options;
