@@ -127,6 +127,24 @@ describe('recording errors', () => {
     return { path, whole, firstRecord: 14 + whole.readUInt32LE(10) + 4 }; // preamble, header, block length
   }
 
+  it('a binary market record is checked as the text one: a token of the header re-listed, or a token used before its market joined, is refused naming the byte', async () => {
+    const joined = { ...SMALL_HEADER.markets[0]!, conditionId: '0xc2', tokens: [{ tokenId: '33', outcome: 'Yes' }, { tokenId: '44', outcome: 'No' }] };
+    const write = async (name: string, events: MarketEvent[]): Promise<string> => {
+      const path = tmp.path(name);
+      const w = createRecordingWriter(path, SMALL_HEADER, { form: 'binary' });
+      for (const e of events) w.write(e);
+      await w.close();
+      return path;
+    };
+    const trade = (tokenId: string, t: number): MarketEvent => ({ type: 'trade', tokenId, price: 500_000, size: 1_000_000, side: 'BUY', tsEvent: t, tsInit: t });
+    const ok = await write('joined.clbr', [bookEvent(1), { type: 'marketAdded', market: joined, tsEvent: 2, tsInit: 2 }, trade('33', 3), trade('11', 4)]);
+    expect(readRecordingSync(ok).events.map((e) => e.type)).toEqual(['book', 'marketAdded', 'trade', 'trade']);
+    const relisted = await write('relisted.clbr', [bookEvent(1), { type: 'marketAdded', market: { ...joined, tokens: [{ tokenId: '22', outcome: 'No' }] }, tsEvent: 2, tsInit: 2 }]);
+    expect(await failure(relisted)).toMatch(new RegExp(`^${escape(relisted)}@byte \\d+: market.tokens\\[0\\].tokenId: expected a token id listed once, got string "22"$`));
+    const early = await write('early.clbr', [bookEvent(1), trade('33', 2), { type: 'marketAdded', market: joined, tsEvent: 3, tsInit: 3 }]);
+    expect(await failure(early)).toMatch(/@byte \d+: tokenId: expected a token of the header's markets or of an earlier market event, got string "33"$/);
+  });
+
   it('refuses a truncated or damaged binary file, naming the byte offset', async () => {
     const { path, whole, firstRecord } = await binaryBooks('cut.clbr', 200);
     writeFileSync(path, whole.subarray(0, whole.length - 4)); // the end marker is gone
