@@ -32,7 +32,7 @@ export function watchedCalls(tag: string): WatchedCalls {
   return calls;
 }
 
-export default defineStrategy<P>({
+export default defineStrategy({
   name: 'price-watcher',
   description: 'Counts onBook and onPrice calls; may take one ask (tests).',
   params: Params,

@@ -24,7 +24,7 @@ const MICROS = 1_000_000;
 /** Per run (keyed by the strategy's context): timer ticks so far, and the first best bid per token. */
 const state = new WeakMap<object, { ticks: number; anchors: Map<string, number> }>();
 
-export default defineStrategy<P>({
+export default defineStrategy({
   name: 'churn-quoter',
   description: 'Moves one deep post-only bid per token on a fixed beat (e2e tests).',
   params: Params,
