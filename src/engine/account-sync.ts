@@ -1,4 +1,5 @@
-import { catchError, EMPTY, exhaustMap, from, interval } from 'rxjs';
+import { catchError, EMPTY, exhaustMap, firstValueFrom, from, interval, timer } from 'rxjs';
+import { RateLimitError, TransportError, VenueRejectError } from '../core/errors.ts';
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import type { TokenId } from '../core/types.ts';
@@ -18,6 +19,15 @@ export function reservedByOpenBuys(tracker: OrderTracker): Micros {
     if (r.request.side === 'BUY') reserved += notional(r.request.price, tracker.remaining(r));
   }
   return reserved;
+}
+
+/** Tries of the first reading, and the pause after the first failed one (doubling): 0.25 + 0.5 + 1 + 2 s. */
+const FIRST_READ_ATTEMPTS = 5;
+const FIRST_READ_PAUSE_MS = 250;
+
+/** A failure that may pass: the network, a timeout, a 429, or a 5xx from the venue. */
+function isTransient(err: unknown): boolean {
+  return err instanceof TransportError || err instanceof RateLimitError || (err instanceof VenueRejectError && err.status >= 500);
 }
 
 /**
@@ -59,8 +69,10 @@ export class AccountSync {
   }
 
   /**
-   * Live: the first reading (an error rejects: a live run does not start on a cash it could not
-   * read). Otherwise, when the run begins (`resumed` false), the configured cash is written to the store.
+   * Live: the first reading. A transient failure (network, timeout, 429, 5xx) is tried again, up
+   * to FIRST_READ_ATTEMPTS times with a doubling pause; any other error, or the last one, rejects:
+   * a live run does not start on a cash it could not read. Otherwise, when the run begins
+   * (`resumed` false), the configured cash is written to the store.
    */
   async load(resumed: boolean): Promise<void> {
     const settings = this.#settings;
@@ -68,8 +80,18 @@ export class AccountSync {
       if (!resumed) this.#record(this.#portfolio.balance());
       return;
     }
-    const reading = await settings.source.read();
-    this.#desk.transaction(() => this.apply(reading));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const reading = await settings.source.read();
+        this.#desk.transaction(() => this.apply(reading));
+        return;
+      } catch (err) {
+        if (attempt >= FIRST_READ_ATTEMPTS || !isTransient(err)) throw err;
+        const pauseMs = FIRST_READ_PAUSE_MS * 2 ** (attempt - 1);
+        this.#desk.log.warn('account reading failed; trying again', { err: err instanceof Error ? err.message : String(err), attempt, pauseMs });
+        await firstValueFrom(timer(pauseMs, this.#desk.clock.scheduler));
+      }
+    }
   }
 
   /** Live: reads the account every `intervalMs` (one reading at a time; a failed one is logged and skipped). */

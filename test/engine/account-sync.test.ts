@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TransportError, VenueRejectError } from '../../src/core/errors.ts';
 import { AccountSync, reservedByOpenBuys } from '../../src/engine/account-sync.ts';
 import type { AccountNote, AccountReading, EnginePersistence } from '../../src/engine/ports.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
@@ -25,6 +26,31 @@ function setUp(intervalMs = 1_000) {
 }
 
 describe('AccountSync', () => {
+  it('tries the first reading again after a transient failure (network, 5xx), never after a refusal', async () => {
+    const { desk, clock, portfolio } = setUp();
+    const answers: (AccountReading | Error)[] = [new TransportError('connection reset', false), new VenueRejectError('503', 503, 'GET /balance-allowance', 'busy', undefined), reading(700 * M)];
+    let reads = 0;
+    const source = {
+      read: () => {
+        reads++;
+        const next = answers.shift()!;
+        return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+      },
+    };
+    const sync = new AccountSync(desk, portfolio, () => undefined, { source, intervalMs: 0 });
+    const loaded = sync.load(false);
+    for (let i = 0; i < 10 && reads < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      clock.advanceBy(500);
+    }
+    await loaded;
+    expect(reads).toBe(3);
+    expect(portfolio.balance()).toBe(700 * M);
+
+    const refused = new AccountSync(desk, portfolio, () => undefined, { source: { read: () => Promise.reject(new VenueRejectError('401', 401, 'GET /balance-allowance', 'Unauthorized', undefined)) }, intervalMs: 0 });
+    await expect(refused.load(false)).rejects.toThrow('401');
+  });
+
   it('takes the venue’s cash and the shares beyond the bot’s own at the first reading, and notes them for the store', async () => {
     const { sync, portfolio, queue, notes } = setUp();
     portfolio.applyFill({ tokenId: YES, side: 'BUY', price: 400_000, size: 4 * M, fee: 0 });
