@@ -12,8 +12,20 @@ export { MICROS_PER_UNIT };
 /** The venue's size lot: 0.01 share. */
 export const SIZE_LOT: Micros = 10_000;
 
+/** Below this magnitude one micro is more than 8 ulps, so the number fast path below is exact. */
+const FAST_LIMIT = 1e9;
+
 /** Micros from decimal text or a number: `toMicros('0.52')` is 520_000 (exact for text). */
 export function toMicros(value: string | number): Micros {
+  // Strategies call this on every quote (`qty(ctx.params.size)`), and a Decimal costs about a
+  // microsecond. When the micros nearest to a number divide back to that very number, the
+  // number's shortest text (what Decimal reads) is those micros' decimal: below FAST_LIMIT no
+  // other text of 6 decimals or fewer digits maps to the same double. Anything else (more than
+  // 6 decimals, huge, not finite, text) takes the exact Decimal path and its errors.
+  if (typeof value === 'number' && value < FAST_LIMIT && value > -FAST_LIMIT) {
+    const micros = Math.round(value * MICROS_PER_UNIT);
+    if (micros / MICROS_PER_UNIT === value) return micros;
+  }
   return decimalToMicros(new Dec(value));
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Dec, decimalToMicros } from '../../src/core/fixed.ts';
+import { seededRandom } from '../../src/core/seeded-random.ts';
 import { fromMicros, MICROS_PER_UNIT, notional, px, qty, roundToLot, roundToTick, SIZE_LOT, toMicros } from 'clobot';
 
 describe('money helpers of the strategy API', () => {
@@ -35,5 +37,30 @@ describe('money helpers of the strategy API', () => {
   it('notional is price × size in collateral micros', () => {
     expect(notional(px('0.52'), qty('10'))).toBe(toMicros('5.2'));
     expect(notional(px('0.333333'), qty('3'))).toBe(999_999);
+  });
+
+  it('a number goes the same way as its Decimal (the fast path keeps to the reference)', () => {
+    const reference = (n: number): number | string => {
+      try {
+        return decimalToMicros(new Dec(n));
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const ours = (n: number): number | string => {
+      try {
+        return toMicros(n);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const random = seededRandom(11);
+    const numbers = [0, -0, 1, 0.1, 0.2 + 0.1, 0.000001, 0.0000001, 1e-7, 123.456789, 123.4567891, 999_999_999.999999, 1e9, 1e9 + 0.5, 2 ** 53, -12.5, Infinity, NaN];
+    for (let i = 0; i < 5_000; i++) {
+      const scale = 10 ** Math.floor(random() * 12 - 3);
+      const x = (random() - 0.5) * scale;
+      numbers.push(x, Number(x.toFixed(Math.floor(random() * 8))), Math.round(x * 1e6) / 1e6);
+    }
+    expect(numbers.map(ours)).toEqual(numbers.map(reference));
   });
 });
