@@ -50,6 +50,8 @@ export interface VenueRequest {
   readonly pathParams?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** The JSON body as text, when the caller serialised it (see TransportRequest). */
+  readonly bodyText?: string;
   readonly cost?: number;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;

@@ -82,6 +82,8 @@ export interface TransportRequest {
   readonly query?: Readonly<Record<string, string>>;
   /** JSON body; serialised once. */
   readonly body?: unknown;
+  /** The body already serialised as JSON text (sent as is, `body` is then ignored). */
+  readonly bodyText?: string;
   /** Budget cost (a batch costs `requestCost`). Default 1. */
   readonly cost?: number;
   readonly signal?: AbortSignal;
@@ -165,7 +167,7 @@ export class Transport {
    */
   async send(request: TransportRequest, path: string): Promise<TransportResponse> {
     const endpoint = ENDPOINTS[request.route];
-    const bodyText = request.body === undefined ? '' : JSON.stringify(request.body);
+    const bodyText = request.bodyText ?? (request.body === undefined ? '' : JSON.stringify(request.body));
     const url = this.url(request.route, path, request.query);
     const maxAttempts = endpoint.idempotent ? this.#retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
@@ -219,7 +221,12 @@ export class Transport {
         Object.assign(headers, extra instanceof Promise ? await extra : extra);
       }
       const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
-      const timeout = AbortSignal.timeout(timeoutMs);
+      // a controller and a timer, not AbortSignal.timeout: that one costs about 10 µs more per
+      // request in Node 20 (its signal is made transferable), on every order post
+      const deadline = new AbortController();
+      const timer = setTimeout(abortOnDeadline, timeoutMs, deadline);
+      timer.unref();
+      const timeout = deadline.signal;
       const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
       let status: number;
       let text: string;
@@ -232,6 +239,8 @@ export class Transport {
         text = await response.text();
       } catch (err) {
         throw this.#networkError(route, method, err, timeout, timeoutMs, request.signal);
+      } finally {
+        clearTimeout(timer);
       }
       const tsInit = this.#opts.clock.now();
       if (status >= 200 && status < 300) return { status, text, headers: responseHeaders, tsInit };
@@ -277,6 +286,11 @@ export class Transport {
     if (status === 401) return new AuthError(`${where}: credentials refused (401)${venueMessage ? `: ${venueMessage}` : ''}`);
     return new VenueRejectError(`${where}: ${status}${venueMessage ? ` ${venueMessage}` : ''}`, status, route, venueMessage, body, retryAfterMs);
   }
+}
+
+/** Ends an attempt at its deadline, with the reason AbortSignal.timeout gives. */
+function abortOnDeadline(deadline: AbortController): void {
+  deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
 }
 
 function retryAfterOf(err: unknown): number | undefined {

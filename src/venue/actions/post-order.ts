@@ -2,7 +2,8 @@ import { ParameterError } from '../../core/errors.ts';
 import type { CallOptions, VenueClient } from '../client.ts';
 import { decodeOrderPostResult, parseJsonText } from '../decode.ts';
 import type { OrderPostResult } from '../domain/account.ts';
-import { toOrderSubmission, type SignedOrder } from '../signing/order-signer.ts';
+import { submissionJson } from '../signing/order-json.ts';
+import type { SignedOrder } from '../signing/order-signer.ts';
 import { postFailure } from './post-outcome.ts';
 
 export interface PostOrderParams {
@@ -18,11 +19,10 @@ export interface PostOrderParams {
  */
 export async function postOrder(client: VenueClient, params: PostOrderParams, options: CallOptions = {}): Promise<OrderPostResult> {
   if (params.owner === '') throw new ParameterError('postOrder', 'owner', 'is required (the API key)');
-  const body = toOrderSubmission(params.order, params.owner);
-  if (params.deferExec !== undefined) body.deferExec = params.deferExec;
+  const bodyText = submissionJson(params.order, JSON.stringify(params.owner), params.deferExec);
   let answered = false;
   try {
-    const response = await client.send({ route: 'postOrder', body, ...options });
+    const response = await client.send({ route: 'postOrder', bodyText, ...options });
     answered = true;
     return decodeOrderPostResult(parseJsonText(response.text, 'POST /order'));
   } catch (err) {

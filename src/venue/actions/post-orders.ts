@@ -4,8 +4,8 @@ import { MAX_ORDERS_PER_BATCH } from '../endpoints.ts';
 import { decodeOrderPostResults, parseJsonText } from '../decode.ts';
 import type { OrderPostResult } from '../domain/account.ts';
 import { requestCost } from '../rate-limits.ts';
-import { toOrderSubmission, type SignedOrder } from '../signing/order-signer.ts';
-import type { WireOrderSubmission } from '../wire/account.ts';
+import { submissionJson } from '../signing/order-json.ts';
+import type { SignedOrder } from '../signing/order-signer.ts';
 import { postFailure } from './post-outcome.ts';
 
 export interface PostOrdersParams {
@@ -30,15 +30,19 @@ export async function postOrders(client: VenueClient, params: PostOrdersParams, 
     throw new ParameterError('postOrders', 'orders', `must hold 1 to ${MAX_ORDERS_PER_BATCH} orders, was ${n}`);
   }
   if (params.owner === '') throw new ParameterError('postOrders', 'owner', 'is required (the API key)');
-  const body: WireOrderSubmission[] = params.orders.map((signed) => {
-    const item = toOrderSubmission(signed, params.owner);
-    if (params.deferExec !== undefined) item.deferExec = params.deferExec;
-    return item;
-  });
-  const hashes = params.orders.map((signed) => signed.orderHash);
+  // the body text is written here (order-json.ts), the same text JSON.stringify gives
+  const ownerJson = JSON.stringify(params.owner);
+  let bodyText = '[';
+  const hashes: string[] = [];
+  for (const signed of params.orders) {
+    if (hashes.length > 0) bodyText += ',';
+    bodyText += submissionJson(signed, ownerJson, params.deferExec);
+    hashes.push(signed.orderHash);
+  }
+  bodyText += ']';
   let answered = false;
   try {
-    const response = await client.send({ route: 'postOrders', body, cost: requestCost('postOrders', n), ...options });
+    const response = await client.send({ route: 'postOrders', bodyText, cost: requestCost('postOrders', n), ...options });
     answered = true;
     return decodeOrderPostResults(parseJsonText(response.text, 'POST /orders'), n);
   } catch (err) {

@@ -16,9 +16,26 @@ export const MAX_CLIENT_ORDER_ID_BYTES = 32;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** Two hex digits per byte value, and the zero padding after n bytes of id. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const PADDING = Array.from({ length: MAX_CLIENT_ORDER_ID_BYTES + 1 }, (_, n) => '00'.repeat(MAX_CLIENT_ORDER_ID_BYTES - n));
+
 /** The 0x-hex bytes32 metadata for a client order id; zero bytes when `id` is undefined. */
 export function encodeClientOrderId(id: string | undefined): string {
   if (id === undefined) return ZERO_BYTES32;
+  // the ids clobot makes are short ASCII (one per order on the live path): hex them char by
+  // char, no encoder and no Buffer; anything else (non-ASCII, U+0000, too long) takes the general path
+  const n = id.length;
+  if (n > 0 && n <= MAX_CLIENT_ORDER_ID_BYTES) {
+    let hex = '0x';
+    let i = 0;
+    for (; i < n; i++) {
+      const c = id.charCodeAt(i);
+      if (c === 0 || c > 0x7f) break;
+      hex += HEX_PAIRS[c] as string;
+    }
+    if (i === n) return hex + (PADDING[n] as string);
+  }
   const bytes = encoder.encode(id);
   if (bytes.length === 0 || bytes.length > MAX_CLIENT_ORDER_ID_BYTES) {
     throw new OrderBuildError('clientOrderId', `must be 1 to ${MAX_CLIENT_ORDER_ID_BYTES} UTF-8 bytes, was ${bytes.length}`);

@@ -95,32 +95,51 @@ export class Eip712EncodeError extends ClobotError {
 }
 
 // One buffer for the encoded order struct (type hash + 11 words) and one for the digest input.
-const orderBuf = new Uint8Array(32 * 12);
-const orderView = new DataView(orderBuf.buffer);
+// A Buffer, so hex is written into it without a view per call.
+const orderBuf = Buffer.alloc(32 * 12);
+const orderView = new DataView(orderBuf.buffer, orderBuf.byteOffset, orderBuf.byteLength);
 orderBuf.set(ORDER_TYPE_HASH, 0); // word 0 never changes
 const digestBuf = new Uint8Array(66);
 digestBuf[0] = 0x19;
 digestBuf[1] = 0x01;
+// maker, signer and builder are the account's, the same in every order it signs: the words
+// written last time are kept and written again only when the text differs ('' = not written)
+let lastMaker = '';
+let lastSigner = '';
+let lastBuilder = '';
 
 /** hashStruct(Order). */
 export function hashOrderStruct(order: OrderStruct): Uint8Array {
   const b = orderBuf;
   const v = orderView;
-  b.fill(0, 32);
   writeUint256(v, 32, order.salt, 'salt');
-  writeAddress(b, 64, order.maker, 'maker');
-  writeAddress(b, 96, order.signer, 'signer');
+  if (order.maker !== lastMaker) {
+    lastMaker = '';
+    writeAddress(b, 64, order.maker, 'maker');
+    lastMaker = order.maker;
+  }
+  if (order.signer !== lastSigner) {
+    lastSigner = '';
+    writeAddress(b, 96, order.signer, 'signer');
+    lastSigner = order.signer;
+  }
   writeUint256(v, 128, order.tokenId, 'tokenId');
   writeUint256(v, 160, order.makerAmount, 'makerAmount');
   writeUint256(v, 192, order.takerAmount, 'takerAmount');
   if (order.side !== 0 && order.side !== 1) throw new Eip712EncodeError('side', 'must be 0 or 1');
+  b.fill(0, 224, 255);
   b[255] = order.side;
   const st = order.signatureType;
   if (!Number.isInteger(st) || st < 0 || st > 255) throw new Eip712EncodeError('signatureType', 'must be a uint8');
+  b.fill(0, 256, 287);
   b[287] = st;
   writeUint256(v, 288, order.timestamp, 'timestamp');
   if (!writeHex(b, 320, order.metadata, 32)) throw new Eip712EncodeError('metadata', 'must be 0x and 32 bytes of hex');
-  if (!writeHex(b, 352, order.builder, 32)) throw new Eip712EncodeError('builder', 'must be 0x and 32 bytes of hex');
+  if (order.builder !== lastBuilder) {
+    lastBuilder = '';
+    if (!writeHex(b, 352, order.builder, 32)) throw new Eip712EncodeError('builder', 'must be 0x and 32 bytes of hex');
+    lastBuilder = order.builder;
+  }
   return keccak256(b);
 }
 
@@ -166,10 +185,11 @@ const TWO_POW_32 = 2 ** 32;
 const MASK_64 = (1n << 64n) - 1n;
 const UINT256_LIMIT = 1n << 256n;
 
-/** Writes a uint256 big-endian into the zeroed word at `offset`. */
+/** Writes a uint256 big-endian into the word at `offset` (all 32 bytes of it). */
 function writeUint256(view: DataView, offset: number, value: number | bigint, field: string): void {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) throw new Eip712EncodeError(field, 'must be a safe non-negative integer');
+    for (let at = offset; at < offset + 24; at += 8) view.setFloat64(at, 0);
     view.setUint32(offset + 24, Math.floor(value / TWO_POW_32));
     view.setUint32(offset + 28, value >>> 0);
     return;
@@ -177,6 +197,7 @@ function writeUint256(view: DataView, offset: number, value: number | bigint, fi
   if (typeof value !== 'bigint' || value < 0n || value >= UINT256_LIMIT) {
     throw new Eip712EncodeError(field, 'must be a uint256');
   }
+  for (let at = offset; at < offset + 32; at += 8) view.setFloat64(at, 0);
   let rest = value;
   for (let end = offset + 24; end >= offset && rest !== 0n; end -= 8) {
     view.setBigUint64(end, rest & MASK_64);

@@ -21,7 +21,8 @@ export function isHexOfLength(text: string, byteLength: number): boolean {
  */
 export function writeHex(out: Uint8Array, offset: number, text: string, byteLength: number): boolean {
   if (!isHexOfLength(text, byteLength)) return false;
-  Buffer.from(out.buffer, out.byteOffset, out.byteLength).write(text.slice(2), offset, byteLength, 'hex');
+  const target = Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  target.write(text.slice(2), offset, byteLength, 'hex');
   return true;
 }
 

@@ -16,6 +16,7 @@ import {
 } from './eip712.ts';
 import { isHexOfLength, toHex } from './hex.ts';
 import { buildOrder, type OrderParams, type OrderParty, type UnsignedOrder } from './order-builder.ts';
+import { sealSignedOrder } from './order-json.ts';
 import { privateKeyBytes } from './private-key.ts';
 import type { VenueProfile } from './profile.ts';
 
@@ -110,7 +111,7 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   const digests: DigestSigner = createDigestSigner(key, { helpers: options.signingHelpers ?? 0, spinMs: options.helperSpinMs });
   const finish = (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array): SignedOrder => ({
     orderHash: toHex(digest),
-    order: toWireOrder(unsigned, toHex(signature), profile),
+    order: sealSignedOrder(toWireOrder(unsigned, toHex(signature), profile)),
     orderType: unsigned.orderType,
     postOnly: unsigned.postOnly,
   });
@@ -166,12 +167,13 @@ export function signOrderStruct(
 export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile: VenueProfile): WireSignedOrder {
   const s = unsigned.struct;
   const side = s.side === 0 ? 'BUY' : 'SELL';
+  const tokenId = tokenIdText(s.tokenId);
   if (profile === 'polymarket') {
     return {
       salt: Number(s.salt),
       maker: s.maker,
       signer: s.signer,
-      tokenId: s.tokenId.toString(),
+      tokenId,
       makerAmount: String(s.makerAmount),
       takerAmount: String(s.takerAmount),
       side,
@@ -187,7 +189,7 @@ export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile:
     salt: String(s.salt),
     maker: s.maker,
     signer: s.signer,
-    tokenId: s.tokenId.toString(),
+    tokenId,
     conditionId: unsigned.conditionId,
     makerAmount: String(s.makerAmount),
     takerAmount: String(s.takerAmount),
@@ -200,6 +202,18 @@ export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile:
   };
   if (unsigned.expiration !== 0) order.expiration = String(unsigned.expiration);
   return order;
+}
+
+// A batch is mostly orders on one or two tokens: keep the decimal text of the last token id
+// (a 77-digit bigint takes about 0.5 µs to print).
+let lastTokenId = -1n;
+let lastTokenText = '';
+function tokenIdText(tokenId: bigint): string {
+  if (tokenId !== lastTokenId) {
+    lastTokenText = tokenId.toString();
+    lastTokenId = tokenId;
+  }
+  return lastTokenText;
 }
 
 /** One item of `POST /orders` (or the body of `POST /order`); `postOnly` only when set. */
