@@ -21,7 +21,7 @@ export class OrderWrites {
     this.#db = db;
     this.#insert = db.prepare(insertSql(1));
     this.#update = db.prepare(
-      `UPDATE orders SET
+      `UPDATE order_rows SET
          status_reason = CASE WHEN status = ? AND ? IS NULL THEN status_reason ELSE ? END,
          status = ?,
          order_id = coalesce(?, order_id),
@@ -51,9 +51,7 @@ export class OrderWrites {
       for (let i = start; i < start + n; i++) {
         const { order, at, reason, updatedAt } = rows[i]!;
         const r = order.request;
-        checkMicros(file, 'price', r.price);
-        checkMicros(file, 'size', r.size);
-        checkMicros(file, 'filled', order.filled);
+        checkOrderSave(file, order);
         args[k++] = r.clientOrderId;
         args[k++] = r.strategyId;
         args[k++] = order.orderId ?? null;
@@ -95,7 +93,7 @@ export class OrderWrites {
   /** The refusal of a chunk that changed fewer rows than it held: names the first order refused. */
   #refused(rows: readonly OrderSave[]): StoreError {
     const file = this.#file;
-    const select = this.#db.prepare('SELECT request FROM orders WHERE client_order_id = ?').pluck();
+    const select = this.#db.prepare('SELECT request FROM order_rows WHERE client_order_id = ?').pluck();
     const refused = rows.find((row) => select.get(row.order.request.clientOrderId) !== JSON.stringify(row.order.request)) ?? rows[0]!;
     return new StoreError(`${file}: client order id ${refused.order.request.clientOrderId} is already stored with a different request`, 'INVALID', file);
   }
@@ -123,6 +121,13 @@ export interface OrderSave {
   readonly updatedAt?: number;
 }
 
+/** Refuses an order whose amounts are not whole Micros (a store holds integers only). */
+export function checkOrderSave(file: string, order: OrderStateInput): void {
+  checkMicros(file, 'price', order.request.price);
+  checkMicros(file, 'size', order.request.size);
+  checkMicros(file, 'filled', order.filled);
+}
+
 /** Rows per multi-row INSERT (16 parameters each, far under SQLite's limit). */
 const MAX_ROWS_PER_INSERT = 32;
 const COLUMNS = 16;
@@ -130,14 +135,14 @@ const COLUMNS = 16;
 /** The upsert of `n` orders: a stored client order id takes the change only with the same request. */
 function insertSql(n: number): string {
   const row = `(${new Array<string>(COLUMNS).fill('?').join(', ')})`;
-  return `INSERT INTO orders (client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
+  return `INSERT INTO order_rows (client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
                            status, status_reason, filled, request, created_at, updated_at)
        VALUES ${new Array<string>(n).fill(row).join(', ')}
        ON CONFLICT (client_order_id) DO UPDATE SET
-         order_id = coalesce(excluded.order_id, orders.order_id),
-         status_reason = CASE WHEN orders.status = excluded.status AND excluded.status_reason IS NULL THEN orders.status_reason ELSE excluded.status_reason END,
+         order_id = coalesce(excluded.order_id, order_rows.order_id),
+         status_reason = CASE WHEN order_rows.status = excluded.status AND excluded.status_reason IS NULL THEN order_rows.status_reason ELSE excluded.status_reason END,
          status = excluded.status,
          filled = excluded.filled,
          updated_at = excluded.updated_at
-       WHERE orders.request = excluded.request`;
+       WHERE order_rows.request = excluded.request`;
 }

@@ -25,13 +25,13 @@ interface Held {
  * savepoint rolled back the same writes).
  */
 export class PendingCreations {
-  readonly #store: Pick<RunStore, 'saveOrder' | 'saveOrders'>;
+  readonly #store: Pick<RunStore, 'saveOrder' | 'stageOrders'>;
   readonly #held = new Map<OrderRecord, Held>();
   /** Undo steps of the merges and holds of the open levels, newest last. */
   readonly #undo: (() => void)[] = [];
   #depth = 0;
 
-  constructor(store: Pick<RunStore, 'saveOrder' | 'saveOrders'>) {
+  constructor(store: Pick<RunStore, 'saveOrder' | 'stageOrders'>) {
     this.#store = store;
   }
 
@@ -90,12 +90,12 @@ export class PendingCreations {
     return false;
   }
 
-  /** Writes every order still held, in one statement (the orders of a tick's batches). */
+  /** Writes every order still held, staged as one row (the orders of a tick's batches, before their post). */
   #flush(): void {
     const held = [...this.#held.values()];
     if (held.length === 0) return;
     for (const h of held) this.#forget(h);
-    this.#store.saveOrders(held.map(saveOf));
+    this.#store.stageOrders(held.map(saveOf));
   }
 
   #write(held: Held): void {

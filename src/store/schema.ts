@@ -156,10 +156,56 @@ CREATE TABLE voided_fills AS SELECT *, 0 AS voided_at FROM fills WHERE 0;
 CREATE UNIQUE INDEX voided_fills_key ON voided_fills (trade_id, order_id);
 `;
 
+/**
+ * Version 3: orders staged before their post. The orders of a batch are written as ONE row of
+ * `order_batches` (a JSON array, one element per order: client order id, hash, status, filled,
+ * created, updated, reason, the request) and committed before the post: one small append instead
+ * of a row per order in the orders b-tree and its history, so the commit that lets the orders go
+ * is small. On a later turn the owner folds them into `order_rows` (the orders table, renamed) as
+ * the upsert it would have written (staged-orders.ts); the next open folds what a crash left. The
+ * view `orders` is both, so every reader (`clobot status`, ad-hoc SQL) sees a staged order as its
+ * row will be.
+ */
+const V3_SQL = `
+ALTER TABLE orders RENAME TO order_rows;
+
+CREATE TABLE order_batches (
+  seq    INTEGER PRIMARY KEY,
+  orders TEXT NOT NULL
+) STRICT;
+
+CREATE VIEW staged_orders AS
+  SELECT o->>0 AS client_order_id,
+         o->7->>'strategyId' AS strategy_id,
+         o->>1 AS order_id,
+         o->7->>'tokenId' AS token_id,
+         o->7->>'conditionId' AS condition_id,
+         o->7->>'side' AS side,
+         o->7->>'price' AS price,
+         o->7->>'size' AS size,
+         coalesce(o->7->>'orderType', 'GTC') AS order_type,
+         CASE WHEN o->7->>'postOnly' THEN 1 ELSE 0 END AS post_only,
+         o->>2 AS status,
+         o->>6 AS status_reason,
+         o->>3 AS filled,
+         o->7 AS request,
+         o->>4 AS created_at,
+         o->>5 AS updated_at
+  FROM (SELECT j.value AS o FROM order_batches b, json_each(b.orders) j);
+
+CREATE VIEW orders AS
+  SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
+         status, status_reason, filled, request, created_at, updated_at
+  FROM order_rows
+  UNION ALL
+  SELECT * FROM staged_orders;
+`;
+
 /** Every schema version in order; a new store runs them all, an older store the missing ones. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = Object.freeze([
   { version: 1, description: 'run, ids, orders, history, fills, balances, heartbeat, journal, cursors', up: (db: Database) => db.exec(V1_SQL) },
   { version: 2, description: 'voided fills (trades that failed on chain)', up: (db: Database) => db.exec(V2_SQL) },
+  { version: 3, description: 'orders staged before their post (order_batches), orders table renamed order_rows, view orders', up: (db: Database) => db.exec(V3_SQL) },
 ]);
 
 /** The schema version this build writes and the newest it can read. */
@@ -172,6 +218,9 @@ export const REQUIRED_TABLES: readonly string[] = Object.freeze([
   'run',
   'id_reservations',
   'orders',
+  'order_rows',
+  'order_batches',
+  'staged_orders',
   'order_history',
   'fills',
   'voided_fills',

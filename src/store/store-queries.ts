@@ -42,10 +42,13 @@ export function readOrders(db: Db, which: 'all' | 'open' = 'all'): StoredOrder[]
   const where = which === 'open' ? `WHERE status IN (${OPEN_LIST})` : '';
   const rows = db.prepare(`SELECT client_order_id, order_id, status, status_reason, filled, request, created_at, updated_at FROM orders ${where} ORDER BY created_at, client_order_id`).all() as OrderRow[];
   const history = new Map<string, OrderHistoryEntry[]>();
+  // a staged order (not folded yet: staged-orders.ts) has the one history row its fold will write
   const historySql =
     which === 'open'
-      ? `SELECT h.client_order_id, h.status, h.at, h.reason FROM order_history h JOIN orders o ON o.client_order_id = h.client_order_id WHERE o.status IN (${OPEN_LIST}) ORDER BY h.client_order_id, h.n`
-      : 'SELECT client_order_id, status, at, reason FROM order_history ORDER BY client_order_id, n';
+      ? `SELECT h.client_order_id, h.n, h.status, h.at, h.reason FROM order_history h JOIN order_rows o ON o.client_order_id = h.client_order_id WHERE o.status IN (${OPEN_LIST})
+         UNION ALL SELECT client_order_id, 1, status, updated_at, status_reason FROM staged_orders WHERE status IN (${OPEN_LIST}) ORDER BY 1, 2`
+      : `SELECT client_order_id, n, status, at, reason FROM order_history
+         UNION ALL SELECT client_order_id, 1, status, updated_at, status_reason FROM staged_orders ORDER BY 1, 2`;
   for (const h of db.prepare(historySql).iterate() as IterableIterator<{ client_order_id: string; status: string; at: number; reason: string | null }>) {
     let list = history.get(h.client_order_id);
     if (!list) history.set(h.client_order_id, (list = []));

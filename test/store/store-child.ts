@@ -4,6 +4,8 @@
  *   write <path>  open the store, print "ready ...", then write in a loop, printing
  *                 "ids <from> <to>" after each id reservation and "ack <n>" after write n is
  *                 committed, until killed
+ *   stage <path>  open the store, stage 15 orders with their hashes (as before a post), print
+ *                 "staged", then SIGKILL itself on the same turn (before the staged rows are folded)
  * Lines go out with writeSync, so a line the parent read was written after its commit.
  */
 import { writeSync } from 'node:fs';
@@ -11,8 +13,8 @@ import { RunStore } from '../../src/store/run-store.ts';
 import { fill, request } from './fixtures.ts';
 
 const [mode, path] = process.argv.slice(2);
-if ((mode !== 'hold' && mode !== 'write') || !path) {
-  process.stderr.write('usage: store-child.ts hold|write <path>\n');
+if ((mode !== 'hold' && mode !== 'write' && mode !== 'stage') || !path) {
+  process.stderr.write('usage: store-child.ts hold|write|stage <path>\n');
   process.exit(2);
 }
 const say = (line: string) => writeSync(1, line + '\n');
@@ -21,6 +23,15 @@ say(`ready ${process.pid} ${store.runId}`);
 
 if (mode === 'hold') {
   setInterval(() => undefined, 60_000);
+} else if (mode === 'stage') {
+  const { from } = store.reserveIds(15);
+  const batch = Array.from({ length: 15 }, (_, i) => {
+    const req = request(store.runId, from + i);
+    return { order: { request: req, status: 'PENDING_SUBMIT' as const, orderId: `0x${(from + i).toString(16).padStart(64, '0')}`, filled: 0 }, at: req.createdAt };
+  });
+  store.transaction(() => store.stageOrders(batch));
+  say('staged');
+  process.kill(process.pid, 'SIGKILL');
 } else {
   let ids = { from: 0, to: -1 };
   let next = 0;
