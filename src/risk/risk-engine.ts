@@ -75,25 +75,8 @@ export class RiskEngine {
    * (open orders, order rate, self-cross, positions, exposure). `state` is not modified.
    */
   checkBatch(reqs: readonly OrderRequest[], state: RiskState): (Denial | undefined)[] {
-    const openOrders: RiskOpenOrder[] = [...state.openOrders];
-    const recentOrderTimes: number[] = [...state.recentOrderTimes];
-    // field by field, not a spread: a spread would read `dailyPnl` (computed only when a check asks)
-    const working: RiskState = {
-      now: state.now,
-      markets: state.markets,
-      openOrders,
-      positions: state.positions,
-      recentOrderTimes,
-      consecutiveRejects: state.consecutiveRejects,
-      get dailyPnl() {
-        return state.dailyPnl;
-      },
-      heartbeat: state.heartbeat,
-      manualHalt: state.manualHalt,
-      haltReason: state.haltReason,
-      reconciling: state.reconciling,
-      outside: state.outside,
-    };
+    const working = new BatchState(state);
+    const { openOrders, recentOrderTimes } = working;
     const results: (Denial | undefined)[] = [];
     for (const req of reqs) {
       const denial = this.check(req, working);
@@ -140,6 +123,46 @@ export class RiskEngine {
       if (denial !== undefined) return denial;
     }
     return undefined;
+  }
+}
+
+/**
+ * The working copy of a batch's state: its own open orders and order times, the rest read
+ * through. A class rather than an object literal with a getter (each literal with an accessor
+ * builds its own accessor pair and leaves checks reading a fresh shape); `dailyPnl` is still
+ * read from the taken state only when a check asks (computing it walks the portfolio).
+ */
+class BatchState implements RiskState {
+  readonly now: number;
+  readonly markets: RiskState['markets'];
+  readonly openOrders: RiskOpenOrder[];
+  readonly positions: RiskState['positions'];
+  readonly recentOrderTimes: number[];
+  readonly consecutiveRejects: number;
+  readonly heartbeat: RiskState['heartbeat'];
+  readonly manualHalt: boolean;
+  readonly haltReason: string | undefined;
+  readonly reconciling: RiskState['reconciling'];
+  readonly outside: RiskState['outside'];
+  readonly #taken: RiskState;
+
+  constructor(taken: RiskState) {
+    this.#taken = taken;
+    this.now = taken.now;
+    this.markets = taken.markets;
+    this.openOrders = [...taken.openOrders];
+    this.positions = taken.positions;
+    this.recentOrderTimes = [...taken.recentOrderTimes];
+    this.consecutiveRejects = taken.consecutiveRejects;
+    this.heartbeat = taken.heartbeat;
+    this.manualHalt = taken.manualHalt;
+    this.haltReason = taken.haltReason;
+    this.reconciling = taken.reconciling;
+    this.outside = taken.outside;
+  }
+
+  get dailyPnl(): number {
+    return this.#taken.dailyPnl;
   }
 }
 
