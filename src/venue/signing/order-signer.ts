@@ -16,7 +16,7 @@ import {
 } from './eip712.ts';
 import { isHexOfLength, toHex } from './hex.ts';
 import { buildOrder, type OrderParams, type OrderParty, type UnsignedOrder } from './order-builder.ts';
-import { sealSignedOrder } from './order-json.ts';
+import { SignerWireOrder } from './order-json.ts';
 import { privateKeyBytes } from './private-key.ts';
 import type { VenueProfile } from './profile.ts';
 
@@ -111,7 +111,7 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   const digests: DigestSigner = createDigestSigner(key, { helpers: options.signingHelpers ?? 0, spinMs: options.helperSpinMs });
   const finish = (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array): SignedOrder => ({
     orderHash: toHex(digest),
-    order: sealSignedOrder(toWireOrder(unsigned, toHex(signature), profile)),
+    order: new SignerWireOrder(unsigned, toHex(signature), profile),
     orderType: unsigned.orderType,
     postOnly: unsigned.postOnly,
   });
@@ -159,61 +159,12 @@ export function signOrderStruct(
 }
 
 /**
- * The order JSON (2.16): amounts and timestamp as decimal strings, side as BUY/SELL. In the
- * `interface` profile `salt` is a string, `conditionId` is sent and `expiration` only for GTD; in
- * the `polymarket` profile `salt` is a number (as the official SDK sends it), `conditionId` is
- * omitted and `expiration` is always sent ("0" when none).
+ * The order JSON (2.16) as a plain object (see SignerWireOrder for the layout per profile). The
+ * signer's own orders are SignerWireOrder instances; this copy is for callers that build one
+ * from a struct they made themselves, so it is never taken for a signer-checked order.
  */
 export function toWireOrder(unsigned: UnsignedOrder, signature: string, profile: VenueProfile): WireSignedOrder {
-  const s = unsigned.struct;
-  const side = s.side === 0 ? 'BUY' : 'SELL';
-  const tokenId = tokenIdText(s.tokenId);
-  if (profile === 'polymarket') {
-    return {
-      salt: Number(s.salt),
-      maker: s.maker,
-      signer: s.signer,
-      tokenId,
-      makerAmount: String(s.makerAmount),
-      takerAmount: String(s.takerAmount),
-      side,
-      signatureType: s.signatureType,
-      timestamp: String(s.timestamp),
-      expiration: String(unsigned.expiration),
-      metadata: s.metadata,
-      builder: s.builder,
-      signature,
-    };
-  }
-  const order: WireSignedOrder = {
-    salt: String(s.salt),
-    maker: s.maker,
-    signer: s.signer,
-    tokenId,
-    conditionId: unsigned.conditionId,
-    makerAmount: String(s.makerAmount),
-    takerAmount: String(s.takerAmount),
-    side,
-    signatureType: s.signatureType,
-    timestamp: String(s.timestamp),
-    metadata: s.metadata,
-    builder: s.builder,
-    signature,
-  };
-  if (unsigned.expiration !== 0) order.expiration = String(unsigned.expiration);
-  return order;
-}
-
-// A batch is mostly orders on one or two tokens: keep the decimal text of the last token id
-// (a 77-digit bigint takes about 0.5 µs to print).
-let lastTokenId = -1n;
-let lastTokenText = '';
-function tokenIdText(tokenId: bigint): string {
-  if (tokenId !== lastTokenId) {
-    lastTokenText = tokenId.toString();
-    lastTokenId = tokenId;
-  }
-  return lastTokenText;
+  return { ...new SignerWireOrder(unsigned, signature, profile) };
 }
 
 /** One item of `POST /orders` (or the body of `POST /order`); `postOnly` only when set. */

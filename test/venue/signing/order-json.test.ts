@@ -64,11 +64,19 @@ describe('submission JSON', () => {
     expect(JSON.parse(submissionJson({ ...signed, order: copy }, '"k"')).order.metadata).toBe('a "quoted"\n value');
   });
 
-  it('the signer\'s orders are frozen, so their checked text cannot change after signing', () => {
+  it('keeps the signer\'s orders frozen, so their checked text cannot change after signing', () => {
     const [signed] = signedOrders('polymarket') as [SignedOrder];
     expect(Object.isFrozen(signed.order)).toBe(true);
+    expect(Object.isFrozen(toWireOrderCopy(signed))).toBe(false);
   });
 });
+
+/** toWireOrder gives a plain object: writable, so it is written by JSON.stringify. */
+function toWireOrderCopy(signed: SignedOrder): object {
+  const copy = { ...signed.order };
+  expect(wireOrderJson(copy)).toBe(JSON.stringify(signed.order));
+  return copy;
+}
 
 describe('client order id, ASCII fast path', () => {
   it('gives the bytes of the general UTF-8 encoding', () => {
