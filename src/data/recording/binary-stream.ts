@@ -6,6 +6,7 @@ import type { RecordingHeader } from './format.ts';
 import { located } from './text-decoder.ts';
 
 const PREAMBLE_BYTES = 14;
+const EMPTY = Buffer.alloc(0);
 /** Larger blocks (or headers) than this are corruption, not data. */
 const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 
@@ -16,7 +17,7 @@ const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
  */
 export class RecordingBinaryDecoder {
   readonly #where: string;
-  #pending: Buffer = Buffer.alloc(0);
+  #pending: Buffer = EMPTY;
   /** File offset of `#pending[0]`. */
   #offset = 0;
   #header: RecordingHeader | undefined;
@@ -32,7 +33,36 @@ export class RecordingBinaryDecoder {
   }
 
   push(chunk: Buffer, out: MarketEvent[]): void {
-    const buf = this.#pending.length > 0 ? Buffer.concat([this.#pending, chunk]) : chunk;
+    let rest = chunk;
+    if (this.#pending.length > 0) {
+      // finish the block cut by the previous chunk on its own: only its missing bytes are
+      // copied, not the whole chunk (a 64 KB copy per batch otherwise, ~2% of binary decoding),
+      // and nothing when the two pieces lie side by side in one buffer (the reader's batches of
+      // one read chunk)
+      const take = this.#blocks !== undefined && !this.#ended ? Math.min(this.#missing(rest), rest.length) : rest.length;
+      const pending = this.#pending;
+      const adjacent = pending.buffer === rest.buffer && pending.byteOffset + pending.length === rest.byteOffset;
+      const buf = adjacent ? Buffer.from(rest.buffer, pending.byteOffset, pending.length + take) : Buffer.concat([pending, rest.subarray(0, take)]);
+      rest = rest.subarray(take);
+      const pos = this.#consume(buf, out);
+      this.#pending = pos === buf.length ? EMPTY : buf.subarray(pos);
+      // the block is whole now (what is left of the chunk starts the next one), or the chunk is used up
+    }
+    if (rest.length === 0) return;
+    const pos = this.#consume(rest, out);
+    this.#pending = pos === rest.length ? EMPTY : rest.subarray(pos);
+  }
+
+  /** Bytes of `chunk` that complete the block begun in `#pending` (or at least its length field). */
+  #missing(chunk: Buffer): number {
+    const pending = this.#pending;
+    if (pending.length >= 4) return 4 + pending.readUInt32LE(0) - pending.length;
+    const head = Buffer.concat([pending, chunk.subarray(0, 4 - pending.length)]);
+    return head.length < 4 ? chunk.length : 4 + head.readUInt32LE(0) - pending.length;
+  }
+
+  /** Decodes what `buf` holds whole (from the file offset `#offset`) and returns how far that was. */
+  #consume(buf: Buffer, out: MarketEvent[]): number {
     let pos = 0;
     for (;;) {
       if (this.#ended) {
@@ -77,8 +107,8 @@ export class RecordingBinaryDecoder {
       this.#blocks!.decodeBlock(buf, pos + 4, pos + 4 + length, this.#offset + pos + 4, out);
       pos += 4 + length;
     }
-    this.#pending = pos === buf.length ? Buffer.alloc(0) : buf.subarray(pos);
     this.#offset += pos;
+    return pos;
   }
 
   /** Checks that the file ended properly (header read, end marker seen, nothing left over). */
