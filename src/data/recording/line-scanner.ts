@@ -1,6 +1,7 @@
 import { scanMicros, scannedTo, type Micros } from '../../core/fixed.ts';
 import type { BookLevel } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
+import { shortText } from './short-text.ts';
 import type { MarketEvent } from '../../core/events.ts';
 
 /**
@@ -131,6 +132,7 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
   let token: ScanToken | undefined;
   let condStart = -1;
   let condEnd = -1;
+  let condOf: ScanToken | undefined; // the token whose condition id was matched in place
   let hashStart = -1;
   let hashEnd = -1;
   let bids: BookLevel[] | undefined;
@@ -176,6 +178,13 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
         if (!has('conditionId"', k)) throw BAIL;
         pos = k + 12;
         colon();
+        // the token came first (as the recorder writes): its condition id is matched in place,
+        // one pass over the bytes instead of a string read and a compare
+        if (token !== undefined && quoted(token.conditionId)) {
+          condOf = token;
+          break;
+        }
+        condOf = undefined;
         readString();
         condStart = strStart;
         condEnd = strEnd;
@@ -229,13 +238,13 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
   }
   skipWs();
   if (pos !== end) throw BAIL;
-  if (!isBook || tsEvent < 0 || tsInit < 0 || token === undefined || condStart < 0 || hashStart < 0 || bids === undefined || asks === undefined) {
+  if (!isBook || tsEvent < 0 || tsInit < 0 || token === undefined || (condOf === undefined && condStart < 0) || hashStart < 0 || bids === undefined || asks === undefined) {
     throw BAIL;
   }
-  if (!equals(token.conditionId, condStart, condEnd)) throw BAIL;
+  if (condOf === undefined ? !equals(token.conditionId, condStart, condEnd) : condOf !== token) throw BAIL;
   let hash = token.lastHash;
   if (hash === undefined || !equals(hash, hashStart, hashEnd)) {
-    hash = src.toString('latin1', hashStart, hashEnd);
+    hash = shortText(src, hashStart, hashEnd);
     token.lastHash = hash;
   }
   token.lastBids = bids;
@@ -347,6 +356,16 @@ function readString(): void {
 function equals(s: string, start: number, stop: number): boolean {
   if (stop - start !== s.length) return false;
   for (let i = 0; i < s.length; i++) if (src[start + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Whether `"s"` (ASCII, no escapes) stands at `pos`, inside the line; if so, `pos` goes past it. */
+function quoted(s: string): boolean {
+  const at = pos + 1;
+  const close = at + s.length;
+  if (close >= end || src[pos] !== QUOTE || src[close] !== QUOTE) return false;
+  for (let i = 0; i < s.length; i++) if (src[at + i] !== s.charCodeAt(i)) return false;
+  pos = close + 1;
   return true;
 }
 

@@ -110,6 +110,25 @@ describe('book line scanner', () => {
     expect(e.type === 'book' && e.book.conditionId).toBe('0xother');
   });
 
+  it.each([
+    ['after the token (matched in place)', '"tokenId":"1001","conditionId":"0xedge"', true],
+    ['before the token', '"conditionId":"0xedge","tokenId":"1001"', true],
+    ['a prefix of the right one', '"tokenId":"1001","conditionId":"0xedg"', false],
+    ['an extension of the right one', '"tokenId":"1001","conditionId":"0xedgee"', false],
+    ['unquoted', '"tokenId":"1001","conditionId":0', false],
+    ['the right one, then another (the last counts)', '"tokenId":"1001","conditionId":"0xedge","conditionId":"0xother"', false],
+    ['another, then the right one (the last counts)', '"tokenId":"1001","conditionId":"0xother","conditionId":"0xedge"', true],
+    ['matched, then the token named again as another', '"tokenId":"1001","conditionId":"0xedge","tokenId":"1002"', false],
+  ])('checks the condition id %s as the generic path does', (_, fields, scanned) => {
+    const line = `{"t":"book","tsEvent":1,"tsInit":1,${fields},"hash":"h","bids":[["0.5","1"]],"asks":[]}`;
+    const fast = scan(line);
+    if (!scanned) {
+      expect(fast).toBeUndefined();
+      return;
+    }
+    expect(fast).toEqual(decodeRecordedEvent(JSON.parse(line), headerTokens(header)));
+  });
+
   it('finds tokens by their bytes: each id, never a prefix or an extension of one', () => {
     const table = new ScanTokenTable(['1001', '10011', '0xab'].map((tokenId) => ({ tokenId, conditionId: 'c' })));
     const find = (text: string) => {
