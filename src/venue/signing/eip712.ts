@@ -110,6 +110,11 @@ let lastBuilder = '';
 
 /** hashStruct(Order). */
 export function hashOrderStruct(order: OrderStruct): Uint8Array {
+  return writeOrderStructHash(order, new Uint8Array(32), 0);
+}
+
+/** hashStruct(Order) written into `out` at `offset`; returns `out`. */
+function writeOrderStructHash(order: OrderStruct, out: Uint8Array, offset: number): Uint8Array {
   const b = orderBuf;
   const v = orderView;
   writeUint256(v, 32, order.salt, 'salt');
@@ -140,7 +145,7 @@ export function hashOrderStruct(order: OrderStruct): Uint8Array {
     if (!writeHex(b, 352, order.builder, 32)) throw new Eip712EncodeError('builder', 'must be 0x and 32 bytes of hex');
     lastBuilder = order.builder;
   }
-  return keccak256(b);
+  return keccak256(b, out, offset);
 }
 
 /** keccak256(0x1901 ‖ domainSeparator ‖ structHash): the bytes that are signed. */
@@ -152,7 +157,9 @@ export function typedDataDigest(separator: Uint8Array, structHash: Uint8Array): 
 
 /** The EIP-712 digest of an order, which is also the order id the venue returns. */
 export function orderDigest(separator: Uint8Array, order: OrderStruct): Uint8Array {
-  return typedDataDigest(separator, hashOrderStruct(order));
+  writeOrderStructHash(order, digestBuf, 34);
+  digestBuf.set(separator, 2);
+  return keccak256(digestBuf);
 }
 
 export const CLOB_AUTH_DOMAIN: Eip712Domain = Object.freeze({ name: 'ClobAuthDomain', version: '1', chainId: POLYGON_CHAIN_ID });

@@ -53,8 +53,11 @@ for (let round = 0, r = 1; round < 24; round++) {
 const state = new Int32Array(50);
 const lastBlock = new Uint8Array(RATE);
 
-/** keccak256 of `data`: 32 bytes. */
-export function keccak256(data: Uint8Array): Uint8Array {
+/**
+ * keccak256 of `data`: 32 bytes, written into `out` at `offset` (a new array by default) and
+ * returned in `out` (the EIP-712 digest writes a struct hash straight into its input).
+ */
+export function keccak256(data: Uint8Array, out: Uint8Array = new Uint8Array(32), offset = 0): Uint8Array {
   const s = state;
   s.fill(0);
   const whole = data.length - (data.length % RATE);
@@ -65,12 +68,11 @@ export function keccak256(data: Uint8Array): Uint8Array {
   last[data.length - whole] = 0x01; // keccak's domain bit (SHA-3 would put 0x06)
   last[RATE - 1] = (last[RATE - 1] as number) | 0x80;
   absorb(s, last, 0);
-  const out = new Uint8Array(32);
   for (let i = 0; i < 4; i++) {
     const e = s[2 * i] as number;
     const o = s[2 * i + 1] as number;
-    putWord(out, 8 * i, spreadBits(e) | (spreadBits(o) << 1));
-    putWord(out, 8 * i + 4, spreadBits(e >>> 16) | (spreadBits(o >>> 16) << 1));
+    putWord(out, offset + 8 * i, spreadBits(e) | (spreadBits(o) << 1));
+    putWord(out, offset + 8 * i + 4, spreadBits(e >>> 16) | (spreadBits(o >>> 16) << 1));
   }
   return out;
 }

@@ -77,17 +77,19 @@ export class SignerWireOrder implements WireSignedOrder {
 /** JSON text of one wire order (JSON.stringify's text). */
 export function wireOrderJson(order: WireSignedOrder): string {
   if (!(order instanceof SignerWireOrder)) return JSON.stringify(order);
-  let out = '{';
-  const fields = order as unknown as Record<string, string | number | undefined>;
-  for (const key in fields) {
-    const value = fields[key];
-    if (value === undefined) continue;
-    if (out.length > 1) out += ',';
-    // numbers here are safe integers (salt, signatureType): String and JSON.stringify agree
-    out += typeof value === 'string' ? '"' + key + '":"' + value + '"' : '"' + key + '":' + value;
+  // one template per profile (its salt is a number in `polymarket` only), in the member order
+  // of SignerWireOrder: fewer and larger string pieces than a loop over the keys (half the time
+  // and half the garbage of a generic writer, measured in .prof)
+  const o = order;
+  if (typeof o.salt === 'number') {
+    return `{"salt":${o.salt},"maker":"${o.maker}","signer":"${o.signer}","tokenId":"${o.tokenId}","makerAmount":"${o.makerAmount}","takerAmount":"${o.takerAmount}","side":"${o.side}","signatureType":${o.signatureType},"timestamp":"${o.timestamp}","expiration":"${o.expiration as string}","metadata":"${o.metadata}","builder":"${o.builder}","signature":"${o.signature}"}`;
   }
-  return out + '}';
+  const condition = o.conditionId === undefined ? '' : `,"conditionId":"${o.conditionId}"`;
+  const expiration = o.expiration === undefined ? '}' : `,"expiration":"${o.expiration}"}`;
+  return `{"salt":"${o.salt}","maker":"${o.maker}","signer":"${o.signer}","tokenId":"${o.tokenId}"${condition},"makerAmount":"${o.makerAmount}","takerAmount":"${o.takerAmount}","side":"${o.side}","signatureType":${o.signatureType},"timestamp":"${o.timestamp}","metadata":"${o.metadata}","builder":"${o.builder}","signature":"${o.signature}"${expiration}`;
 }
+
+const ORDER_TYPE_JSON = new Map<string, string>(['GTC', 'GTD', 'FOK', 'FAK'].map((t) => [t, `"${t}"`]));
 
 /** What of a signed order a submission item carries besides the owner (order-signer.ts's SignedOrder). */
 export interface SubmittedOrder {
@@ -102,7 +104,8 @@ export interface SubmittedOrder {
  * (stringified once per request).
  */
 export function submissionJson(signed: SubmittedOrder, ownerJson: string, deferExec?: boolean): string {
-  let out = '{"order":' + wireOrderJson(signed.order) + ',"orderType":' + JSON.stringify(signed.orderType) + ',"owner":' + ownerJson;
+  const orderType = ORDER_TYPE_JSON.get(signed.orderType) ?? JSON.stringify(signed.orderType);
+  let out = `{"order":${wireOrderJson(signed.order)},"orderType":${orderType},"owner":${ownerJson}`;
   if (signed.postOnly) out += ',"postOnly":true';
   if (deferExec !== undefined) out += ',"deferExec":' + String(deferExec);
   return out + '}';

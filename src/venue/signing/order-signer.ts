@@ -128,18 +128,25 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
     },
     signMany(params: readonly OrderParams[]): (SignedOrder | ParameterError)[] {
       const out = new Array<SignedOrder | ParameterError>(params.length);
-      const built: { index: number; unsigned: UnsignedOrder; digest: Uint8Array }[] = [];
-      params.forEach((p, index) => {
+      // parallel arrays, filled in one loop: what was built, its digest, and its index in `params`
+      const built: UnsignedOrder[] = [];
+      const builtDigests: Uint8Array[] = [];
+      const builtAt: number[] = [];
+      for (let index = 0; index < params.length; index++) {
         try {
-          const unsigned = buildOrder(p, party, profile);
-          built.push({ index, unsigned, digest: orderDigest(unsigned.negRisk ? negRiskDomain : standardDomain, unsigned.struct) });
+          const unsigned = buildOrder(params[index] as OrderParams, party, profile);
+          builtDigests.push(orderDigest(unsigned.negRisk ? negRiskDomain : standardDomain, unsigned.struct));
+          built.push(unsigned);
+          builtAt.push(index);
         } catch (err) {
           if (!(err instanceof ParameterError)) throw err;
           out[index] = err;
         }
-      });
-      const signatures = digests.signAll(built.map((b) => b.digest));
-      built.forEach((b, k) => (out[b.index] = finish(b.unsigned, b.digest, signatures[k] as Uint8Array)));
+      }
+      const signatures = digests.signAll(builtDigests);
+      for (let k = 0; k < built.length; k++) {
+        out[builtAt[k] as number] = finish(built[k] as UnsignedOrder, builtDigests[k] as Uint8Array, signatures[k] as Uint8Array);
+      }
       return out;
     },
     close() {
