@@ -206,16 +206,15 @@ export class BinaryEventEncoder {
   #book(b: OrderBook, tsEvent: number, tsInit: number): void {
     const tokenRef = this.#ref(b.tokenId);
     const conditionRef = this.#ref(b.conditionId);
-    const bids = sorted(b.bids, true);
-    const asks = sorted(b.asks, false);
+    const hash = b.hash;
     let hashForm = HASH_UTF8;
-    let hashBytes: Buffer | undefined;
-    if (this.#lastHash[tokenRef] === b.hash) hashForm = HASH_SAME;
-    else {
-      hashForm = isLowerHex(b.hash) ? HASH_HEX : HASH_UTF8;
-      hashBytes = Buffer.from(b.hash, hashForm === HASH_HEX ? 'hex' : 'utf8');
-    }
-    this.#ensure(64 + (hashBytes?.length ?? 0) + (bids.length + asks.length) * 20);
+    let hashLength = 0;
+    if (this.#lastHash[tokenRef] === hash) hashForm = HASH_SAME;
+    else if (isLowerHex(hash)) {
+      hashForm = HASH_HEX;
+      hashLength = hash.length / 2;
+    } else hashLength = isAscii(hash) ? hash.length : Buffer.byteLength(hash, 'utf8');
+    this.#ensure(64 + hashLength + (b.bids.length + b.asks.length) * 20);
     this.#u8(K_BOOK);
     this.#time(tsEvent, tsInit);
     this.#uv(tokenRef);
@@ -232,29 +231,52 @@ export class BinaryEventEncoder {
     }
     if (b.minOrderSize !== undefined) this.#micros(b.minOrderSize, 'minOrderSize');
     if (b.lastTradePrice !== undefined) this.#micros(b.lastTradePrice, 'lastTradePrice');
-    if (hashBytes !== undefined) {
-      this.#uv(hashBytes.length);
-      hashBytes.copy(this.#buf, this.#len);
-      this.#len += hashBytes.length;
+    if (hashForm !== HASH_SAME) {
+      this.#uv(hashLength);
+      if (hashForm === HASH_UTF8 && hashLength === hash.length) for (let i = 0; i < hashLength; i++) this.#buf[this.#len + i] = hash.charCodeAt(i);
+      else this.#buf.write(hash, this.#len, hashForm === HASH_HEX ? 'hex' : 'utf8');
+      this.#len += hashLength;
     }
-    this.#uv(bids.length);
-    this.#uv(asks.length);
+    this.#uv(b.bids.length);
+    this.#uv(b.asks.length);
+    // levels in book order, checked as they are written; a side out of order (or a value to
+    // refuse) is written again from a sorted copy, checked level by level (the error names it)
+    const levelsAt = this.#len;
+    if (!this.#levels(b.bids, true) || !this.#levels(b.asks, false)) {
+      this.#len = levelsAt;
+      const bids = sorted(b.bids, true);
+      const asks = sorted(b.asks, false);
+      for (const l of [...bids, ...asks]) {
+        checkMicros(l.price, 'price');
+        checkMicros(l.size, 'size');
+      }
+      this.#levels(bids, true);
+      this.#levels(asks, false);
+    }
+    this.#lastHash[tokenRef] = hash;
+  }
+
+  /**
+   * Writes one side's levels (a price, or its step from the previous one, then a size); false,
+   * leaving the rest unwritten, at a level out of order or a value that is not Micros.
+   */
+  #levels(levels: readonly BookLevel[], descending: boolean): boolean {
+    const buf = this.#buf;
+    let len = this.#len;
     let prev = 0;
-    for (let i = 0; i < bids.length; i++) {
-      const l = bids[i]!;
-      checkMicros(l.price, 'price');
-      this.#uv(i === 0 ? l.price : prev - l.price);
-      this.#micros(l.size, 'size');
-      prev = l.price;
+    for (let i = 0; i < levels.length; i++) {
+      const l = levels[i]!;
+      const price = l.price;
+      const size = l.size;
+      if (!Number.isSafeInteger(price) || price < 0 || !Number.isSafeInteger(size) || size < 0) return false;
+      const step = i === 0 ? price : descending ? prev - price : price - prev;
+      if (step < 0) return false;
+      len = writeUv(buf, len, step);
+      len = writeUv(buf, len, size);
+      prev = price;
     }
-    for (let i = 0; i < asks.length; i++) {
-      const l = asks[i]!;
-      checkMicros(l.price, 'price');
-      this.#uv(i === 0 ? l.price : l.price - prev);
-      this.#micros(l.size, 'size');
-      prev = l.price;
-    }
-    this.#lastHash[tokenRef] = b.hash;
+    this.#len = len;
+    return true;
   }
 
   #ref(s: string): number {
@@ -298,27 +320,35 @@ export class BinaryEventEncoder {
   }
 
   #uv(v: number): void {
-    const buf = this.#buf;
-    let len = this.#len;
-    if (v < 0x80000000) {
-      while (v >= 0x80) {
-        buf[len++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-    } else {
-      while (v >= 0x80) {
-        buf[len++] = (v % 0x80) | 0x80;
-        v = Math.floor(v / 0x80);
-      }
-    }
-    buf[len++] = v;
-    this.#len = len;
+    this.#len = writeUv(this.#buf, this.#len, v);
   }
 
   #sv(v: number): void {
     if (v > MAX_SV || v < -MAX_SV) throw new ParameterError('recording', 'tsEvent/tsInit', `difference ${v} is out of range`);
     this.#uv(v >= 0 ? v * 2 : -v * 2 - 1);
   }
+}
+
+/** Writes `v` (a non-negative integer up to 2^53) as an unsigned varint at `buf[len]`; returns the end. */
+function writeUv(buf: Buffer, len: number, v: number): number {
+  if (v < 0x80000000) {
+    while (v >= 0x80) {
+      buf[len++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+  } else {
+    while (v >= 0x80) {
+      buf[len++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+  }
+  buf[len++] = v;
+  return len;
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 function checkMicros(v: number, field: string): void {
