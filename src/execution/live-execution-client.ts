@@ -200,7 +200,7 @@ export class LiveExecutionClient implements ExecutionClient {
 
   #paramsWith(request: OrderRequest, rules: OrderMarketRules | undefined): OrderParams | string {
     if (rules === undefined) return `order is invalid: no market rules for token ${request.tokenId}`;
-    if (rules.conditionId.toLowerCase() !== request.conditionId.toLowerCase()) {
+    if (rules.conditionId !== request.conditionId && rules.conditionId.toLowerCase() !== request.conditionId.toLowerCase()) {
       return `order is invalid: token ${request.tokenId} belongs to market ${rules.conditionId}, not ${request.conditionId}`;
     }
     const orderType = request.orderType ?? 'GTC';

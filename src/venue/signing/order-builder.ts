@@ -58,9 +58,10 @@ const TOKEN_ID_RE = /^[0-9]{1,78}$/;
 const CONDITION_ID_RE = /^0x[0-9a-fA-F]{64}$/;
 const UINT256_LIMIT = 1n << 256n;
 
-// Books are quoted on few tokens: remember the last parse.
+// Books are quoted on few tokens: remember the last parse, and the last condition id that passed.
 let lastTokenText = '';
 let lastTokenValue = 0n;
+let lastConditionId = '';
 
 /** Builds the struct of one order: checks the parameters, computes amounts, encodes metadata. */
 export function buildOrder(params: OrderParams, party: OrderParty, profile: VenueProfile): UnsignedOrder {
@@ -90,12 +91,13 @@ export function buildOrder(params: OrderParams, party: OrderParty, profile: Venu
   }
 
   const conditionId = params.conditionId;
-  if (conditionId !== undefined && !CONDITION_ID_RE.test(conditionId)) {
+  if (conditionId !== undefined && conditionId !== lastConditionId && !CONDITION_ID_RE.test(conditionId)) {
     throw new OrderBuildError('conditionId', 'must be 0x and 32 bytes of hex');
   }
   if (profile === 'interface' && conditionId === undefined) {
     throw new OrderBuildError('conditionId', 'is required in the interface profile');
   }
+  if (conditionId !== undefined) lastConditionId = conditionId;
 
   return {
     struct: {
