@@ -102,11 +102,13 @@ orderBuf.set(ORDER_TYPE_HASH, 0); // word 0 never changes
 const digestBuf = new Uint8Array(66);
 digestBuf[0] = 0x19;
 digestBuf[1] = 0x01;
-// maker, signer and builder are the account's, the same in every order it signs: the words
-// written last time are kept and written again only when the text differs ('' = not written)
+// maker, signer and builder are the account's, the same in every order it signs, and a batch is
+// mostly on one token: the words written last time are kept and written again only when the
+// value differs ('' or -1n = not written)
 let lastMaker = '';
 let lastSigner = '';
 let lastBuilder = '';
+let lastTokenId: bigint = -1n;
 
 /** hashStruct(Order). */
 export function hashOrderStruct(order: OrderStruct): Uint8Array {
@@ -128,7 +130,11 @@ function writeOrderStructHash(order: OrderStruct, out: Uint8Array, offset: numbe
     writeAddress(b, 96, order.signer, 'signer');
     lastSigner = order.signer;
   }
-  writeUint256(v, 128, order.tokenId, 'tokenId');
+  if (order.tokenId !== lastTokenId) {
+    lastTokenId = -1n;
+    writeUint256(v, 128, order.tokenId, 'tokenId');
+    lastTokenId = order.tokenId;
+  }
   writeUint256(v, 160, order.makerAmount, 'makerAmount');
   writeUint256(v, 192, order.takerAmount, 'takerAmount');
   if (order.side !== 0 && order.side !== 1) throw new Eip712EncodeError('side', 'must be 0 or 1');
