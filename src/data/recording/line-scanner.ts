@@ -262,13 +262,15 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
 function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
   const s = src;
   const e = end;
-  const levels: BookLevel[] = [];
+  // sized as the last book's side (most books keep their depth): no growing by push
+  const levels: BookLevel[] = new Array<BookLevel>(last.length);
+  let n = 0;
   let i = skipWsAt(s, pos);
   if (s[i] !== LBRACKET) throw BAIL;
   i = skipWsAt(s, i + 1);
   if (s[i] === RBRACKET) {
     pos = i + 1;
-    return levels;
+    return [];
   }
   let price = 0;
   let j = 0; // the first level of `last` not better than `price` (when in book order)
@@ -291,7 +293,7 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
         if (isBids) while (j < last.length && last[j]!.price > price) j++;
         else while (j < last.length && last[j]!.price < price) j++;
         const same = last[j];
-        levels.push(same !== undefined && same.price === price && same.size === value ? same : { price, size: value });
+        levels[n++] = same !== undefined && same.price === price && same.size === value ? same : { price, size: value };
       }
       i++;
     }
@@ -303,6 +305,7 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
     }
     if (c === RBRACKET && i <= e) {
       pos = i;
+      if (n !== levels.length) levels.length = n;
       return levels;
     }
     throw BAIL;
