@@ -103,9 +103,10 @@ export class RunStore {
     this.#orders = new OrderWrites(db, file);
     this.#fills = new FillWrites(db, file);
     this.#notes = new RunNotes(db, file);
-    this.#staged = new StagedOrders(db, file);
+    this.#staged = new StagedOrders(db, file, opened.info.runId);
     // orders a previous life staged and did not fold before it ended
     this.#foldStaged();
+    this.#staged.readGreatest();
     const notes = this.#notes;
     this.#later = new DeferredJournal((entries) =>
       this.transaction(() => {
@@ -171,6 +172,7 @@ export class RunStore {
     this.#assertWritable();
     this.#foldStaged();
     this.#orders.save(order, at, reason, updatedAt);
+    this.#staged.written([{ order, at }]);
   }
 
   /**
@@ -181,6 +183,7 @@ export class RunStore {
     this.#assertWritable();
     this.#foldStaged();
     this.#orders.saveMany(orders);
+    this.#staged.written(orders);
   }
 
   /**
@@ -193,8 +196,7 @@ export class RunStore {
     this.#assertWritable();
     if (orders.length === 0) return;
     if (!this.#staged.stage(orders)) {
-      this.#foldStaged();
-      this.#orders.saveMany(orders);
+      this.saveOrders(orders);
       return;
     }
     if (!this.#foldScheduled) {
@@ -398,9 +400,7 @@ export class RunStore {
 
   /** Folds the staged orders into the orders table (in the open transaction, if any). */
   #foldStaged(): void {
-    if (!this.#staged.pending) return;
-    const outermost = this.#depth === 0;
-    this.transaction(() => this.#staged.fold((rows) => this.#orders.saveMany(rows), outermost));
+    if (this.#staged.pending) this.transaction(() => this.#staged.fold((rows) => this.#orders.saveMany(rows)));
   }
 
   #startCheckpointer(): void {

@@ -16,33 +16,53 @@ type Packed = [clientOrderId: string, orderId: string | null, status: OrderStatu
  * folded are those `saveOrders` would have written: the same request text (JSON.stringify of a
  * parsed JSON.stringify is the same text), the same history rows (the trigger).
  *
- * Only new orders are staged: when a client order id is stored already (or staged by this store
- * and not folded yet, or twice in the batch), `stage` returns false and the caller saves the
- * batch as an upsert at once, whose refusal of another request under a stored id then happens
- * before the post, as it always did.
+ * Only orders whose client order id is new to the store are staged; for any other batch `stage`
+ * returns false and the caller saves it as an upsert at once, whose refusal of another request
+ * under a stored id then happens before the post, as it always did. New is told without a read
+ * (a lookup in the orders b-tree cost more than the whole staging): an id of this run
+ * (`<runId>` + fixed-width hex, as the engine makes them from the store's reserved blocks) greater
+ * than every id of this run written so far cannot be stored. The greatest is read once at open
+ * and raised by every order write; a rollback leaves it high, which only sends a batch down the
+ * upsert path.
  */
 export class StagedOrders {
   readonly #file: string;
-  readonly #db: Database.Database;
   readonly #insert: Database.Statement;
   readonly #read: Database.Statement;
   readonly #clear: Database.Statement;
-  /** `SELECT EXISTS` over `order_rows` for n client order ids, prepared on first use per n. */
-  readonly #stored = new Map<number, Database.Statement>();
-  /**
-   * Ids staged by this store since the last fold of its own (committed) transaction. One left
-   * here by a rollback only sends a later save of that id down the upsert path: never wrong.
-   */
-  readonly #staged = new Set<string>();
+  readonly #greatestOf: Database.Statement;
+  /** The client order id prefix of this run. */
+  readonly #prefix: string;
+  /** The greatest client order id of this run stored or staged ('' for none). */
+  #greatest: string;
   /** Batches may wait in `order_batches` (set on staging and after a rollback: a fold is idempotent). */
   #pending = true;
 
-  constructor(db: Database.Database, file: string) {
+  constructor(db: Database.Database, file: string, runId: string) {
     this.#file = file;
-    this.#db = db;
+    this.#prefix = runId;
     this.#insert = db.prepare('INSERT INTO order_batches (orders) VALUES (?)');
     this.#read = db.prepare('SELECT orders FROM order_batches ORDER BY seq').pluck();
     this.#clear = db.prepare('DELETE FROM order_batches');
+    this.#greatest = '';
+    this.#greatestOf = db
+      .prepare('SELECT client_order_id FROM order_rows WHERE client_order_id >= @prefix AND substr(client_order_id, 1, length(@prefix)) = @prefix ORDER BY client_order_id DESC LIMIT 1')
+      .pluck();
+  }
+
+  /** Reads the greatest client order id of this run in `order_rows` (at open, after the leftovers are folded). */
+  readGreatest(): void {
+    const id = this.#greatestOf.get({ prefix: this.#prefix }) as string | undefined;
+    if (id !== undefined && id > this.#greatest) this.#greatest = id;
+  }
+
+  /** Orders written (upserted) in the orders table: their ids are no longer new. */
+  written(rows: readonly OrderSave[]): void {
+    for (const { order } of rows) this.#note(order.request.clientOrderId);
+  }
+
+  #note(id: string): void {
+    if (id > this.#greatest && id.startsWith(this.#prefix)) this.#greatest = id;
   }
 
   /** True when batches may be waiting to be folded. */
@@ -61,37 +81,34 @@ export class StagedOrders {
    */
   stage(rows: readonly OrderSave[]): boolean {
     const file = this.#file;
-    const staged = this.#staged;
-    const ids = new Array<string>(rows.length);
-    const seen = new Set<string>();
+    const prefix = this.#prefix;
     const packed = new Array<Packed>(rows.length);
+    // each id of this run and greater than the one before it (so distinct, and none stored)
+    let last = this.#greatest;
     for (let i = 0; i < rows.length; i++) {
       const { order, at, reason, updatedAt } = rows[i]!;
       checkOrderSave(file, order);
       const r = order.request;
       const id = r.clientOrderId;
-      if (staged.has(id) || seen.has(id)) return false;
-      seen.add(id);
-      ids[i] = id;
+      if (!(id > last && id.startsWith(prefix) && HEX.test(id))) return false;
+      last = id;
       packed[i] = [id, order.orderId ?? null, order.status, order.filled, at, updatedAt ?? at, reason ?? null, r];
     }
     try {
-      if (this.#storedOf(ids.length).get(ids) === 1) return false;
       this.#insert.run(JSON.stringify(packed));
     } catch (err) {
-      throw storeFailure(file, `saveOrders ${ids[0] ?? ''} (staged, ${rows.length} orders)`, err);
+      throw storeFailure(file, `saveOrders ${rows[0]?.order.request.clientOrderId ?? ''} (staged, ${rows.length} orders)`, err);
     }
-    for (const id of ids) staged.add(id);
+    this.#greatest = last;
     this.#pending = true;
     return true;
   }
 
   /**
    * Reads every staged order back and hands them to `save` (the orders' upsert), then empties
-   * `order_batches`, in the caller's transaction. `outermost`: that transaction is the fold's own,
-   * so once it commits no id of this store is staged any more.
+   * `order_batches`, in the caller's transaction.
    */
-  fold(save: (rows: readonly OrderSave[]) => void, outermost: boolean): void {
+  fold(save: (rows: readonly OrderSave[]) => void): void {
     if (!this.#pending) return;
     let rows: OrderSave[];
     try {
@@ -106,18 +123,11 @@ export class StagedOrders {
       throw storeFailure(this.#file, 'fold staged orders', err);
     }
     this.#pending = false;
-    if (outermost) this.#staged.clear();
-  }
-
-  #storedOf(n: number): Database.Statement {
-    let statement = this.#stored.get(n);
-    if (statement === undefined) {
-      statement = this.#db.prepare(`SELECT EXISTS (SELECT 1 FROM order_rows WHERE client_order_id IN (${new Array<string>(n).fill('?').join(', ')}))`).pluck();
-      this.#stored.set(n, statement);
-    }
-    return statement;
   }
 }
+
+/** Lowercase hex ids (as the engine makes them) compare the same in JS and in SQLite (UTF-8 bytes). */
+const HEX = /^[0-9a-f]+$/;
 
 function saveOf([clientOrderId, orderId, status, filled, at, updatedAt, reason, request]: Packed): OrderSave {
   if (request.clientOrderId !== clientOrderId) throw new Error(`staged order ${clientOrderId} holds the request of ${request.clientOrderId}`);

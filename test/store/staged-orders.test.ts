@@ -87,6 +87,35 @@ describe('orders staged before their post (stageOrders)', () => {
     store.close();
   });
 
+  it('tells new ids without a read, across a reopen: below the greatest id of the run, or of another run, is upserted', () => {
+    const file = path('greatest.sqlite');
+    const first = RunStore.open(file, { create: true, runId: 'bbbbbbbb' });
+    first.saveOrders(batch('bbbbbbbb', 10, 2));
+    first.close();
+    const store = RunStore.open(file);
+    const staged = (): number => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM order_batches').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    // id 5 is below the stored 11: not known new, so upserted (and not staged)
+    store.stageOrders(batch('bbbbbbbb', 5, 1));
+    expect(staged()).toBe(0);
+    // an id of another run: upserted
+    store.stageOrders(batch('cccccccc', 50, 1));
+    expect(staged()).toBe(0);
+    // another request under the stored id 11 is refused before any post
+    const changed = batch('bbbbbbbb', 11, 1).map((s) => ({ ...s, order: { ...s.order, request: { ...s.order.request, size: 1 } } }));
+    expect(storeError(() => store.stageOrders(changed)).message).toContain('already stored with a different request');
+    store.stageOrders(batch('bbbbbbbb', 12, 3));
+    expect(staged()).toBe(1);
+    expect(store.load().orders.map((o) => o.request.clientOrderId.slice(-2)).sort()).toEqual(['05', '0a', '0b', '0c', '0d', '0e', '32']);
+    store.close();
+  });
+
   it('a staging rolled back with its transaction leaves nothing, and the ids can be saved again', async () => {
     const store = RunStore.open(path('rollback.sqlite'), { create: true });
     expect(() =>
