@@ -158,10 +158,11 @@ CREATE UNIQUE INDEX voided_fills_key ON voided_fills (trade_id, order_id);
 
 /**
  * Version 3: orders staged before their post. The orders of a batch are written as ONE row of
- * `order_batches` (a JSON array, one element per order: client order id, hash, status, filled,
- * created, updated, reason, the request) and committed before the post: one small append instead
- * of a row per order in the orders b-tree and its history, so the commit that lets the orders go
- * is small. On a later turn the owner folds them into `order_rows` (the orders table, renamed) as
+ * `order_batches` and committed before the post: one small append instead of a row per order in
+ * the orders b-tree and its history, so the commit that lets the orders go is small. The row is
+ * JSON `[strings, orders]`: each order `[hash, status, filled, created, updated, reason, request]`
+ * with the request's token id and condition id as indexes into `strings` (a batch repeats them:
+ * a third of its bytes otherwise). On a later turn the owner folds them into `order_rows` (the orders table, renamed) as
  * the upsert it would have written (staged-orders.ts); the next open folds what a crash left. The
  * view `orders` is both, so every reader (`clobot status`, ad-hoc SQL) sees a staged order as its
  * row will be.
@@ -175,23 +176,27 @@ CREATE TABLE order_batches (
 ) STRICT;
 
 CREATE VIEW staged_orders AS
-  SELECT o->>0 AS client_order_id,
-         o->7->>'strategyId' AS strategy_id,
-         o->>1 AS order_id,
-         o->7->>'tokenId' AS token_id,
-         o->7->>'conditionId' AS condition_id,
-         o->7->>'side' AS side,
-         o->7->>'price' AS price,
-         o->7->>'size' AS size,
-         coalesce(o->7->>'orderType', 'GTC') AS order_type,
-         CASE WHEN o->7->>'postOnly' THEN 1 ELSE 0 END AS post_only,
-         o->>2 AS status,
-         o->>6 AS status_reason,
-         o->>3 AS filled,
-         o->7 AS request,
-         o->>4 AS created_at,
-         o->>5 AS updated_at
-  FROM (SELECT j.value AS o FROM order_batches b, json_each(b.orders) j);
+  SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
+         status, status_reason, filled,
+         json_set(r, '$.tokenId', token_id, '$.conditionId', condition_id) AS request,
+         created_at, updated_at
+  FROM (SELECT r->>'clientOrderId' AS client_order_id,
+               r->>'strategyId' AS strategy_id,
+               o->>0 AS order_id,
+               s->>(r->>'tokenId') AS token_id,
+               s->>(r->>'conditionId') AS condition_id,
+               r->>'side' AS side,
+               r->>'price' AS price,
+               r->>'size' AS size,
+               coalesce(r->>'orderType', 'GTC') AS order_type,
+               CASE WHEN r->>'postOnly' THEN 1 ELSE 0 END AS post_only,
+               o->>1 AS status,
+               o->>5 AS status_reason,
+               o->>2 AS filled,
+               r,
+               o->>3 AS created_at,
+               o->>4 AS updated_at
+        FROM (SELECT b.orders->0 AS s, j.value AS o, j.value->6 AS r FROM order_batches b, json_each(b.orders, '$[1]') j));
 
 CREATE VIEW orders AS
   SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,

@@ -4,8 +4,14 @@ import type { OrderRequest } from '../core/intents.ts';
 import { storeFailure } from './store-file.ts';
 import { checkOrderSave, type OrderSave } from './order-writes.ts';
 
-/** One staged order as `order_batches` holds it (the layout the view staged_orders reads). */
-type Packed = [clientOrderId: string, orderId: string | null, status: OrderStatus, filled: number, at: number, updatedAt: number, reason: string | null, request: OrderRequest];
+/**
+ * One staged order as `order_batches` holds it (the layout the view staged_orders reads): its
+ * request with the token id and condition id as indexes into the batch's strings.
+ */
+type Packed = [orderId: string | null, status: OrderStatus, filled: number, at: number, updatedAt: number, reason: string | null, request: PackedRequest];
+type PackedRequest = Omit<OrderRequest, 'tokenId' | 'conditionId'> & { tokenId: number; conditionId: number };
+/** A batch: the strings its requests share, its orders. */
+type PackedBatch = [strings: string[], orders: Packed[]];
 
 /**
  * The orders of a batch staged before their post (schema version 3, see schema.ts): ONE row of
@@ -83,6 +89,7 @@ export class StagedOrders {
     const file = this.#file;
     const prefix = this.#prefix;
     const packed = new Array<Packed>(rows.length);
+    const strings: string[] = [];
     // each id of this run and greater than the one before it (so distinct, and none stored)
     let last = this.#greatest;
     for (let i = 0; i < rows.length; i++) {
@@ -92,10 +99,12 @@ export class StagedOrders {
       const id = r.clientOrderId;
       if (!(id > last && id.startsWith(prefix) && HEX.test(id))) return false;
       last = id;
-      packed[i] = [id, order.orderId ?? null, order.status, order.filled, at, updatedAt ?? at, reason ?? null, r];
+      // a copy with the two ids swapped for indexes, in place (the keys keep their order)
+      const request: PackedRequest = { ...r, tokenId: indexOf(strings, r.tokenId), conditionId: indexOf(strings, r.conditionId) };
+      packed[i] = [order.orderId ?? null, order.status, order.filled, at, updatedAt ?? at, reason ?? null, request];
     }
     try {
-      this.#insert.run(JSON.stringify(packed));
+      this.#insert.run(JSON.stringify([strings, packed] satisfies PackedBatch));
     } catch (err) {
       throw storeFailure(file, `saveOrders ${rows[0]?.order.request.clientOrderId ?? ''} (staged, ${rows.length} orders)`, err);
     }
@@ -112,7 +121,10 @@ export class StagedOrders {
     if (!this.#pending) return;
     let rows: OrderSave[];
     try {
-      rows = (this.#read.all() as string[]).flatMap((text) => (JSON.parse(text) as Packed[]).map(saveOf));
+      rows = (this.#read.all() as string[]).flatMap((text) => {
+        const [strings, orders] = JSON.parse(text) as PackedBatch;
+        return orders.map((packed) => saveOf(strings, packed));
+      });
     } catch (err) {
       throw storeFailure(this.#file, 'fold staged orders', err, 'CORRUPT');
     }
@@ -129,7 +141,18 @@ export class StagedOrders {
 /** Lowercase hex ids (as the engine makes them) compare the same in JS and in SQLite (UTF-8 bytes). */
 const HEX = /^[0-9a-f]+$/;
 
-function saveOf([clientOrderId, orderId, status, filled, at, updatedAt, reason, request]: Packed): OrderSave {
-  if (request.clientOrderId !== clientOrderId) throw new Error(`staged order ${clientOrderId} holds the request of ${request.clientOrderId}`);
-  return { order: { request, status, orderId: orderId ?? undefined, filled }, at, updatedAt, reason: reason ?? undefined };
+function indexOf(strings: string[], value: string): number {
+  const i = strings.indexOf(value);
+  return i >= 0 ? i : strings.push(value) - 1;
+}
+
+function saveOf(strings: readonly string[], [orderId, status, filled, at, updatedAt, reason, packed]: Packed): OrderSave {
+  const tokenId = strings[packed.tokenId];
+  const conditionId = strings[packed.conditionId];
+  if (tokenId === undefined || conditionId === undefined) throw new Error(`staged order ${packed.clientOrderId}: no string ${packed.tokenId} or ${packed.conditionId}`);
+  // assigned in place, so the request's keys (and its JSON text) are as they were
+  const request = packed as unknown as { tokenId: string; conditionId: string };
+  request.tokenId = tokenId;
+  request.conditionId = conditionId;
+  return { order: { request: request as unknown as OrderRequest, status, orderId: orderId ?? undefined, filled }, at, updatedAt, reason: reason ?? undefined };
 }
