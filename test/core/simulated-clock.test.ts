@@ -1,4 +1,4 @@
-import { interval, timer, VirtualTimeScheduler } from 'rxjs';
+import { interval, timer, VirtualTimeScheduler, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 
@@ -42,5 +42,32 @@ describe('SimulatedClock', () => {
     expect(() => sub.unsubscribe()).not.toThrow();
     clock.advanceBy(10);
     expect(ticks).toBe(1_000_000);
+  });
+
+  it('a timer that throws: the advance throws it and the timers still waiting are dropped, as on rxjs', () => {
+    const run = (scheduler: SchedulerLike, advance: (ms: number) => void): string[] => {
+      const seen: string[] = [];
+      scheduler.schedule(() => seen.push('a'), 5);
+      scheduler.schedule(() => {
+        throw new Error('boom');
+      }, 10);
+      scheduler.schedule(() => seen.push('late'), 20);
+      scheduler.schedule(function (this: SchedulerAction<number>, n?: number) {
+        seen.push(`r${n}`);
+        if (n! < 3) this.schedule(n! + 1, 3);
+      }, 1, 0);
+      expect(() => advance(30)).toThrow('boom');
+      advance(60);
+      return seen;
+    };
+    const vts = new VirtualTimeScheduler(undefined, Infinity);
+    const reference = run(vts, (ms) => {
+      vts.maxFrames = ms;
+      vts.flush();
+    });
+    const clock = new SimulatedClock(0);
+    expect(run(clock.scheduler, (ms) => clock.advanceTo(ms))).toEqual(reference);
+    // r3 is due with the throwing timer but made after it: dropped with `late`
+    expect(reference).toEqual(['r0', 'r1', 'a', 'r2']);
   });
 });
