@@ -6,6 +6,7 @@ import { BackgroundCheckpointer } from './checkpointer.ts';
 import { DeferredJournal } from './deferred-journal.ts';
 import { FillWrites } from './fill-writes.ts';
 import { IdReservations } from './id-reservations.ts';
+import { LazySavepoints } from './lazy-savepoints.ts';
 import { OrderWrites, type OrderSave } from './order-writes.ts';
 import { replayPortfolio } from './replay-portfolio.ts';
 import { RunNotes } from './run-notes.ts';
@@ -59,6 +60,7 @@ export class RunStore {
   #afterCommit: ((committed: boolean) => void)[] = [];
 
   readonly #tx: (fn: () => unknown) => unknown;
+  readonly #nested: LazySavepoints;
   readonly #touchRun: Database.Statement;
   readonly #ids: IdReservations;
   readonly #orders: OrderWrites;
@@ -97,6 +99,7 @@ export class RunStore {
     this.#now = opened.now;
     this.#takenOverFrom = opened.takenOver;
     this.#tx = db.transaction((fn: () => unknown) => fn());
+    this.#nested = new LazySavepoints(db);
     const touchRun = db.prepare('UPDATE run SET updated_at = ? WHERE id = 1');
     this.#touchRun = touchRun;
     this.#ids = new IdReservations(db, file, opened.durability, opened.now, (at) => touchRun.run(at));
@@ -110,6 +113,7 @@ export class RunStore {
     const notes = this.#notes;
     this.#later = new DeferredJournal((entries) =>
       this.transaction(() => {
+        this.#nested.writing();
         for (const entry of entries) notes.journal(entry);
       }),
     );
@@ -159,7 +163,7 @@ export class RunStore {
    * the run stops are skipped, never reused.
    */
   reserveIds(n: number): { from: number; to: number } {
-    this.#assertOpen();
+    this.#assertOpenWriting();
     return this.#ids.reserve(n, this.#depth > 0);
   }
 
@@ -240,13 +244,13 @@ export class RunStore {
    * reconciliation); fills stored later move it. `load().balance` replays from the newest one.
    */
   setBalance(balance: Micros, at: number, reason?: string): void {
-    this.#assertOpen();
+    this.#assertOpenWriting();
     this.#fills.setBalance(balance, at, reason);
   }
 
   /** The heartbeat chain id the venue acknowledged last, and when. */
   setHeartbeatId(id: string, at: number): void {
-    this.#assertOpen();
+    this.#assertOpenWriting();
     this.#notes.setHeartbeatId(id, at);
   }
 
@@ -263,13 +267,14 @@ export class RunStore {
    * that failed is thrown by the next write of this store.
    */
   journalLater(event: JournalInput): void {
-    this.#assertWritable();
+    this.#assertOpen();
+    this.#assertNoDeferredFailure();
     this.#later.add(event);
   }
 
   /** Sets a named resume point (e.g. the newest `/data/trades` match time seen). */
   setCursor(name: string, value: string, at: number = this.#now()): void {
-    this.#assertOpen();
+    this.#assertOpenWriting();
     this.#notes.setCursor(name, value, at);
   }
 
@@ -279,16 +284,18 @@ export class RunStore {
   }
 
   /**
-   * Runs `fn` in one transaction (nested calls become savepoints): every write inside commits
-   * together or not at all, and costs far less than a commit per write. `fn` must be synchronous.
-   * A throw rolls back and rethrows. Id blocks reserved inside are fsynced before this returns.
+   * Runs `fn` in one transaction (nested calls become savepoints, opened at their first write:
+   * lazy-savepoints.ts): every write inside commits together or not at all, and costs far less
+   * than a commit per write. `fn` must be synchronous. A throw rolls back (a nested level: to its
+   * start) and rethrows. Id blocks reserved inside are fsynced before this returns.
    */
   transaction<T>(fn: () => T): T {
     this.#assertOpen();
+    const nested = this.#depth > 0;
     this.#depth++;
     let committed = false;
     try {
-      const result = this.#tx(fn) as T;
+      const result = (nested ? this.#nested.run(fn) : this.#tx(fn)) as T;
       committed = true;
       return result;
     } finally {
@@ -394,13 +401,28 @@ export class RunStore {
   /** Open, and no deferred journal write has failed (that failure is thrown here, at the next write). */
   #assertWritable(): void {
     this.#assertOpen();
+    this.#assertNoDeferredFailure();
+    this.#nested.writing();
+  }
+
+  #assertNoDeferredFailure(): void {
     const failure = this.#later.failure;
     if (failure !== undefined) throw storeFailure(this.file, 'journal (deferred entries)', failure);
   }
 
+  /** Open, and about to write: the nested levels around the write get their savepoints. */
+  #assertOpenWriting(): void {
+    this.#assertOpen();
+    this.#nested.writing();
+  }
+
   /** Folds the staged orders into the orders table (in the open transaction, if any). */
   #foldStaged(): void {
-    if (this.#staged.pending) this.transaction(() => this.#staged.fold((rows) => this.#orders.saveMany(rows)));
+    if (!this.#staged.pending) return;
+    this.transaction(() => {
+      this.#nested.writing();
+      this.#staged.fold((rows) => this.#orders.saveMany(rows));
+    });
   }
 
   #startCheckpointer(): void {

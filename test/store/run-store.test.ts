@@ -191,6 +191,44 @@ describe('RunStore round trip', () => {
     store.close();
   });
 
+  it('a nested level that throws undoes its own writes only, whether or not it wrote (savepoints opened at the first write)', () => {
+    const store = RunStore.open(tmp.path('nested.db'), { create: true, now });
+    const ids = [1, 2, 3, 4, 5].map((i) => request(store.runId, i));
+    const caught = (fn: () => void) => {
+      try {
+        store.transaction(fn);
+      } catch {
+        // the level rolled back; the outer one goes on
+      }
+    };
+    store.transaction(() => {
+      store.saveOrder(order(ids[0]!), 1);
+      caught(() => {
+        throw new Error('wrote nothing');
+      });
+      caught(() => {
+        store.saveOrder(order(ids[1]!), 2);
+        store.setCursor('c', 'inner', 2);
+        throw new Error('wrote, then failed');
+      });
+      store.transaction(() => {
+        // nothing written here; only the level inside writes, and only it fails
+        caught(() => {
+          store.saveOrder(order(ids[2]!), 3);
+          throw new Error('inner failed');
+        });
+        store.saveOrder(order(ids[3]!), 4);
+      });
+      caught(() => {
+        store.transaction(() => store.saveOrder(order(ids[4]!), 5));
+        throw new Error('the outer of two levels failed');
+      });
+    });
+    expect(store.load().orders.map((o) => o.request.clientOrderId)).toEqual([ids[0]!.clientOrderId, ids[3]!.clientOrderId]);
+    expect(store.cursor('c')).toBeUndefined();
+    store.close();
+  });
+
   it('afterCommit runs once the outermost transaction has committed, seen from another connection', () => {
     const file = tmp.path('after-commit.db');
     const store = RunStore.open(file, { create: true, now });
