@@ -230,7 +230,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       `each row first runs ${WARMUP_ROUNDS.toLocaleString('en-US')} books through the same path (posts answered in-process), so the JIT has settled: the figures are the steady state of a running engine`,
       'with maxBatchWaitMs 0 the orders of one strategy call are posted at once (no timer hop)',
       'the helper thread signs part of each batch beside the engine (src/venue/signing/digest-signer.ts); it polls its core for 200 ms after a batch (execution.signing.spinMs), so it needs no wake-up',
-      'goal: p99 <= 3 ms for 15 orders; the store row adds what a run store writes before the post: the batch's orders with their hashes staged as one row and committed (schema 3; folded into the orders table on the next turn, and market events journaled then, off this path); goal: under 10% added to p99',
+      'goal: p99 <= 3 ms for 15 orders; the store row adds what a run store writes before the post: the orders of the batch with their hashes staged as one row and committed (schema 3; folded into the orders table on the next turn, and market events journaled then, off this path); goal: under 10% added to p99',
       'late: rounds whose post had not left when the next book came (counted with their wait so far)',
       'rounds with a GC: rounds during which V8 collected garbage (PerformanceObserver gc entries); the last column is p99 of the others',
       'machine floor: a bare CPU loop as long as the in-thread 15-order p50, run at the same spacing: its p99 is what this machine (its scheduler, other processes) adds to any window that long',
