@@ -138,6 +138,8 @@ function build(
 
 function preparePath(request: VenueRequest): string {
   const template = ENDPOINTS[request.route].path;
+  // most routes (POST /orders among them) have no path parameter: no regex on the order path
+  if (!template.includes('{')) return template;
   const params = request.pathParams ?? {};
   for (const match of template.matchAll(/\{([a-z_]+)\}/g)) {
     const name = match[1] as string;

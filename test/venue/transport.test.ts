@@ -166,6 +166,22 @@ describe('transport: writes are sent at most once', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('every attempt of one client has its own deadline (the controller made ahead is never reused)', async () => {
+    // answers every request but the 1st and the 3rd
+    const server = await serve((_req, res, n) => (n === 1 || n === 3 ? undefined : sendJson(res, 200, [])));
+    const venue = client(server.url, { timeoutMs: 150 });
+    const post = () => venue.send({ route: 'postOrders', body: [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }] });
+    expect(await rejection(post())).toBeInstanceOf(TimeoutError);
+    // after a spent deadline the next post is answered, not aborted at once
+    expect((await post()).text).toBe('[]');
+    // two at once: one takes the controller made ahead, the other makes its own; only the unanswered one times out
+    const both = await Promise.allSettled([post(), post()]);
+    expect(both.filter((r) => r.status === 'rejected' && r.reason instanceof TimeoutError)).toHaveLength(1);
+    expect(both.filter((r) => r.status === 'fulfilled' && r.value.text === '[]')).toHaveLength(1);
+    expect((await post()).text).toBe('[]');
+    expect(server.requests).toHaveLength(5);
+  });
+
   it('a write whose connection drops after sending is outcome-unknown and is not retried', async () => {
     const server = await serve((_req, res) => void res.socket?.destroy());
     const err = await rejection(postOrders(server.url));

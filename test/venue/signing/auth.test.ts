@@ -1,4 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../../src/core/secret.ts';
@@ -11,7 +12,7 @@ import {
 } from '../../../src/venue/signing/address.ts';
 import { buildL1Headers } from '../../../src/venue/signing/clob-auth.ts';
 import { signDigest } from '../../../src/venue/signing/ecdsa.ts';
-import { createL2Signer, decodeApiSecret, verifyL2Signature } from '../../../src/venue/signing/l2-auth.ts';
+import { createL2Mac, createL2Signer, decodeApiSecret, verifyL2Signature } from '../../../src/venue/signing/l2-auth.ts';
 import { recoverAddress, recoverClobAuthSigner } from '../../../src/venue/signing/recover.ts';
 import { toHex } from '../../../src/venue/signing/hex.ts';
 
@@ -133,6 +134,29 @@ describe('L2 HMAC headers and verifier', () => {
     const p = createL2Signer(address, creds, 'polymarket').headers('POST', '/orders', '[]', 1_700_000_000);
     expect(p['POLY_SIGNATURE']).toMatch(/^[A-Za-z0-9_-]{43}=$/);
     expect(Buffer.from(p['POLY_SIGNATURE']!, 'base64url').toString('hex')).toBe(h['SERVICE_SIGNATURE']);
+  });
+
+  it('the MAC from precomputed pad states is createHmac, for any key length, and stays so when reused', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 200 }),
+        fc.array(fc.tuple(fc.string({ maxLength: 40 }), fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }))), { minLength: 1, maxLength: 4 }),
+        (key, messages) => {
+          const mac = createL2Mac(key);
+          for (const [head, body] of messages) {
+            const expected = createHmac('sha256', key).update(head + body).digest('hex');
+            expect(mac(head, body).toString('hex')).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // block-length edges: a key of exactly 64 bytes is padded, one of 65 is hashed first
+    for (const length of [63, 64, 65, 128]) {
+      const key = Buffer.alloc(length, 0xa5);
+      const body = '[' + 'x'.repeat(20_000) + ']';
+      expect(createL2Mac(key)('1700000000POST/orders', body).equals(createHmac('sha256', key).update('1700000000POST/orders' + body).digest())).toBe(true);
+    }
   });
 
   it('the verifier accepts what the signer made and refuses any change', () => {
