@@ -19,8 +19,11 @@ import type { JournalInput, JournalRow, LoadedRun, LockHolder, OrderStateInput, 
 
 /** Background checkpoint period. */
 const CHECKPOINT_INTERVAL_MS = 500;
-/** SQLite's default automatic checkpoint threshold, in pages (~4 MB). */
-const AUTO_CHECKPOINT_PAGES = 1_000;
+/**
+ * When checkpoints are SQLite's own (inline): once the WAL holds this much. SQLite's default is
+ * 1,000 pages, ~4 MB with 4 KB pages; a store made with 8 KB pages (store-open.ts) keeps ~4 MB.
+ */
+const AUTO_CHECKPOINT_BYTES = 4_096_000;
 
 /**
  * The crash-safe state of one run: a SQLite file (WAL) owned by one process at a time. Every
@@ -82,6 +85,7 @@ export class RunStore {
     try {
       const store = new RunStore(opened);
       if ((options.checkpoints ?? 'background') === 'background') store.#startCheckpointer();
+      else store.#inlineCheckpoints();
       return store;
     } catch (err) {
       releaseOpened(opened.file);
@@ -431,7 +435,13 @@ export class RunStore {
       // back to SQLite's own checkpoints: slower commits now and then, but the WAL stays bounded
       this.#checkpointer = undefined;
       this.#checkpointFailure = reason;
-      if (!this.#closed) this.#db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      if (!this.#closed) this.#inlineCheckpoints();
     });
+  }
+
+  /** SQLite checkpoints in the committing call once the WAL holds AUTO_CHECKPOINT_BYTES. */
+  #inlineCheckpoints(): void {
+    const pageSize = this.#db.pragma('page_size', { simple: true }) as number;
+    this.#db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(AUTO_CHECKPOINT_BYTES / pageSize))}`);
   }
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateStore } from '../../src/store/migrate.ts';
@@ -173,6 +174,25 @@ describe('orders staged before their post (stageOrders)', () => {
       ['2', '0x000', 1],
       ['3', '0x000', 1],
     ]);
+    store.close();
+  });
+  it('a new store has 8 KB pages: a staged batch of 15 orders fits one page, so its commit appends one WAL frame', () => {
+    const file = path('pages.sqlite');
+    // inline checkpoints: none runs below ~4 MB of WAL, so the WAL only grows here
+    const store = RunStore.open(file, { create: true, checkpoints: 'inline' });
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('page_size', { simple: true })).toBe(8_192);
+    db.close();
+    store.transaction(() => store.stageOrders(batch(store.runId, 1, 15)));
+    // the first staged row of a store also creates the table's first page: measure the next one
+    store.load();
+    const before = statSync(`${file}-wal`).size;
+    store.transaction(() => store.stageOrders(batch(store.runId, 100, 15)));
+    const row = new Database(file, { readonly: true });
+    expect(row.prepare('SELECT length(orders) FROM order_batches').pluck().get()).toBeGreaterThan(4_096);
+    row.close();
+    // a frame: its 24-byte header and the page (with 4 KB pages: an overflow page and page 1 too)
+    expect(statSync(`${file}-wal`).size - before).toBe(24 + 8_192);
     store.close();
   });
 });
