@@ -1,6 +1,6 @@
-import { catchError, concatMap, defer, EMPTY, map, mergeMap, of, Subject, tap, timeout, timer, type Observable } from 'rxjs';
+import { catchError, concatMap, defer, map, of, tap, timeout, timer, type Observable, type Subscription } from 'rxjs';
 import { formatMicros } from '../core/fixed.ts';
-import { batchWithin } from '../execution/batcher.ts';
+import { Outlet } from '../execution/batcher.ts';
 import type { CancelOutcome, VenueOrderState } from '../execution/execution-client.ts';
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
@@ -21,23 +21,20 @@ const STOP_BACKOFF_MAX_MS = 2_000;
  */
 export class OrderCanceller {
   readonly #desk: EngineDesk;
-  readonly #cancels$ = new Subject<OrderRecord>();
+  /** Cancels batched on the clock, at most CANCELS_IN_FLIGHT calls started and not answered. */
+  readonly #out: Outlet<OrderRecord>;
+  /** The calls in flight, unsubscribed when the engine's subscriptions end. */
+  readonly #calls = new Set<Subscription>();
 
   constructor(desk: EngineDesk) {
     this.#desk = desk;
+    this.#out = new Outlet(desk.settings.maxBatchWaitMs, CANCEL_BATCH, CANCELS_IN_FLIGHT, desk.clock.scheduler, (batch) => this.#cancelBatch(batch));
   }
 
   /** Starts the cancel stream (batched on the clock, at most two calls in flight). */
   start(): void {
-    const desk = this.#desk;
-    desk.subs.add(
-      this.#cancels$
-        .pipe(
-          batchWithin(desk.settings.maxBatchWaitMs, CANCEL_BATCH, desk.clock.scheduler),
-          mergeMap((batch) => this.#cancelBatch(batch), CANCELS_IN_FLIGHT),
-        )
-        .subscribe(),
-    );
+    this.#out.open();
+    this.#desk.subs.add(() => this.#tearDown());
   }
 
   /** Asks for an order to be cancelled: now when it is live, once it is live otherwise. */
@@ -48,7 +45,7 @@ export class OrderCanceller {
       return;
     }
     this.#desk.tracker.transition(record, 'CANCEL_PENDING', this.#desk.clock.now());
-    this.#cancels$.next(record);
+    this.#out.push(record);
   }
 
   /**
@@ -95,7 +92,14 @@ export class OrderCanceller {
 
   /** Ends the cancel stream (what waits in the batcher is still sent). */
   complete(): void {
-    this.#cancels$.complete();
+    this.#out.complete();
+  }
+
+  /** The engine's subscriptions ended: nothing more is sent, calls waiting on an answer forget it. */
+  #tearDown(): void {
+    this.#out.close();
+    for (const call of [...this.#calls]) call.unsubscribe();
+    this.#calls.clear();
   }
 
   #cancelAll$(): Observable<CancelOutcome> {
@@ -136,34 +140,68 @@ export class OrderCanceller {
     }));
   }
 
-  #cancelBatch(batch: readonly OrderRecord[]): Observable<unknown> {
+  /**
+   * One cancel call, its answer applied (the edge's Observable subscribed directly, not through
+   * operators: every cancel of a quoting strategy passes here). A refused or failed cancel puts
+   * the order back to what it was.
+   */
+  #cancelBatch(batch: readonly OrderRecord[]): void {
     const desk = this.#desk;
-    const { tracker } = desk;
-    const ids = batch.map((r) => r.orderId!).filter(Boolean);
-    return desk.execution.cancel(ids).pipe(
-      tap((outcome) => {
-        const now = desk.clock.now();
-        const canceled = new Set(outcome.canceled);
-        for (const record of batch) {
-          if (canceled.has(record.orderId!)) {
-            desk.counters.canceled++;
-            tracker.transition(record, 'CANCELED', now);
-            desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
-          } else if (record.status === 'CANCEL_PENDING') {
-            // not cancelled: already filled or gone; the sync settles its true state (a record
-            // that a fill closed meanwhile stays closed)
-            tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
-          }
+    const ids: string[] = [];
+    for (const r of batch) if (r.orderId) ids.push(r.orderId);
+    let ended = false;
+    let call: Subscription | undefined;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      if (call !== undefined) this.#calls.delete(call);
+      this.#out.done();
+    };
+    const failed = (err: unknown): void => {
+      if (ended) return;
+      this.#failed(batch, err);
+      end();
+    };
+    call = desk.execution.cancel(ids).subscribe({
+      next: (outcome) => {
+        if (ended) return;
+        try {
+          this.#applied(batch, outcome);
+        } catch (err) {
+          failed(err);
         }
-      }),
-      catchError((err: unknown) => {
-        const now = desk.clock.now();
-        for (const record of batch) {
-          if (record.status === 'CANCEL_PENDING') tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
-        }
-        desk.log.warn('cancel failed; will retry on the next sync', { orders: batch.length, err: String(err) });
-        return EMPTY;
-      }),
-    );
+      },
+      error: failed,
+      complete: end,
+    });
+    if (ended || call.closed) call = undefined;
+    else this.#calls.add(call);
+  }
+
+  #applied(batch: readonly OrderRecord[], outcome: CancelOutcome): void {
+    const desk = this.#desk;
+    const tracker = desk.tracker;
+    const now = desk.clock.now();
+    const canceled = new Set(outcome.canceled);
+    for (const record of batch) {
+      if (canceled.has(record.orderId!)) {
+        desk.counters.canceled++;
+        tracker.transition(record, 'CANCELED', now);
+        desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
+      } else if (record.status === 'CANCEL_PENDING') {
+        // not cancelled: already filled or gone; the sync settles its true state (a record
+        // that a fill closed meanwhile stays closed)
+        tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
+      }
+    }
+  }
+
+  #failed(batch: readonly OrderRecord[], err: unknown): void {
+    const desk = this.#desk;
+    const now = desk.clock.now();
+    for (const record of batch) {
+      if (record.status === 'CANCEL_PENDING') desk.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+    }
+    desk.log.warn('cancel failed; will retry on the next sync', { orders: batch.length, err: String(err) });
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestScheduler } from 'rxjs/testing';
-import { batchWithin } from '../../src/execution/batcher.ts';
+import { batchWithin, Lanes, Outlet } from '../../src/execution/batcher.ts';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { MAX_ORDERS_PER_BATCH } from '../../src/venue/endpoints.ts';
 
 function scheduler(): TestScheduler {
@@ -49,6 +50,52 @@ describe('batchWithin (marble, virtual time)', () => {
 
   it('refuses a non-positive size', () => {
     expect(() => batchWithin(1, 0, testSchedulerOf())).toThrow(RangeError);
+  });
+});
+
+describe('Lanes and Outlet', () => {
+  it('runs at most `limit` jobs at once, the rest in arrival order as jobs end (also ending inside their start)', () => {
+    const started: string[] = [];
+    const lanes = new Lanes<string>(2, (job) => {
+      started.push(job);
+      if (job.startsWith('sync')) lanes.done(); // ends at once: its lane goes to the next job
+    });
+    for (const job of ['a', 'b', 'c', 'sync-d', 'e']) lanes.add(job);
+    expect(started).toEqual(['a', 'b']);
+    expect(lanes.active).toBe(2);
+    lanes.done(); // a ends: c starts
+    expect(started).toEqual(['a', 'b', 'c']);
+    lanes.done(); // b ends: sync-d starts and ends at once, so e starts too
+    expect(started).toEqual(['a', 'b', 'c', 'sync-d', 'e']);
+    expect(lanes.active).toBe(2);
+    lanes.clear();
+    lanes.add('f');
+    expect(started).toHaveLength(5);
+  });
+
+  it('batches pushed items on the clock, takes whole batches at once, and takes nothing once closed', () => {
+    const clock = new SimulatedClock(0);
+    const batches: string[][] = [];
+    const out = new Outlet<string>(20, 3, 4, clock.scheduler, (batch) => batches.push([...batch]));
+    out.push('x'); // not open yet: dropped
+    out.open();
+    for (const item of ['a', 'b', 'c', 'd']) out.push(item);
+    out.post(['whole']);
+    expect(batches).toEqual([['a', 'b', 'c'], ['whole']]);
+    clock.advanceBy(19);
+    expect(batches).toHaveLength(2);
+    clock.advanceBy(1);
+    expect(batches).toEqual([['a', 'b', 'c'], ['whole'], ['d']]);
+    out.push('e');
+    out.complete(); // flushes the waiting batch, then takes no more
+    out.push('f');
+    expect(batches.slice(3)).toEqual([['e']]);
+    const closed = new Outlet<string>(20, 3, 1, clock.scheduler, (batch) => batches.push([...batch]));
+    closed.open();
+    closed.push('g');
+    closed.close(); // drops the waiting batch and its timer
+    clock.advanceBy(100);
+    expect(batches).toHaveLength(4);
   });
 });
 
