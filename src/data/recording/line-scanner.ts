@@ -272,35 +272,37 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
     pos = i + 1;
     return [];
   }
-  let price = 0;
   let j = 0; // the first level of `last` not better than `price` (when in book order)
   for (;;) {
     if (s[i] !== LBRACKET) throw BAIL;
-    i++;
-    // the price, then the size: quoted decimals, read by core/fixed.ts's scanMicros (a '-' bails)
-    for (let k = 0; k < 2; k++) {
-      i = skipWsAt(s, i);
-      if (s[i] !== QUOTE) throw BAIL;
-      const value = scanMicros(s, i + 1, QUOTE);
-      i = scannedTo();
-      if (value !== value || i >= e) throw BAIL; // NaN: not a quoted decimal
+    // the price, then the size: quoted decimals, read by core/fixed.ts's scanMicros (a '-' bails).
+    // First as every writer spells a level, `["price","size"]` with no whitespace (about a tenth
+    // faster than reading it as any JSON: measured A/B), else with whitespace anywhere
+    let price = s[i + 1] === QUOTE ? scanMicros(s, i + 2, QUOTE) : NaN;
+    let q = scannedTo();
+    let size = price === price && s[q + 1] === COMMA && s[q + 2] === QUOTE ? scanMicros(s, q + 3, QUOTE) : NaN;
+    q = scannedTo();
+    if (size === size && s[q + 1] === RBRACKET && q + 1 < e) i = q + 2;
+    else {
       i = skipWsAt(s, i + 1);
-      if (k === 0) {
-        if (s[i] !== COMMA) throw BAIL;
-        price = value;
-      } else {
-        if (s[i] !== RBRACKET) throw BAIL;
-        if (isBids) while (j < last.length && last[j]!.price > price) j++;
-        else while (j < last.length && last[j]!.price < price) j++;
-        const same = last[j];
-        levels[n++] = same !== undefined && same.price === price && same.size === value ? same : { price, size: value };
-      }
+      price = quotedMicros(s, i, e);
+      i = skipWsAt(s, scannedTo() + 1);
+      if (s[i] !== COMMA) throw BAIL;
+      i = skipWsAt(s, i + 1);
+      size = quotedMicros(s, i, e);
+      i = skipWsAt(s, scannedTo() + 1);
+      if (s[i] !== RBRACKET) throw BAIL;
       i++;
     }
-    i = skipWsAt(s, i);
-    const c = s[i++];
+    if (isBids) while (j < last.length && last[j]!.price > price) j++;
+    else while (j < last.length && last[j]!.price < price) j++;
+    const same = last[j];
+    levels[n++] = same !== undefined && same.price === price && same.size === size ? same : { price, size };
+    let c = s[i];
+    if (c !== COMMA && c !== RBRACKET) c = s[(i = skipWsAt(s, i))];
+    i++;
     if (c === COMMA) {
-      i = skipWsAt(s, i);
+      if (s[i] !== LBRACKET) i = skipWsAt(s, i);
       continue;
     }
     if (c === RBRACKET && i <= e) {
@@ -310,6 +312,14 @@ function readLevels(isBids: boolean, last: readonly BookLevel[]): BookLevel[] {
     }
     throw BAIL;
   }
+}
+
+/** The quoted decimal at `s[i]`, its closing quote before `e`; `scannedTo()` gives that quote. */
+function quotedMicros(s: Buffer, i: number, e: number): Micros {
+  if (s[i] !== QUOTE) throw BAIL;
+  const value = scanMicros(s, i + 1, QUOTE);
+  if (value !== value || scannedTo() >= e) throw BAIL; // NaN: not a quoted decimal
+  return value;
 }
 
 /** The first position at or after `i` that is not JSON whitespace. */
@@ -412,11 +422,8 @@ function readInt(): number {
 
 /** A quoted decimal at `pos` (core/fixed.ts's `scanMicros`; a '-' bails), closed before `end`. */
 function readMicros(): Micros {
-  if (src[pos] !== QUOTE) throw BAIL;
-  const value = scanMicros(src, pos + 1, QUOTE);
-  const close = scannedTo();
-  if (Number.isNaN(value) || close >= end) throw BAIL;
-  pos = close + 1;
+  const value = quotedMicros(src, pos, end);
+  pos = scannedTo() + 1;
   return value;
 }
 

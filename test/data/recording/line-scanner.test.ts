@@ -63,6 +63,14 @@ describe('book line scanner', () => {
       { price: 510_000, size: 3_000_000 },
       { price: 1_000_000, size: 0 },
     ]);
+    // whitespace where the writer's spelling `["price","size"]` has none, one place at a time
+    // (the scanner reads that spelling first and any other from the level's start)
+    for (const level of ['["0.5" ,"1"]', '["0.5", "1"]', '["0.5","1" ]', '["0.5","1"] ', '[ "0.5","1"]', '["0.5","1"]']) {
+      const spaced = `{"t":"book","tsEvent":1,"tsInit":2,"tokenId":"1001","conditionId":"0xedge","hash":"h","bids":[${level},${level.replace('0.5', '0.4')}],"asks":[]}`;
+      const got = scan(spaced);
+      expect(got).toEqual(decodeRecordedEvent(JSON.parse(spaced), headerTokens(header)));
+      expect(got?.type === 'book' && got.book.bids.map((l) => l.price)).toEqual([500_000, 400_000]);
+    }
   });
 
   it.each([
