@@ -5,11 +5,12 @@ import { shortText } from './short-text.ts';
 import type { MarketEvent } from '../../core/events.ts';
 
 /**
- * The hot path of the text reader: one `book` line, read in a single pass straight from the
- * bytes of the chunk it sits in (no line string, no JSON tree, no price strings; the few strings
- * it makes are fresh copies, never slices that would keep a whole chunk alive). It accepts exactly
- * the book event of the format (keys in any order, whitespace anywhere) and gives up (returns
- * undefined) on anything else: another event kind, an unknown key, an escape in a string, a
+ * The hot path of the text reader: one `book` or `trade` line (the kinds a recording is made
+ * of), read in a single pass straight from the bytes of the chunk it sits in (no line string, no
+ * JSON tree, no price strings; the few strings it makes are fresh copies, never slices that would
+ * keep a whole chunk alive). It accepts exactly the book and trade events of the format (keys in
+ * any order, whitespace anywhere) and gives up (returns undefined) on anything else: another
+ * event kind, a key the kind does not have, an escape in a string, a
  * number where a string belongs, a malformed decimal, a non-ASCII byte in a string, a token
  * outside the header, a condition id other than the header's for that token. The reader
  * then takes the generic path (JSON.parse + decodeRecordedEvent), which either accepts the line
@@ -18,6 +19,9 @@ import type { MarketEvent } from '../../core/events.ts';
 
 /** Thrown to leave the fast path (made once: throwing it costs no allocation). */
 const BAIL = new Error('not the shape the line scanner reads');
+
+const BOOK = 1;
+const TRADE = 2;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -106,10 +110,10 @@ function hashText(s: string): number {
 }
 
 /**
- * Scans `bytes[start, stop)` as a book event line. `tokens` holds the header's strings for each
- * token (an unknown token, or another condition id, bails).
+ * Scans `bytes[start, stop)` as a book or trade event line. `tokens` holds the header's strings
+ * for each token (an unknown token, or another condition id, bails).
  */
-export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens: ScanTokenTable): MarketEvent | undefined {
+export function scanEventLine(bytes: Buffer, start: number, stop: number, tokens: ScanTokenTable): MarketEvent | undefined {
   src = bytes;
   pos = start;
   end = stop;
@@ -126,7 +130,7 @@ export function scanBookLine(bytes: Buffer, start: number, stop: number, tokens:
 function readEvent(tokens: ScanTokenTable): MarketEvent {
   skipWs();
   expect(LBRACE);
-  let isBook = false;
+  let kind = 0;
   let tsEvent = -1;
   let tsInit = -1;
   let token: ScanToken | undefined;
@@ -141,6 +145,9 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
   let minOrderSize: Micros | undefined;
   let negRisk: boolean | undefined;
   let lastTradePrice: Micros | undefined;
+  let price = -1;
+  let size = -1;
+  let side: 'BUY' | 'SELL' | undefined;
   for (;;) {
     skipWs();
     if (src[pos] !== QUOTE) throw BAIL;
@@ -150,9 +157,13 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
         if (has('t"', k)) {
           pos = k + 2;
           colon();
-          if (!has('"book"', pos)) throw BAIL;
-          pos += 6;
-          isBook = true;
+          if (has('"book"', pos)) {
+            pos += 6;
+            kind = BOOK;
+          } else if (has('"trade"', pos)) {
+            pos += 7;
+            kind = TRADE;
+          } else throw BAIL;
         } else if (has('tsEvent"', k)) {
           pos = k + 8;
           colon();
@@ -227,6 +238,26 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
         colon();
         lastTradePrice = readMicros();
         break;
+      case 112: // p
+        if (!has('price"', k)) throw BAIL;
+        pos = k + 6;
+        colon();
+        price = readMicros();
+        break;
+      case 115: // s
+        if (has('size"', k)) {
+          pos = k + 5;
+          colon();
+          size = readMicros();
+        } else if (has('side"', k)) {
+          pos = k + 5;
+          colon();
+          if (has('"BUY"', pos)) side = 'BUY';
+          else if (has('"SELL"', pos)) side = 'SELL';
+          else throw BAIL;
+          pos += side.length + 2;
+        } else throw BAIL;
+        break;
       default:
         throw BAIL;
     }
@@ -237,8 +268,14 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
     throw BAIL;
   }
   skipWs();
-  if (pos !== end) throw BAIL;
-  if (!isBook || tsEvent < 0 || tsInit < 0 || token === undefined || (condOf === undefined && condStart < 0) || hashStart < 0 || bids === undefined || asks === undefined) {
+  if (pos !== end || tsEvent < 0 || tsInit < 0 || token === undefined) throw BAIL;
+  const bookKeys = condOf !== undefined || condStart >= 0 || hashStart >= 0 || bids !== undefined || asks !== undefined || tickSize !== undefined || minOrderSize !== undefined || negRisk !== undefined || lastTradePrice !== undefined;
+  if (kind === TRADE) {
+    // a key of a book on a trade: the generic path decides
+    if (price < 0 || size < 0 || side === undefined || bookKeys) throw BAIL;
+    return { type: 'trade', tokenId: token.tokenId, price, size, side, tsEvent, tsInit };
+  }
+  if (kind !== BOOK || price >= 0 || size >= 0 || side !== undefined || (condOf === undefined && condStart < 0) || hashStart < 0 || bids === undefined || asks === undefined) {
     throw BAIL;
   }
   if (condOf === undefined ? !equals(token.conditionId, condStart, condEnd) : condOf !== token) throw BAIL;

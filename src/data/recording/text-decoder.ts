@@ -2,19 +2,20 @@ import { DecodeError } from '../../core/errors.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import { decodeRecordedEvent, decodeRecordingHeader, headerTokens } from './decode-recorded.ts';
 import type { RecordingHeader } from './format.ts';
-import { scanBookLine, ScanTokenTable, type ScanTokenEntry } from './line-scanner.ts';
+import { scanEventLine, ScanTokenTable, type ScanTokenEntry } from './line-scanner.ts';
 
 /** A line longer than this is refused rather than buffered without end. */
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
-const BOOK_PREFIX = Buffer.from('{"t":"book"', 'latin1');
+/** Lines the scanner reads start so (as every writer spells them); others take the generic path. */
+const SCANNED_PREFIXES = [Buffer.from('{"t":"book"', 'latin1'), Buffer.from('{"t":"trade"', 'latin1')];
 const NEWLINE = 10;
 const EMPTY = Buffer.alloc(0);
 
 /**
  * Decodes the text form fed in byte chunks of any size (lines split on the newline byte, which
  * never occurs inside a UTF-8 character): line 1 the header, then one event per line.
- * Book lines take the single-pass scanner, everything else (and anything the scanner does not
+ * Book and trade lines take the single-pass scanner, everything else (and anything the scanner does not
  * expect) JSON.parse + the generic decoder. Errors are DecodeErrors whose path starts with
  * `file:line`. Blank lines are skipped; events must not go back in tsInit.
  */
@@ -97,7 +98,7 @@ export class RecordingTextDecoder {
       return;
     }
     let event: MarketEvent | undefined;
-    if (startsWith(src, start, BOOK_PREFIX)) event = scanBookLine(src, start, end, this.#scanTokens);
+    if (startsWith(src, start, SCANNED_PREFIXES[0]!) || startsWith(src, start, SCANNED_PREFIXES[1]!)) event = scanEventLine(src, start, end, this.#scanTokens);
     if (event === undefined) {
       const text = src.toString('utf8', start, end);
       if (text.trim() === '') return;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordedEvent, headerTokens } from '../../../src/data/recording/decode-recorded.ts';
 import { encodeEventLine } from '../../../src/data/recording/encode-line.ts';
-import { scanBookLine, ScanTokenTable, type ScanTokenEntry } from '../../../src/data/recording/line-scanner.ts';
+import { scanEventLine, ScanTokenTable, type ScanTokenEntry } from '../../../src/data/recording/line-scanner.ts';
 import { fixtureEvents } from './helpers.ts';
 
-/** The scanner must take every book line the writer makes, and agree with the generic path. */
+/** The scanner must take every book and trade line the writer makes, and agree with the generic path. */
 
 const { header, events } = fixtureEvents();
 
@@ -25,18 +25,20 @@ function allTokens(): Map<string, string> {
 function scan(line: string, tokens = scanTokens()) {
   // the line sits inside a larger chunk, as in the reader
   const chunk = Buffer.from(`junk\n${line}\nmore`, 'utf8');
-  return scanBookLine(chunk, 5, 5 + Buffer.byteLength(line), tokens);
+  return scanEventLine(chunk, 5, 5 + Buffer.byteLength(line), tokens);
 }
 
-describe('book line scanner', () => {
-  it('decodes every ASCII book line the writer makes, exactly as JSON.parse + the generic decoder', () => {
+describe('book and trade line scanner', () => {
+  it('decodes every ASCII book and trade line the writer makes, exactly as JSON.parse + the generic decoder', () => {
     let scanned = 0;
+    let trades = 0;
     for (const e of events) {
-      if (e.type !== 'book') continue;
+      if (e.type !== 'book' && e.type !== 'trade') continue;
       const line = encodeEventLine(e);
       const generic = decodeRecordedEvent(JSON.parse(line), allTokens());
       const fast = scan(line);
-      if (/[^\x20-\x7e]/.test(e.book.hash)) {
+      if (e.type === 'trade') trades++;
+      if (e.type === 'book' && /[^\x20-\x7e]/.test(e.book.hash)) {
         expect(fast).toBeUndefined(); // non-ASCII strings go the generic way
         continue;
       }
@@ -45,6 +47,18 @@ describe('book line scanner', () => {
       scanned++;
     }
     expect(scanned).toBeGreaterThan(5);
+    expect(trades).toBeGreaterThan(0);
+  });
+
+  it('reads a trade line with its keys in any order and whitespace, as the generic path does', () => {
+    for (const line of [
+      '{"t":"trade","tsEvent":1,"tsInit":2,"tokenId":"1001","price":"0.1","size":"1.5","side":"SELL"}',
+      '{ "side" : "BUY" , "size":"0", "price" :"+1" ,"tokenId":"1001","tsInit":2,"tsEvent":1,"t":"trade" }',
+    ]) {
+      const fast = scan(line);
+      expect(fast?.type).toBe('trade');
+      expect(fast).toEqual(decodeRecordedEvent(JSON.parse(line), headerTokens(header)));
+    }
   });
 
   it('reads levels with whitespace anywhere and decimals at the edges of the rules, as the generic path does', () => {
@@ -96,7 +110,13 @@ describe('book line scanner', () => {
   });
 
   it.each([
-    ['another event kind', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"1001","price":"0.1","size":"1","side":"BUY"}'],
+    ['another event kind', '{"t":"tick","tsEvent":1,"tsInit":1,"tokenId":"1001","tickSize":"0.01"}'],
+    ['a trade with a key of a book', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"1001","price":"0.1","size":"1","side":"BUY","hash":"h"}'],
+    ['a book with a key of a trade', '{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xedge","hash":"h","bids":[],"asks":[],"side":"BUY"}'],
+    ['a trade without its side', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"1001","price":"0.1","size":"1"}'],
+    ['a side in lower case', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"1001","price":"0.1","size":"1","side":"buy"}'],
+    ['a negative trade price', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"1001","price":"-0.1","size":"1","side":"BUY"}'],
+    ['a trade of an unknown token', '{"t":"trade","tsEvent":1,"tsInit":1,"tokenId":"999","price":"0.1","size":"1","side":"BUY"}'],
     ['an unknown key', '{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xedge","hash":"h","bids":[],"asks":[],"extra":1}'],
     ['an escape in a string', '{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xedge","hash":"h\\u0041","bids":[],"asks":[]}'],
     ['a number for a price', '{"t":"book","tsEvent":1,"tsInit":1,"tokenId":"1001","conditionId":"0xedge","hash":"h","bids":[[0.5,"1"]],"asks":[]}'],
