@@ -41,9 +41,23 @@ export class RiskSnapshot {
   readonly #src: RiskSources;
   readonly #recentOrderTimes: number[] = [];
   #dayStart: { day: number; pnl: Micros } | undefined;
+  /**
+   * The last risk view made per token, with the state it was made of: a TokenState is replaced
+   * (never changed) on every update, so the same state gives the same view, and a batch reuses
+   * the views of the tokens that did not move since the last one.
+   */
+  readonly #views = new Map<TokenId, { state: TokenState; view: RiskMarketView }>();
+  // made once, not per take (each arrow would be a closure per batch)
+  readonly #tokenIds = (): Iterable<TokenId> => this.#src.cache.tokenIds();
+  readonly #viewOf = (tokenId: TokenId): RiskMarketView | undefined => this.#view(tokenId);
+  readonly #heldTokenIds = (): Iterable<TokenId> => this.#src.portfolio.tokenIds();
+  readonly #positionOf: (tokenId: TokenId) => Micros | undefined;
+  readonly #markOf = (tokenId: TokenId): Micros | undefined => this.mark(tokenId);
 
   constructor(sources: RiskSources) {
     this.#src = sources;
+    const portfolio = sources.portfolio;
+    this.#positionOf = sources.positionOf ?? ((tokenId) => portfolio.size(tokenId));
   }
 
   /** Notes an order sent at `now` (for the order-rate check). */
@@ -56,19 +70,9 @@ export class RiskSnapshot {
     const cutoff = now - 1_000;
     const times = this.#recentOrderTimes;
     while (times.length > 0 && times[0]! <= cutoff) times.shift();
-    const { cache, portfolio, tracker } = src;
-    const markets = new LazyMap<TokenId, RiskMarketView>(
-      () => cache.tokenIds(),
-      (tokenId) => {
-        const state = cache.get(tokenId);
-        return state === undefined ? undefined : riskMarketView(state);
-      },
-    );
-    const positionOf = src.positionOf;
-    const positions = new LazyMap<TokenId, Micros>(
-      () => portfolio.tokenIds(),
-      positionOf ?? ((tokenId) => portfolio.size(tokenId)),
-    );
+    const tracker = src.tracker;
+    const markets = new LazyMap<TokenId, RiskMarketView>(this.#tokenIds, this.#viewOf);
+    const positions = new LazyMap<TokenId, Micros>(this.#heldTokenIds, this.#positionOf);
     const openOrders: RiskOpenOrder[] = [];
     for (const r of tracker.open()) {
       openOrders.push({
@@ -98,10 +102,23 @@ export class RiskSnapshot {
     );
   }
 
+  #view(tokenId: TokenId): RiskMarketView | undefined {
+    const state = this.#src.cache.get(tokenId);
+    if (state === undefined) return undefined;
+    const held = this.#views.get(tokenId);
+    if (held !== undefined && held.state === state) return held.view;
+    const view = riskMarketView(state);
+    if (held === undefined) this.#views.set(tokenId, { state, view });
+    else {
+      held.state = state;
+      held.view = view;
+    }
+    return view;
+  }
+
   /** Realized + unrealized - fees since the first look of this UTC day. */
   dailyPnl(now: number): Micros {
-    const totals = this.#src.portfolio.totals((id) => this.mark(id));
-    const pnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
+    const pnl = this.#src.portfolio.pnl(this.#markOf);
     const day = Math.floor(now / DAY_MS);
     if (!this.#dayStart || this.#dayStart.day !== day) this.#dayStart = { day, pnl };
     return pnl - this.#dayStart.pnl;

@@ -157,8 +157,31 @@ export class Portfolio {
     return Number(this.#balance);
   }
 
+  /**
+   * Realized + unrealized PnL - fees, as `totals` would sum them (each part rounded as there),
+   * without the parts it does not need: risk reads it for every batch (the daily loss limit).
+   */
+  pnl(mark: (tokenId: TokenId) => Micros | undefined): Micros {
+    const sums = this.#marked(mark);
+    return Number(sums.realized / SCALE) + Number(sums.unrealized / SCALE) - Number(this.#fees);
+  }
+
   /** Totals, marking open positions at `mark(tokenId)` (undefined: at cost). */
   totals(mark: (tokenId: TokenId) => Micros | undefined): PortfolioTotals {
+    const { realized, unrealized, value } = this.#marked(mark);
+    return {
+      cash: Number(this.#balance),
+      positionValue: Number(value / SCALE),
+      fees: Number(this.#fees),
+      realizedPnl: Number(realized / SCALE),
+      unrealizedPnl: Number(unrealized / SCALE),
+      fills: this.#fills,
+      turnover: Number(this.#turnover / SCALE),
+    };
+  }
+
+  /** Σ realized, Σ (size × mark - cost) and Σ size × mark (at cost when unmarked) over the tokens, Micros². */
+  #marked(mark: (tokenId: TokenId) => Micros | undefined): { realized: bigint; unrealized: bigint; value: bigint } {
     let realized = 0n;
     let unrealized = 0n;
     let value = 0n;
@@ -174,15 +197,7 @@ export class Portfolio {
         value += book.cost;
       }
     }
-    return {
-      cash: Number(this.#balance),
-      positionValue: Number(value / SCALE),
-      fees: Number(this.#fees),
-      realizedPnl: Number(realized / SCALE),
-      unrealizedPnl: Number(unrealized / SCALE),
-      fills: this.#fills,
-      turnover: Number(this.#turnover / SCALE),
-    };
+    return { realized, unrealized, value };
   }
 
   #book(tokenId: TokenId): Book {

@@ -26,6 +26,19 @@ describe('Portfolio', () => {
     expect(totals.cash + totals.positionValue).toBe(1_000_000_000 + totals.realizedPnl + totals.unrealizedPnl - totals.fees);
   });
 
+  it('pnl is realized + unrealized - fees as totals gives them, marked or at cost', () => {
+    const p = new Portfolio(0);
+    p.applyFill({ tokenId: 'a', side: 'BUY', price: 333_333, size: 7_000_001, fee: 1_234 });
+    p.applyFill({ tokenId: 'a', side: 'SELL', price: 410_001, size: 3_000_003, fee: 17 });
+    p.applyFill({ tokenId: 'b', side: 'BUY', price: 777_777, size: 1_000_000, fee: 3 });
+    p.applyFill({ tokenId: 'c', side: 'BUY', price: 500_000, size: 2_000_000, fee: 0 });
+    p.applyFill({ tokenId: 'c', side: 'SELL', price: 510_000, size: 2_000_000, fee: 0 }); // flat, realized only
+    for (const mark of [(id: string) => (id === 'a' ? 123_457 : undefined), () => 999_999, () => undefined]) {
+      const t = p.totals(mark);
+      expect(p.pnl(mark)).toBe(t.realizedPnl + t.unrealizedPnl - t.fees);
+    }
+  });
+
   it('keeps thirds exact in the cost basis (no float drift)', () => {
     const p = new Portfolio(0);
     for (let i = 0; i < 3; i++) p.applyFill({ tokenId: T, side: 'BUY', price: 333_333, size: 1_000_000, fee: 0 });

@@ -2,7 +2,8 @@ import { formatMicros } from '../../core/fixed.ts';
 import { deny, unknownMarket } from '../deny.ts';
 import { complementTokenOf, isOnComplement } from '../market-lookup.ts';
 import { big, formatPicos } from '../money.ts';
-import type { RiskCheck } from '../types.ts';
+import type { OrderRequest } from '../../core/intents.ts';
+import type { RiskCheck, RiskLimits, RiskState } from '../types.ts';
 
 /**
  * maxPosition, two limits (each skipped when undefined; exactly at a limit is allowed):
@@ -17,9 +18,77 @@ import type { RiskCheck } from '../types.ts';
  *   condition in `state.markets` (a complement never seen counts as position 0).
  * An order that moves the projection toward zero (|projected| not above |projected without it|,
  * e.g. selling down a position that is over a lowered limit) is always allowed: risk never
- * blocks reducing risk. Only orders with `remaining > 0` count. Sums are BigInt, exact at any size.
+ * blocks reducing risk. Only orders with `remaining > 0` count. Sums are exact at any size.
+ *
+ * Speed: the sums are first made in plain numbers (`passes`), exact while the sum of the
+ * magnitudes involved stays below 2^53; only an order that may be denied, or a state that needs
+ * more (an amount too large or not whole, an unknown market), goes through the BigInt reference
+ * `maxPositionExact`, which also words the denial. Every order of the engine is checked here.
  */
-export const maxPosition: RiskCheck = (req, state, limits) => {
+export const maxPosition: RiskCheck = (req, state, limits) => (passes(req, state, limits) ? undefined : maxPositionExact(req, state, limits));
+
+/**
+ * True only when the order surely passes both limits, in plain numbers: every amount read is a
+ * safe integer and the sum of their magnitudes is too, so every partial sum is exact (a float
+ * sum of integers is exact below 2^53 and, rounding being monotonic, a true sum at or above
+ * 2^53 never comes out below it). False means "ask the exact check", not "denied".
+ */
+function passes(req: OrderRequest, state: RiskState, limits: RiskLimits): boolean {
+  const perToken = limits.maxPositionPerToken;
+  const perMarket = limits.maxPositionPerMarket;
+  if (perToken === undefined && perMarket === undefined) return true;
+  const size = req.size;
+  if (!Number.isSafeInteger(size)) return false;
+  const sideSign = req.side === 'BUY' ? 1 : -1;
+  const own = state.positions.get(req.tokenId) ?? 0;
+  if (!Number.isSafeInteger(own)) return false;
+
+  if (perToken !== undefined) {
+    let pending = 0;
+    for (const o of state.openOrders) {
+      if (o.tokenId === req.tokenId && o.side === req.side && o.remaining > 0) {
+        if (!Number.isSafeInteger(o.remaining)) return false;
+        pending += o.remaining;
+      }
+    }
+    if (!Number.isSafeInteger(Math.abs(own) + pending + size)) return false;
+    const before = own + sideSign * pending;
+    if (exceedsNumber(before + sideSign * size, before, perToken)) return false;
+  }
+
+  if (perMarket !== undefined) {
+    const view = state.markets.get(req.tokenId);
+    if (view === undefined) return false;
+    const complementId = complementTokenOf(view, state);
+    const tokenSign = view.outcomeIndex === 0 ? 1 : -1;
+    const direction = sideSign * tokenSign;
+    const other = complementId === undefined ? 0 : (state.positions.get(complementId) ?? 0);
+    if (!Number.isSafeInteger(other)) return false;
+    let pending = 0;
+    for (const o of state.openOrders) {
+      if (!(o.remaining > 0)) continue;
+      let move: number;
+      if (o.tokenId === req.tokenId) move = (o.side === 'BUY' ? 1 : -1) * tokenSign;
+      else if (isOnComplement(o, req.tokenId, view.conditionId, complementId)) move = (o.side === 'BUY' ? -1 : 1) * tokenSign;
+      else continue;
+      if (move !== direction) continue;
+      if (!Number.isSafeInteger(o.remaining)) return false;
+      pending += o.remaining;
+    }
+    if (!Number.isSafeInteger(Math.abs(own) + Math.abs(other) + pending + size)) return false;
+    const before = tokenSign * (own - other) + direction * pending;
+    if (exceedsNumber(before + direction * size, before, perMarket)) return false;
+  }
+  return true;
+}
+
+/** `exceeds` in plain numbers (exact: the caller bounded every magnitude below 2^53). */
+function exceedsNumber(projected: number, before: number, limit: number): boolean {
+  return Math.abs(projected) > limit && Math.abs(projected) > Math.abs(before);
+}
+
+/** The reference: every sum in BigInt, exact at any size; words the denial. */
+export const maxPositionExact: RiskCheck = (req, state, limits) => {
   const perToken = limits.maxPositionPerToken;
   const perMarket = limits.maxPositionPerMarket;
   if (perToken === undefined && perMarket === undefined) return undefined;

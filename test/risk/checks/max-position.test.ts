@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maxPosition } from '../../../src/risk/checks/max-position.ts';
-import { m, markets, order, resting, runTable, state, view } from '../fixtures.ts';
+import { maxPosition, maxPositionExact } from '../../../src/risk/checks/max-position.ts';
+import { m, markets, N1, order, resting, runTable, state, view, Y1 } from '../fixtures.ts';
 
 const tok = { maxPositionPerToken: m('100') };
 const mkt = { maxPositionPerMarket: m('100') };
@@ -68,5 +68,31 @@ describe('maxPosition per market (YES - NO netted)', () => {
 
   it('throws RangeError naming a malformed position (the engine fails closed on it)', () => {
     expect(() => maxPosition(order(), state({ positions: new Map([['Y1', NaN]]) }), tok)).toThrow(/position of Y1 NaN is not a whole number of micros/);
+  });
+});
+
+describe('maxPosition against its BigInt reference', () => {
+  it('decides as maxPositionExact (same denial, same text) on random states, near the limits and beyond 2^53', () => {
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const amount = (): number => {
+      const pick = rand(10);
+      if (pick === 0) return Number.MAX_SAFE_INTEGER - rand(1_000); // sums pass 2^53: the exact path decides
+      if (pick === 1) return 0;
+      return rand(150) * 1_000_000 + rand(3) - 1;
+    };
+    const sides = ['BUY', 'SELL'] as const;
+    const tokens = ['Y1', 'N1', 'P1', 'P2', 'nope'];
+    for (let i = 0; i < 3_000; i++) {
+      const openOrders = Array.from({ length: rand(6) }, () => resting({ tokenId: tokens[rand(4)], side: sides[rand(2)], remaining: amount() }));
+      const positions = new Map(tokens.slice(0, 4).filter(() => rand(2) === 0).map((t) => [t, (rand(2) ? 1 : -1) * amount()]));
+      const s = state({ openOrders, positions, markets: markets(Y1, N1, P1, P2) });
+      const req = order({ tokenId: tokens[rand(5)], side: sides[rand(2)], size: Math.max(1, amount()) });
+      const limits = [tok, mkt, { ...tok, ...mkt }, {}][rand(4)]!;
+      expect(maxPosition(req, s, limits)).toEqual(maxPositionExact(req, s, limits));
+    }
   });
 });
