@@ -154,9 +154,7 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
     const k = pos + 1;
     switch (src[k]) {
       case 116: // t
-        if (has('t"', k)) {
-          pos = k + 2;
-          colon();
+        if (key('t"', k)) {
           if (has('"book"', pos)) {
             pos += 6;
             kind = BOOK;
@@ -164,31 +162,19 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
             pos += 7;
             kind = TRADE;
           } else throw BAIL;
-        } else if (has('tsEvent"', k)) {
-          pos = k + 8;
-          colon();
-          tsEvent = readInt();
-        } else if (has('tsInit"', k)) {
-          pos = k + 7;
-          colon();
-          tsInit = readInt();
-        } else if (has('tokenId"', k)) {
-          pos = k + 8;
-          colon();
+        } else if (key('tsEvent"', k)) tsEvent = readInt();
+        else if (key('tsInit"', k)) tsInit = readInt();
+        else if (key('tokenId"', k)) {
           readString();
           token = tokens.find(src, strStart, strEnd);
           if (token === undefined) throw BAIL;
-        } else if (has('tickSize"', k)) {
-          pos = k + 9;
-          colon();
+        } else if (key('tickSize"', k)) {
           tickSize = readMicros();
           if (tickSize === 0) throw BAIL;
         } else throw BAIL;
         break;
       case 99: // c
-        if (!has('conditionId"', k)) throw BAIL;
-        pos = k + 12;
-        colon();
+        onlyKey('conditionId"', k);
         // the token came first (as the recorder writes): its condition id is matched in place,
         // one pass over the bytes instead of a string read and a compare
         if (token !== undefined && quoted(token.conditionId)) {
@@ -201,57 +187,38 @@ function readEvent(tokens: ScanTokenTable): MarketEvent {
         condEnd = strEnd;
         break;
       case 104: // h
-        if (!has('hash"', k)) throw BAIL;
-        pos = k + 5;
-        colon();
+        onlyKey('hash"', k);
         readString();
         hashStart = strStart;
         hashEnd = strEnd;
         break;
       case 98: // b
-        if (!has('bids"', k)) throw BAIL;
-        pos = k + 5;
-        colon();
+        onlyKey('bids"', k);
         bids = readLevels(true, token?.lastBids ?? NO_LEVELS);
         break;
       case 97: // a
-        if (!has('asks"', k)) throw BAIL;
-        pos = k + 5;
-        colon();
+        onlyKey('asks"', k);
         asks = readLevels(false, token?.lastAsks ?? NO_LEVELS);
         break;
       case 109: // m
-        if (!has('minOrderSize"', k)) throw BAIL;
-        pos = k + 13;
-        colon();
+        onlyKey('minOrderSize"', k);
         minOrderSize = readMicros();
         break;
       case 110: // n
-        if (!has('negRisk"', k)) throw BAIL;
-        pos = k + 8;
-        colon();
+        onlyKey('negRisk"', k);
         negRisk = readBool();
         break;
       case 108: // l
-        if (!has('lastTradePrice"', k)) throw BAIL;
-        pos = k + 15;
-        colon();
+        onlyKey('lastTradePrice"', k);
         lastTradePrice = readMicros();
         break;
       case 112: // p
-        if (!has('price"', k)) throw BAIL;
-        pos = k + 6;
-        colon();
+        onlyKey('price"', k);
         price = readMicros();
         break;
       case 115: // s
-        if (has('size"', k)) {
-          pos = k + 5;
-          colon();
-          size = readMicros();
-        } else if (has('side"', k)) {
-          pos = k + 5;
-          colon();
+        if (key('size"', k)) size = readMicros();
+        else if (key('side"', k)) {
           if (has('"BUY"', pos)) side = 'BUY';
           else if (has('"SELL"', pos)) side = 'SELL';
           else throw BAIL;
@@ -431,6 +398,22 @@ function quoted(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (src[at + i] !== s.charCodeAt(i)) return false;
   pos = close + 1;
   return true;
+}
+
+/**
+ * Whether the key `name` (its closing quote included) starts at `k`, just after its opening
+ * quote; if so, `pos` goes past it and its colon.
+ */
+function key(name: string, k: number): boolean {
+  if (!has(name, k)) return false;
+  pos = k + name.length;
+  colon();
+  return true;
+}
+
+/** The key `name` at `k` (as `key`), or the line is not one the scanner reads. */
+function onlyKey(name: string, k: number): void {
+  if (!key(name, k)) throw BAIL;
 }
 
 /** Whether the bytes at `at` start with `s` (ASCII). */
