@@ -1,4 +1,4 @@
-import { catchError, concatMap, defer, map, of, tap, timeout, timer, type Observable, type Subscription } from 'rxjs';
+import { catchError, concatMap, defer, map, of, tap, timeout, timer, type Observable, type Observer, type Subscription } from 'rxjs';
 import { formatMicros } from '../core/fixed.ts';
 import { Outlet } from '../execution/batcher.ts';
 import type { CancelOutcome, VenueOrderState } from '../execution/execution-client.ts';
@@ -14,6 +14,51 @@ const CANCELS_IN_FLIGHT = 2;
 const STOP_BACKOFF_MS = 250;
 const STOP_BACKOFF_MAX_MS = 2_000;
 
+interface CancelAnswers {
+  applied(batch: readonly OrderRecord[], outcome: CancelOutcome): void;
+  failed(batch: readonly OrderRecord[], err: unknown): void;
+  ended(): void;
+}
+
+/**
+ * One cancel call's answer: applied (what throws counts as a failed call, as a throwing tap
+ * errors its chain), or a failure that puts the orders back; then the next call may start. A
+ * class rather than an object literal of arrows: tsx keeps function names, so named arrows
+ * made per call each cost a `__name` call.
+ */
+class CancelCall implements Observer<CancelOutcome> {
+  ended = false;
+  sub: Subscription | undefined;
+
+  constructor(
+    readonly batch: readonly OrderRecord[],
+    readonly calls: Set<Subscription>,
+    readonly answers: CancelAnswers,
+  ) {}
+
+  next(outcome: CancelOutcome): void {
+    if (this.ended) return;
+    try {
+      this.answers.applied(this.batch, outcome);
+    } catch (err) {
+      this.error(err);
+    }
+  }
+
+  error(err: unknown): void {
+    if (this.ended) return;
+    this.answers.failed(this.batch, err);
+    this.complete();
+  }
+
+  complete(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.sub !== undefined) this.calls.delete(this.sub);
+    this.answers.ended();
+  }
+}
+
 /**
  * Cancels: requests are batched on the clock and sent to the edge; an order not yet at the venue
  * (waiting to be posted, or of unknown outcome) is marked to be cancelled once it is live. A
@@ -25,6 +70,12 @@ export class OrderCanceller {
   readonly #out: Outlet<OrderRecord>;
   /** The calls in flight, unsubscribed when the engine's subscriptions end. */
   readonly #calls = new Set<Subscription>();
+  /** What a cancel call's answer does (made once: see CancelCall). */
+  readonly #answers: CancelAnswers = {
+    applied: (batch, outcome) => this.#applied(batch, outcome),
+    failed: (batch, err) => this.#failed(batch, err),
+    ended: () => this.#out.done(),
+  };
 
   constructor(desk: EngineDesk) {
     this.#desk = desk;
@@ -146,36 +197,14 @@ export class OrderCanceller {
    * the order back to what it was.
    */
   #cancelBatch(batch: readonly OrderRecord[]): void {
-    const desk = this.#desk;
     const ids: string[] = [];
     for (const r of batch) if (r.orderId) ids.push(r.orderId);
-    let ended = false;
-    let call: Subscription | undefined;
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      if (call !== undefined) this.#calls.delete(call);
-      this.#out.done();
-    };
-    const failed = (err: unknown): void => {
-      if (ended) return;
-      this.#failed(batch, err);
-      end();
-    };
-    call = desk.execution.cancel(ids).subscribe({
-      next: (outcome) => {
-        if (ended) return;
-        try {
-          this.#applied(batch, outcome);
-        } catch (err) {
-          failed(err);
-        }
-      },
-      error: failed,
-      complete: end,
-    });
-    if (ended || call.closed) call = undefined;
-    else this.#calls.add(call);
+    const call = new CancelCall(batch, this.#calls, this.#answers);
+    const sub = this.#desk.execution.cancel(ids).subscribe(call);
+    if (!call.ended && !sub.closed) {
+      call.sub = sub;
+      this.#calls.add(sub);
+    }
   }
 
   #applied(batch: readonly OrderRecord[], outcome: CancelOutcome): void {

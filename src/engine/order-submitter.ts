@@ -1,4 +1,4 @@
-import { Observable, race, Subject, take, timer, of, type Subscription } from 'rxjs';
+import { Observable, race, Subject, take, timer, of, type Observer, type Subscription } from 'rxjs';
 import { ClobotError, isOutcomeUnknown, RateLimitError, VenueRejectError } from '../core/errors.ts';
 import { Outlet } from '../execution/batcher.ts';
 import type { PreparedOrder, SubmitResult } from '../execution/execution-client.ts';
@@ -32,6 +32,44 @@ interface Post {
 }
 
 /**
+ * Follows the one answer of a post's step. A class rather than an object literal of arrows:
+ * tsx keeps function names, so each named arrow made per batch costs a `__name` call (a
+ * property definition), about as much as the rest of the step.
+ */
+class StepObserver<T> implements Observer<T> {
+  constructor(
+    readonly post: Post,
+    readonly step: number,
+    readonly onValue: (value: T) => void,
+    readonly onFail: (err: unknown) => void,
+    readonly onEnd: (post: Post) => void,
+  ) {}
+
+  next(value: T): void {
+    const post = this.post;
+    if (post.step !== this.step) return;
+    try {
+      this.onValue(value);
+    } catch (err) {
+      // a throwing step errors its chain: what the source sends after is ignored
+      if (post.step === this.step) post.step++;
+      this.onFail(err);
+    }
+  }
+
+  error(err: unknown): void {
+    if (this.post.step !== this.step) return;
+    this.post.step++;
+    this.onFail(err);
+  }
+
+  /** A completion the step did not move on from ends the post. */
+  complete(): void {
+    if (this.post.step === this.step) this.onEnd(this.post);
+  }
+}
+
+/**
  * The order path out: approved orders are batched on the clock (at most MAX_ORDERS_PER_BATCH, or
  * posted at once when maxBatchWaitMs is 0), prepared (hashed, signed), their hashes stored and
  * committed BEFORE the post, then posted with at most maxInFlightBatches in flight. A 429 or 503
@@ -54,6 +92,8 @@ export class OrderSubmitter {
   /** Batches on the clock, at most maxInFlightBatches started and not ended; the rest wait in order. */
   readonly #out: Outlet<OrderRecord>;
   readonly #posts = new Set<Post>();
+  /** Ends a post whose step completed (made once: see StepObserver). */
+  readonly #endPost = (post: Post): void => this.#end(post);
   #inFlight = 0;
 
   constructor(desk: EngineDesk, canceller: OrderCanceller, reconciler: Reconciler) {
@@ -132,25 +172,7 @@ export class OrderSubmitter {
    */
   #follow<T>(post: Post, source: Observable<T>, next: (value: T) => void, fail: (err: unknown) => void): void {
     const step = ++post.step;
-    const sub = source.subscribe({
-      next: (value) => {
-        if (post.step !== step) return;
-        try {
-          next(value);
-        } catch (err) {
-          if (post.step === step) post.step++;
-          fail(err);
-        }
-      },
-      error: (err: unknown) => {
-        if (post.step !== step) return;
-        post.step++;
-        fail(err);
-      },
-      complete: () => {
-        if (post.step === step) this.#end(post);
-      },
-    });
+    const sub = source.subscribe(new StepObserver(post, step, next, fail, this.#endPost));
     if (post.step === step && !sub.closed) post.wait = sub;
   }
 

@@ -270,7 +270,10 @@ export class TradingEngine {
   }
 
   onMarketEvent(event: MarketEvent): void {
-    this.#desk.transaction(() => this.#onMarketEvent(event));
+    // without a store, no closure per event (a backtest hands over hundreds of thousands)
+    const persistence = this.#desk.persistence;
+    if (persistence === undefined) this.#onMarketEvent(event);
+    else persistence.transaction(() => this.#onMarketEvent(event));
   }
 
   /** Entry point of strategy output (public for tests and the RxJS form). */
