@@ -1,3 +1,6 @@
+/** Marks a key whose value computed to undefined (a symbol: no value of V can be it). */
+const ABSENT: unique symbol = Symbol('absent');
+
 /**
  * A read-only map whose values are computed on first `get` and kept: a snapshot that costs only
  * what its reader looks at. The risk state of a batch uses it for market views and positions, so
@@ -8,7 +11,7 @@
 export class LazyMap<K, V> implements ReadonlyMap<K, V> {
   readonly #keys: () => Iterable<K>;
   readonly #compute: (key: K) => V | undefined;
-  readonly #memo = new Map<K, V | undefined>();
+  readonly #memo = new Map<K, V | typeof ABSENT>();
   #all: Map<K, V> | undefined;
 
   constructor(keys: () => Iterable<K>, compute: (key: K) => V | undefined) {
@@ -17,9 +20,11 @@ export class LazyMap<K, V> implements ReadonlyMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    if (this.#memo.has(key)) return this.#memo.get(key);
+    // one lookup: a key computed to undefined is memoized as ABSENT
+    const memo = this.#memo.get(key);
+    if (memo !== undefined) return memo === ABSENT ? undefined : (memo as V);
     const value = this.#compute(key);
-    this.#memo.set(key, value);
+    this.#memo.set(key, value === undefined ? ABSENT : value);
     return value;
   }
 

@@ -1,7 +1,7 @@
 import type { OrderIntent, OrderRequest, PlaceIntent } from '../core/intents.ts';
 import type { MarketCache } from '../data/market-cache.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
-import { diffQuotes } from '../execution/quote-diff.ts';
+import { diffQuotes, type RestingQuote } from '../execution/quote-diff.ts';
 import type { RiskEngine } from '../risk/risk-engine.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { FillBook } from './fill-book.ts';
@@ -62,10 +62,12 @@ export class IntentRouter {
           break;
         case 'quote': {
           const tick = cache.get(intent.tokenId)?.rules.tickSize ?? DEFAULT_TICK;
-          const resting = tracker
-            .open({ strategyId, tokenId: intent.tokenId })
-            .filter((r) => r.status !== 'CANCEL_PENDING' && !r.cancelWhenLive)
-            .map((r) => ({ clientOrderId: r.request.clientOrderId, side: r.request.side, price: r.request.price, remaining: tracker.remaining(r) }));
+          // one pass (a quoter sends a quote on most of its calls)
+          const resting: RestingQuote[] = [];
+          for (const r of tracker.open({ strategyId, tokenId: intent.tokenId })) {
+            if (r.status === 'CANCEL_PENDING' || r.cancelWhenLive) continue;
+            resting.push({ clientOrderId: r.request.clientOrderId, side: r.request.side, price: r.request.price, remaining: tracker.remaining(r) });
+          }
           const tolerance = desk.settings.quoteTolerance;
           const diff = diffQuotes(intent, resting, { priceMicros: tolerance.priceTicks * tick, sizeShare: tolerance.sizeShare });
           for (const id of diff.cancel) {
