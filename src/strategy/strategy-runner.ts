@@ -104,7 +104,8 @@ export class StrategyRunner<P = unknown, S = unknown> {
   orderEvent(event: OrderEvent): void {
     if (!this.running) return;
     if (this.#events.observed) this.#events.next(event);
-    this.call('onOrderEvent', { ctx: this.ctx, state: this.#state, event });
+    // most strategies have no onOrderEvent: no arguments object for each order event then
+    if (this.definition.onOrderEvent !== undefined) this.call('onOrderEvent', { ctx: this.ctx, state: this.#state, event });
   }
 
   lifecycle(event: LifecycleEvent): void {
