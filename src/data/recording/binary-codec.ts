@@ -268,13 +268,18 @@ export class BinaryEventEncoder {
       this.#levels(asks, false);
     }
     // checked and in book order: written again as runs against the token's previous book (at
-    // most 19 bytes a level, within the room reserved above)
+    // most 19 bytes a level, within the room reserved above) when at least half its levels are
+    // copies; a new level decodes faster in the level form, so a book mostly new stays in it
     const last = this.#lastSides[tokenRef];
     if (last !== undefined) {
       this.#len = levelsAt;
-      this.#runs(bids, last.bids, true);
-      this.#runs(asks, last.asks, false);
-      this.#buf[flagsAt] = flags | SIDES_AS_RUNS;
+      const copied = this.#runs(bids, last.bids, true) + this.#runs(asks, last.asks, false);
+      if (copied * 2 >= bids.length + asks.length && copied > 0) this.#buf[flagsAt] = flags | SIDES_AS_RUNS;
+      else {
+        this.#len = levelsAt;
+        this.#levels(bids, true);
+        this.#levels(asks, false);
+      }
     }
     this.#lastHash[tokenRef] = hash;
     this.#lastSides[tokenRef] = { bids: writtenSide(bids), asks: writtenSide(asks) };
@@ -283,13 +288,15 @@ export class BinaryEventEncoder {
   /**
    * Writes one side (checked, in book order) as runs against the same side of the token's
    * previous book: a stretch of levels equal to a stretch of the previous ones is a copy of
-   * them, anything else new levels. The previous side is walked once, never backwards.
+   * them, anything else new levels. The previous side is walked once, never backwards. Returns
+   * how many levels were copies.
    */
-  #runs(levels: readonly BookLevel[], last: WrittenSide, descending: boolean): void {
+  #runs(levels: readonly BookLevel[], last: WrittenSide, descending: boolean): number {
     const n = levels.length;
     const m = last.prices.length;
     let j = 0; // the first previous level not better than the level at hand
     let prev = 0; // the price written before (the step of a new level is from it)
+    let copied = 0;
     for (let i = 0; i < n; ) {
       j = notBetter(last, j, levels[i]!.price, descending);
       if (j < m && sameLevel(last, j, levels[i]!)) {
@@ -300,6 +307,7 @@ export class BinaryEventEncoder {
         }
         this.#uv((j - from) * 2 + 1);
         this.#uv(from);
+        copied += j - from;
         prev = last.prices[j - 1]!;
         continue;
       }
@@ -317,6 +325,7 @@ export class BinaryEventEncoder {
         prev = price;
       }
     }
+    return copied;
   }
 
   /**
