@@ -22,7 +22,7 @@ export class LazyMap<K, V> implements ReadonlyMap<K, V> {
   get(key: K): V | undefined {
     // one lookup: a key computed to undefined is memoized as ABSENT
     const memo = this.#memo.get(key);
-    if (memo !== undefined) return memo === ABSENT ? undefined : (memo as V);
+    if (memo !== undefined) return memo === ABSENT ? undefined : memo;
     const value = this.#compute(key);
     this.#memo.set(key, value === undefined ? ABSENT : value);
     return value;
