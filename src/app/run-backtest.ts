@@ -177,17 +177,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const replayed = await replay({
     clock,
     batches,
+    // one sink, the simulated venue first and then the engine (one call an event, not two)
     sinks: [
       (e) => {
         if (faulted) return;
-        if (e.type === 'marketAdded' || e.type === 'marketClosed' || e.type === 'marketResolved') onMarketEvent(e);
+        const type = e.type;
+        if (type === 'marketAdded' || type === 'marketClosed' || type === 'marketResolved') onMarketEvent(e);
         execution.onMarketEvent(e);
-      },
-      (e) => {
         if (faulted) return;
         handled++;
         engine.onMarketEvent(e);
-        if (e.type === 'book') recorder.mark(e.book.tokenId, e.tsInit, mark(e.book.tokenId));
+        if (type === 'book') recorder.mark(e.book.tokenId, e.tsInit, mark(e.book.tokenId));
       },
     ],
     onProgress: onProgress ? (p) => onProgress({ ...p, bytes }) : undefined,

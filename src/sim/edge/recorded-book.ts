@@ -82,7 +82,10 @@ export class RecordedBook {
 
   /** Displayed size at a level not yet taken by our orders. */
   available(bidSide: boolean, level: BookLevel): Micros {
-    const used = (bidSide ? this.#usedBids : this.#usedAsks).get(level.price);
+    const taken = bidSide ? this.#usedBids : this.#usedAsks;
+    // nothing taken at any price: the common case, no lookup
+    if (taken.size === 0) return level.size;
+    const used = taken.get(level.price);
     return used === undefined ? level.size : level.size > used ? level.size - used : 0;
   }
 

@@ -26,8 +26,8 @@ export class RestingFills {
   /** A new snapshot: crossings fill first, then each order's queue moves with its level. */
   onSnapshot(token: TokenVenue, now: number): void {
     this.#venue.expire(token, now);
-    this.#snapshotSide(token, token.bids, now);
-    this.#snapshotSide(token, token.asks, now);
+    if (token.bids.length > 0) this.#snapshotSide(token, token.bids, true, now);
+    if (token.asks.length > 0) this.#snapshotSide(token, token.asks, false, now);
   }
 
   /**
@@ -70,38 +70,53 @@ export class RestingFills {
     }
   }
 
-  #snapshotSide(token: TokenVenue, list: SimOrder[], now: number): void {
+  /**
+   * One side's orders (best first) against the new snapshot, in one pass: the side's levels are
+   * in the same order, so one cursor finds the level of each order's price (instead of a scan
+   * from the top per order); the opposite side's best price is read once, and an order it does
+   * not reach is not looked at for a crossing (the common case: a few to a dozen orders of ours
+   * on every snapshot of the token).
+   */
+  #snapshotSide(token: TokenVenue, list: SimOrder[], isBuy: boolean, now: number): void {
+    const book = token.book;
+    const levels = book.levels(isBuy);
+    const nLevels = levels.length;
+    const worst = nLevels > 0 ? levels[nLevels - 1]!.price : 0;
+    const best = book.levels(!isBuy)[0];
+    const reach = best === undefined ? -1 : best.price;
     // what a shrink at one price filled of our orders there (the optimistic model): gone for the
     // orders behind them at that price
     let price = -1;
     let used = 0;
+    let j = 0; // the first level not better than the order's price
     // an order that fills up leaves the list: the next one takes its index
     for (let i = 0; i < list.length; ) {
       const order = list[i]!;
-      if (order.price !== price) {
-        price = order.price;
+      const at = order.price;
+      if (at !== price) {
+        price = at;
         used = 0;
       }
-      used += this.#snapshotOrder(token, order, used, now);
+      if (reach >= 0 && (isBuy ? reach <= at : reach >= at)) this.#crossFill(token, order, now);
+      if (order.status === 'LIVE') {
+        // a price the book does not show (beyond its depth) is not an empty level
+        if (nLevels === 0 || (isBuy ? at < worst : at > worst)) order.lastSeen = undefined;
+        else {
+          while (j < nLevels && (isBuy ? levels[j]!.price > at : levels[j]!.price < at)) j++;
+          const level = levels[j];
+          used += this.#moveWithLevel(token, order, level !== undefined && level.price === at ? level.size : 0, used, now);
+        }
+      }
       if (list[i] === order) i++;
     }
   }
 
-  /** Moves one order with its level; returns what a shrink filled of it. */
-  #snapshotOrder(token: TokenVenue, order: SimOrder, used: Micros, now: number): Micros {
-    const book = token.book;
-    const isBuy = order.isBuy;
-    this.#crossFill(token, order, now);
-    if (order.status !== 'LIVE') return 0;
-    if (!book.inView(isBuy, order.price)) {
-      order.lastSeen = undefined;
-      return 0;
-    }
-    const shown = book.sizeAt(isBuy, order.price);
+  /** Moves one live order in view with its level, which shows `shown`; returns what a shrink filled of it. */
+  #moveWithLevel(token: TokenVenue, order: SimOrder, shown: Micros, used: Micros, now: number): Micros {
     const before = order.lastSeen;
     let q = 0;
     if (before !== undefined && shown < before) {
-      const printed = book.printed(isBuy).get(order.price) ?? 0;
+      const printed = token.book.printed(order.isBuy).get(order.price) ?? 0;
       const unexplained = Math.max(0, before - shown - printed - used);
       const moved = this.#queue.onShrink(Math.min(order.queueAhead, before), before, shown, unexplained);
       order.queueAhead = moved.ahead;
@@ -116,16 +131,14 @@ export class RestingFills {
 
   /**
    * The opposite side reaches our price (a seller at or below our bid, a buyer at or above our
-   * ask): that size would have traded with us, at our price, after anything displayed ahead of us.
-   * What an earlier order of ours took of it is used up (book.take), so the next one meets only
-   * the rest.
+   * ask; the caller has seen its best level do so): that size would have traded with us, at our
+   * price, after anything displayed ahead of us. What an earlier order of ours took of it is used
+   * up (book.take), so the next one meets only the rest.
    */
   #crossFill(token: TokenVenue, order: SimOrder, now: number): void {
     const book = token.book;
     const isBuy = order.isBuy;
     const opposite = book.levels(!isBuy);
-    const best = opposite[0];
-    if (best === undefined || (isBuy ? best.price > order.price : best.price < order.price)) return;
     let crossing = 0;
     for (const level of opposite) {
       if (isBuy ? level.price > order.price : level.price < order.price) break;
