@@ -116,6 +116,7 @@ export async function run(): Promise<BenchTable> {
         'events per CPU s: the same run over the CPU time of the whole process (every thread: a worker case spends more CPU than wall time), which leaves out time the VM lost to others. On this shared 2-core VM both rates of one tree still vary by up to a half between runs: compare trees run back to back, several times',
         'the binary form is the fast path (`clobot import <recording> --out <file> --to-binary`); the text form is the interchange form. By default (`decode: auto`) a worker decodes only text or gzip files of 64 MB or more on 4 cores or more',
         'binary form 3 writes a book after its token\'s first as runs against that token\'s previous book (levels it repeats are copied, not read): these books decode in ~0.6 us against ~0.9 us level by level. Text book and trade lines both take the line scanner (~4 us a 40-level book line)',
+        'the reader hands out a binary batch a writer block at a time (~500 form-3 books; two blocks a batch were alive at every young-generation collection: GC ~120 -> ~80 ms a run). The replay with events decoded once costs the same from either form (~2-2.4 us an event): the text rate is the line scanner plus that',
       ],
     };
   } finally {
