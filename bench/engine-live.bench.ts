@@ -29,7 +29,7 @@ import { withL1Auth } from '../src/venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueClient } from '../src/venue/client.ts';
 import { decodeOrderBooksText } from '../src/venue/decode.ts';
 import { createOrderSigner } from '../src/venue/signing/order-signer.ts';
-import { signingBackend } from '../src/venue/signing/ecdsa.ts';
+import { signDigest, signingBackend } from '../src/venue/signing/ecdsa.ts';
 import { privateKeyToAddress } from '../src/venue/signing/address.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { storePersistence } from '../src/store/store-persistence.ts';
@@ -109,11 +109,14 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
     for (const n of [1, 15]) {
       const store = withStore ? RunStore.open(join(storeDir, `${n}.sqlite`), { create: true, runName: 'bench' }) : undefined;
       let t0 = 0;
+      let cpu0 = 0;
       const samples: number[] = [];
       const starts: number[] = [];
+      const cpuSamples: number[] = [];
       const record = (): void => {
         starts.push(t0);
         samples.push(performance.now() - t0);
+        cpuSamples.push(cpuMs() - cpu0);
         t0 = 0;
       };
       // garbage collections, to tell which rounds had one inside
@@ -183,6 +186,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         }
         // a distinct hash each round, so the cache never drops the book as unchanged
         const text = bookText.replace(/"hash":"[^"]*"/, `"hash":"bench${i}"`);
+        cpu0 = cpuMs();
         t0 = performance.now();
         const [book] = decodeOrderBooksText(text, clock.now());
         engine.onMarketEvent({ type: 'book', book: book!, tsEvent: book!.tsEvent, tsInit: book!.tsInit });
@@ -202,6 +206,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       const sorted = kept.map((k) => k.took).sort((a, b) => a - b);
       const withGc = kept.filter((k) => gcs.some((g) => g.start < k.start + k.took && g.end > k.start));
       const withoutGc = kept.filter((k) => !withGc.includes(k)).map((k) => k.took).sort((a, b) => a - b);
+      const cpuSorted = cpuSamples.sort((a, b) => a - b);
       if (n === 15) signer.close();
       rows.push([
         label,
@@ -213,16 +218,19 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         Number(sorted.at(-1)!.toFixed(3)),
         withGc.length,
         Number(pct(withoutGc, 0.99).toFixed(3)),
+        Number(pct(cpuSorted, 0.5).toFixed(3)),
+        Number(pct(cpuSorted, 0.99).toFixed(3)),
       ]);
       if (label === 'in-thread signing' && n === 15) floorMs = pct(sorted, 0.5);
     }
     await stop(sandbox.child);
   }
+  rows.push(await signingAlone(15, 500, 70));
   rows.push(await cpuWindowFloor(floorMs, 500, 70, false));
   if (!defaultsOnly) rows.push(await cpuWindowFloor(floorMs, 500, 70, true));
   return {
     title: 'Tick to trade inside the process: book text decoded -> POST /orders bytes handed to fetch (ms)',
-    columns: ['signing', 'orders', 'samples', 'late', 'p50 ms', 'p99 ms', 'max ms', 'rounds with a GC', 'p99 without them'],
+    columns: ['signing', 'orders', 'samples', 'late', 'p50 ms', 'p99 ms', 'max ms', 'rounds with a GC', 'p99 without them', 'CPU p50 ms', 'CPU p99 ms'],
     rows,
     notes: [
       'strategy returns N FAK orders per book; risk runs tickGrid, priceBounds, minSize; maxBatchWaitMs 0',
@@ -232,7 +240,9 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       'the helper thread signs part of each batch beside the engine (src/venue/signing/digest-signer.ts); it polls its core for 200 ms after a batch (execution.signing.spinMs), so it needs no wake-up',
       'goal: p99 <= 3 ms for 15 orders; the store row adds what a run store writes before the post: the orders of the batch with their hashes staged as one row and committed (schema 3; folded into the orders table on the next turn, and market events journaled then, off this path); goal: under 10% added to p99',
       'late: rounds whose post had not left when the next book came (counted with their wait so far)',
-      'rounds with a GC: rounds during which V8 collected garbage (PerformanceObserver gc entries); the last column is p99 of the others',
+      'rounds with a GC: rounds during which V8 collected garbage (PerformanceObserver gc entries); "p99 without them" is p99 of the others',
+      'CPU: the CPU time the whole process (every thread) used during the round, from getrusage (process.cpuUsage): wall time beyond it is time the thread did not run (the VM or the OS gave the core to another); a round that waited counts only what it ran',
+      '15 signatures alone: the in-thread signing of a 15-order batch and nothing else, at the same spacing (the share of a round no engine change removes)',
       'machine floor: a bare CPU loop as long as the in-thread 15-order p50, run at the same spacing: its p99 is what this machine (its scheduler, other processes) adds to any window that long',
       'busy-poll loop (execution.busyPoll): the event loop polls between books instead of sleeping, so the thread keeps its CPU and caches (one core at 100%; src/core/busy-poll.ts)',
     ],
@@ -246,10 +256,15 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
 async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number, busyPoll: boolean): Promise<(string | number)[]> {
   const stopPolling = busyPoll ? keepEventLoopPolling() : undefined;
   let sink = 0;
+  // one function for the calibration and the rounds, so both run the same (optimized) code
+  const loop = (iterations: number): void => {
+    for (let i = 0; i < iterations; i++) sink += Math.sqrt(i);
+  };
+  for (let i = 0; i < 200; i++) loop(10_000);
   let iterations = 10_000;
   for (;;) {
     const started = performance.now();
-    for (let i = 0; i < iterations; i++) sink += Math.sqrt(i);
+    loop(iterations);
     const took = performance.now() - started;
     if (took > 20) {
       iterations = Math.max(1, Math.round((iterations * windowMs) / took));
@@ -257,17 +272,50 @@ async function cpuWindowFloor(windowMs: number, rounds: number, gapMs: number, b
     }
     iterations *= 2;
   }
-  const samples: number[] = [];
+  const samples = await spacedRounds(rounds, gapMs, () => loop(iterations));
+  stopPolling?.();
+  if (sink < 0) throw new Error('unreachable');
+  return [busyPoll ? 'machine floor: bare CPU loop, busy-poll loop' : 'machine floor: bare CPU loop', '-', ...spacedRow(samples)];
+}
+
+/**
+ * The signing alone, at the same spacing: `n` digests signed in this thread by the backend the
+ * rows use (signingBackend), nothing else. The part of a round no engine change can take away.
+ */
+async function signingAlone(n: number, rounds: number, gapMs: number): Promise<(string | number)[]> {
+  const key = Buffer.from(KEY.slice(2), 'hex');
+  const digests = Array.from({ length: n }, (_, i) => new Uint8Array(32).fill(i + 1));
+  for (let i = 0; i < WARMUP_ROUNDS; i++) for (const d of digests) signDigest(d, key);
+  const samples = await spacedRounds(rounds, gapMs, () => {
+    for (const d of digests) signDigest(d, key);
+  });
+  return [`${n} signatures alone (${signingBackend.name}, in-thread)`, n, ...spacedRow(samples)];
+}
+
+/** `work` run `rounds` times `gapMs` apart: its wall and CPU times (the first 50 rounds dropped). */
+async function spacedRounds(rounds: number, gapMs: number, work: () => void): Promise<{ wall: number[]; cpu: number[] }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < rounds; r++) {
+    const cpuStarted = cpuMs();
     const started = performance.now();
-    for (let i = 0; i < iterations; i++) sink += Math.sqrt(i);
-    samples.push(performance.now() - started);
+    work();
+    wall.push(performance.now() - started);
+    cpu.push(cpuMs() - cpuStarted);
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
-  stopPolling?.();
-  const sorted = samples.slice(50).sort((a, b) => a - b);
-  if (sink < 0) throw new Error('unreachable');
-  return [busyPoll ? 'machine floor: bare CPU loop, busy-poll loop' : 'machine floor: bare CPU loop', '-', sorted.length, 0, Number(pct(sorted, 0.5).toFixed(3)), Number(pct(sorted, 0.99).toFixed(3)), Number(sorted.at(-1)!.toFixed(3)), '-', '-'];
+  return { wall: wall.slice(50).sort((a, b) => a - b), cpu: cpu.slice(50).sort((a, b) => a - b) };
+}
+
+/** The table's columns after the label and order count, for a row of spaced rounds. */
+function spacedRow({ wall, cpu }: { wall: number[]; cpu: number[] }): (string | number)[] {
+  return [wall.length, 0, Number(pct(wall, 0.5).toFixed(3)), Number(pct(wall, 0.99).toFixed(3)), Number(wall.at(-1)!.toFixed(3)), '-', '-', Number(pct(cpu, 0.5).toFixed(3)), Number(pct(cpu, 0.99).toFixed(3))];
+}
+
+/** CPU time of the whole process so far (user + system, every thread), in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 // ------------------------------------------------------------------------------------- 2. and 3.
