@@ -38,6 +38,12 @@ function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 function jsonParseRate(path: string): { rate: number; cpuRate: number; lines: number } {
   const started = performance.now();
   const cpuStarted = cpuSeconds();
@@ -69,49 +75,54 @@ export async function run(): Promise<BenchTable> {
     }
     const config = parseConfig(CONFIG, join(dir, 'bench.yaml'), {}, { cwd: dir, repoRoot: process.cwd() });
 
-    // best of two for every measurement, alternating, so both see the same machine
-    let base = 0;
-    let cpuBase = 0;
+    // every round measures the baseline, then each case, so a case is compared with the baseline
+    // of its own round (this VM's speed drifts by up to a half within minutes); the ratio is the
+    // median over the rounds, the rates the best
+    const rounds = Math.max(1, Number(process.env.CLOBOT_BENCH_ROUNDS ?? 5));
     const cases = [
       { name: 'backtest: text, decoded on the main thread', path: textPath, decode: 'thread' as const },
       { name: 'backtest: text, decoded on a worker', path: textPath, decode: 'worker' as const },
       { name: 'backtest: binary, decoded on the main thread', path: binaryPath, decode: 'thread' as const },
       { name: 'backtest: binary, decoded on a worker', path: binaryPath, decode: 'worker' as const },
     ];
-    const best = new Map<string, number>();
-    const bestCpu = new Map<string, number>();
+    const baseline = { rates: [] as number[], cpuRates: [] as number[] };
+    const measured = cases.map(() => ({ rates: [] as number[], cpuRates: [] as number[], ratios: [] as number[], cpuRatios: [] as number[] }));
     let orders = 0;
     let fills = 0;
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < rounds; round++) {
       const parsed = jsonParseRate(textPath);
-      base = Math.max(base, parsed.rate);
-      cpuBase = Math.max(cpuBase, parsed.cpuRate);
-      for (const c of cases) {
+      baseline.rates.push(parsed.rate);
+      baseline.cpuRates.push(parsed.cpuRate);
+      for (let k = 0; k < cases.length; k++) {
+        const c = cases[k]!;
+        const m = measured[k]!;
         const data = await openBacktestData(c.path, { decode: c.decode });
         const started = performance.now();
         const cpuStarted = cpuSeconds();
         const result = await runBacktest({ config, data });
         const rate = result.metrics.events / ((performance.now() - started) / 1000);
         const cpuRate = result.metrics.events / (cpuSeconds() - cpuStarted);
-        best.set(c.name, Math.max(best.get(c.name) ?? 0, rate));
-        bestCpu.set(c.name, Math.max(bestCpu.get(c.name) ?? 0, cpuRate));
+        m.rates.push(rate);
+        m.cpuRates.push(cpuRate);
+        m.ratios.push(rate / parsed.rate);
+        m.cpuRatios.push(cpuRate / parsed.cpuRate);
         orders = result.summary.orders.submitted;
         fills = result.metrics.fills;
       }
     }
-    const rows: (string | number)[][] = [['JSON.parse of each line (baseline)', Math.round(base), 1, Math.round(cpuBase), 1]];
-    for (const c of cases) {
-      const rate = best.get(c.name)!;
-      const cpuRate = bestCpu.get(c.name)!;
-      rows.push([c.name, Math.round(rate), Number((rate / base).toFixed(2)), Math.round(cpuRate), Number((cpuRate / cpuBase).toFixed(2))]);
+    const ratioText = (ratios: number[]): string => `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    const rows: (string | number)[][] = [['JSON.parse of each line (baseline)', Math.round(Math.max(...baseline.rates)), Math.round(Math.min(...baseline.rates)), '1', Math.round(Math.max(...baseline.cpuRates)), '1']];
+    for (let k = 0; k < cases.length; k++) {
+      const m = measured[k]!;
+      rows.push([cases[k]!.name, Math.round(Math.max(...m.rates)), Math.round(Math.min(...m.rates)), ratioText(m.ratios), Math.round(Math.max(...m.cpuRates)), ratioText(m.cpuRatios)]);
     }
     return {
       title: `Backtest throughput (${EVENTS.toLocaleString('en-US')} events, 20-level books, band quoter)`,
-      columns: ['path', 'events/s', 'x JSON.parse', 'events per CPU s', 'x JSON.parse (CPU)'],
+      columns: ['path', 'events/s (best)', 'events/s (worst)', 'x JSON.parse: median (range)', 'events per CPU s (best)', 'x JSON.parse, CPU: median (range)'],
       rows,
       notes: [
         `text ${(statSync(textPath).size / 1e6).toFixed(0)} MB, binary ${(statSync(binaryPath).size / 1e6).toFixed(0)} MB; ${orders.toLocaleString('en-US')} orders, ${fills.toLocaleString('en-US')} fills per run`,
-        `goal (issue 11 point 9): >= 2x JSON.parse from text, >= 5x from binary; best of 2 runs each; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+        `goal (issue 11 point 9): >= 2x JSON.parse from text, >= 5x from binary; ${rounds} rounds (CLOBOT_BENCH_ROUNDS), each the baseline then every case, a case's ratio taken against its own round's baseline; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
         'events/s counts the whole run: decoding, the replay, the engine, the simulated venue and the metrics',
         'events per CPU s: the same run over the CPU time of the whole process (every thread: a worker case spends more CPU than wall time), which leaves out time the VM lost to others. On this shared 2-core VM both rates of one tree still vary by up to a half between runs: compare trees run back to back, several times',
         'the binary form is the fast path (`clobot import <recording> --out <file> --to-binary`); the text form is the interchange form. By default (`decode: auto`) a worker decodes only text or gzip files of 64 MB or more on 4 cores or more',
