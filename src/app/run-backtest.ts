@@ -1,6 +1,7 @@
 import { engineSettings } from './engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
+import { bookMark } from '../core/book.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';
@@ -240,10 +241,5 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
 
 /** The engine's mark of a token: the mid of its book, else the one side there is, else the last trade. */
 export function markOf(engine: TradingEngine, tokenId: TokenId): Micros | undefined {
-  const book = engine.cache.get(tokenId)?.book;
-  if (!book) return undefined;
-  const bid = book.bids[0]?.price;
-  const ask = book.asks[0]?.price;
-  if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
-  return bid ?? ask ?? book.lastTradePrice;
+  return bookMark(engine.cache.get(tokenId)?.book);
 }

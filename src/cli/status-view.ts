@@ -1,4 +1,5 @@
 import { formatMicros } from '../core/fixed.ts';
+import { bestAsk, bestBid } from '../core/book.ts';
 import type { RunSession } from '../app/run-session.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import { renderTable } from './table.ts';
@@ -56,8 +57,8 @@ export class StatusView {
       .map((p) => {
         const state = engine.cache.get(p.tokenId);
         const book = state?.book;
-        const bid = book?.bids[0]?.price;
-        const ask = book?.asks[0]?.price;
+        const bid = bestBid(book);
+        const ask = bestAsk(book);
         return [
           (state?.token.question ?? p.tokenId).slice(0, 40),
           state?.token.outcome ?? '',

@@ -1,4 +1,5 @@
 import type { Micros } from '../core/fixed.ts';
+import { bestAsk, bestBid, bookMark, midPrice } from '../core/book.ts';
 import { LazyMap } from '../core/lazy-map.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketCache, TokenState } from '../data/market-cache.ts';
@@ -126,11 +127,7 @@ export class RiskSnapshot {
 
   /** A token's mark: the mid, else the one side shown, else the last trade. */
   mark(tokenId: TokenId): Micros | undefined {
-    const book = this.#src.cache.get(tokenId)?.book;
-    const bid = book?.bids[0]?.price;
-    const ask = book?.asks[0]?.price;
-    if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
-    return bid ?? ask ?? book?.lastTradePrice;
+    return bookMark(this.#src.cache.get(tokenId)?.book);
   }
 }
 
@@ -168,8 +165,8 @@ class TakenState implements RiskState {
 /** What risk needs of one token's market state. */
 function riskMarketView(state: TokenState): RiskMarketView {
   const book = state.book;
-  const bestBid = book?.bids[0]?.price;
-  const bestAsk = book?.asks[0]?.price;
+  const bid = bestBid(book);
+  const ask = bestAsk(book);
   return {
     tokenId: state.token.tokenId,
     conditionId: state.token.conditionId,
@@ -179,9 +176,9 @@ function riskMarketView(state: TokenState): RiskMarketView {
     tickSize: state.rules.tickSize,
     minOrderSize: state.rules.minOrderSize,
     acceptingOrders: state.rules.acceptingOrders,
-    bestBid,
-    bestAsk,
-    mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+    bestBid: bid,
+    bestAsk: ask,
+    mid: midPrice(bid, ask),
     bookTsInit: book ? state.bookSeenAt : undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { interval, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
+import { bestAsk, bestBid, midPrice } from '../core/book.ts';
 import type { StrategyError } from '../core/errors.ts';
 import { lifecycleTokens, type FillEvent, type LifecycleEvent, type OrderEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
@@ -195,8 +196,8 @@ export class StrategyHost implements EngineListener {
   /** A frozen view of one token's market for the strategies. */
   snapshot(state: TokenState): MarketSnapshot {
     const book = state.book;
-    const bestBid = book?.bids[0]?.price;
-    const bestAsk = book?.asks[0]?.price;
+    const bid = bestBid(book);
+    const ask = bestAsk(book);
     const now = this.#opts.clock.now();
     return Object.freeze({
       tokenId: state.token.tokenId,
@@ -208,9 +209,9 @@ export class StrategyHost implements EngineListener {
       rules: state.rules,
       book,
       prices: state.prices,
-      bestBid,
-      bestAsk,
-      mid: bestBid !== undefined && bestAsk !== undefined ? Math.round((bestBid + bestAsk) / 2) : undefined,
+      bestBid: bid,
+      bestAsk: ask,
+      mid: midPrice(bid, ask),
       ageMs: book && state.bookSeenAt !== undefined ? Math.max(0, now - state.bookSeenAt) : Infinity,
     });
   }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { formatMicros } from '../../core/fixed.ts';
+import { bestAsk, bestBid } from '../../core/book.ts';
 import { getOrderBooks } from '../../venue/actions/get-order-books.ts';
 import { iterateMarkets } from '../../venue/actions/iterate-markets.ts';
 import { createVenueClient } from '../../venue/client.ts';
@@ -64,8 +65,8 @@ export function registerMarkets(program: Command): void {
           acceptingOrders: m.acceptingOrders,
           tokens: m.tokens.map((t) => {
             const book = byToken.get(t.tokenId);
-            const bid = book?.bids[0]?.price;
-            const ask = book?.asks[0]?.price;
+            const bid = bestBid(book);
+            const ask = bestAsk(book);
             return { outcome: t.outcome, tokenId: t.tokenId, bestBid: bid === undefined ? null : formatMicros(bid), bestAsk: ask === undefined ? null : formatMicros(ask) };
           }),
         }));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import type { TokenId } from '../../core/types.ts';
+import { midPrice } from '../../core/book.ts';
 import { isAddress, toChecksumAddress } from '../../venue/signing/address.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest } from '../http-error.ts';
@@ -134,7 +135,7 @@ function positionRow(ctx: SandboxContext, user: string, p: HeldPosition) {
   if (token === undefined) return undefined;
   const market = token.market;
   const quote = ctx.engine.quote(p.tokenId);
-  const cur = quote.bestBid !== undefined && quote.bestAsk !== undefined ? Math.round((quote.bestBid + quote.bestAsk) / 2) : (quote.lastTradePrice ?? p.avgPrice);
+  const cur = midPrice(quote.bestBid, quote.bestAsk) ?? quote.lastTradePrice ?? p.avgPrice;
   const initialValue = (p.size * p.avgPrice) / MICROS_PER_UNIT ** 2;
   const currentValue = (p.size * cur) / MICROS_PER_UNIT ** 2;
   const cashPnl = currentValue - initialValue;

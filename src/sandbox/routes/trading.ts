@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatMicros } from '../../core/fixed.ts';
+import { bestAsk, bestBid, bookMid } from '../../core/book.ts';
 import { ParameterError } from '../../core/errors.ts';
 import type { RouteId } from '../../venue/endpoints.ts';
 import { MAX_TOKENS_PER_BOOKS_REQUEST } from '../../venue/params.ts';
@@ -81,8 +82,8 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     for (const item of items) {
       const view = bookOf(ctx, item.token_id);
       const entry = (out[item.token_id] ??= {});
-      const bid = view.bids[0]?.price;
-      const ask = view.asks[0]?.price;
+      const bid = bestBid(view);
+      const ask = bestAsk(view);
       if (bid !== undefined && item.side !== 'SELL') entry.BUY = formatMicros(bid);
       if (ask !== undefined && item.side !== 'BUY') entry.SELL = formatMicros(ask);
     }
@@ -109,10 +110,9 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
     const query = checkedQuery('getMidpoint', request);
     const tokenId = query['token_id'] as string;
     const view = bookOf(ctx, tokenId);
-    const bid = view.bids[0]?.price;
-    const ask = view.asks[0]?.price;
-    if (bid === undefined || ask === undefined) throw notFound(`no midpoint: the book of token '${tokenId}' has an empty side`);
-    return { mid: formatMicros((bid + ask) / 2) } satisfies WireMidpoint;
+    const mid = bookMid(view);
+    if (mid === undefined) throw notFound(`no midpoint: the book of token '${tokenId}' has an empty side`);
+    return { mid: formatMicros(mid) } satisfies WireMidpoint;
   });
 
   app.get('/prices-history', { config: { routeId: 'getPricesHistory' } }, (request) => {

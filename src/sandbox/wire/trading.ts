@@ -1,5 +1,6 @@
 import type { Micros } from '../../core/fixed.ts';
 import { MICROS_PER_UNIT, formatMicros } from '../../core/fixed.ts';
+import { bestAsk, bestBid, bookMid } from '../../core/book.ts';
 import type {
   WireMarketToken,
   WireOrderBook,
@@ -21,17 +22,14 @@ const toNumber = (m: Micros): number => m / MICROS_PER_UNIT;
 
 /** Best bid, best ask and their mid in the token's book, if any. */
 export function bestPrices(view: BookView): { bid: Micros | undefined; ask: Micros | undefined } {
-  return { bid: view.bids[0]?.price, ask: view.asks[0]?.price };
+  return { bid: bestBid(view), ask: bestAsk(view) };
 }
 
 /** The YES token's price now: resolution for closed markets, else the book's mid, else the seed mid. */
 function yesPrice(m: SandboxMarket, books: BookSource): Micros {
   if (m.closed && m.winnerIndex !== undefined) return m.winnerIndex === 0 ? MICROS_PER_UNIT : 0;
   const view = books.book(m.tokens[0].tokenId);
-  const bid = view?.bids[0]?.price;
-  const ask = view?.asks[0]?.price;
-  if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
-  return view?.lastTradePrice ?? m.initialMid;
+  return bookMid(view) ?? view?.lastTradePrice ?? m.initialMid;
 }
 
 function tokens(m: SandboxMarket, books: BookSource): WireMarketToken[] {
