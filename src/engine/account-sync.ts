@@ -3,7 +3,6 @@ import { RateLimitError, TransportError, VenueRejectError } from '../core/errors
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import type { TokenId } from '../core/types.ts';
-import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { OutsidePosition } from '../portfolio/account-figures.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
 import type { EngineDesk } from './engine-desk.ts';
@@ -11,15 +10,6 @@ import type { AccountNote, AccountReading, EngineOptions } from './ports.ts';
 
 /** Shortest time a change of a position outside the bot must hold in the readings before it is taken, ms. */
 const MIN_STABLE_MS = 5_000;
-
-/** What our open BUY orders promise: price × size left, summed (what `ctx.balance()` deducts). */
-export function reservedByOpenBuys(tracker: OrderTracker): Micros {
-  let reserved = 0;
-  for (const r of tracker.open()) {
-    if (r.request.side === 'BUY') reserved += notional(r.request.price, tracker.remaining(r));
-  }
-  return reserved;
-}
 
 /** Tries of the first reading, and the pause after the first failed one (doubling): 0.25 + 0.5 + 1 + 2 s. */
 const FIRST_READ_ATTEMPTS = 5;

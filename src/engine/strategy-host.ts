@@ -4,12 +4,12 @@ import { bestAsk, bestBid, midPrice } from '../core/book.ts';
 import type { StrategyError } from '../core/errors.ts';
 import { lifecycleTokens, type FillEvent, type LifecycleEvent, type OrderEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
-import { notional } from '../core/money.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
+import { freeBalance } from '../portfolio/free-balance.ts';
 import type { MarketSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
 import type { EngineListener } from './engine-desk.ts';
@@ -218,11 +218,6 @@ export class StrategyHost implements EngineListener {
 
   /** Balance less what our open buys hold. */
   freeBalance(): Micros {
-    const { tracker, portfolio } = this.#opts;
-    let reserved = 0;
-    for (const r of tracker.open()) {
-      if (r.request.side === 'BUY') reserved += notional(r.request.price, tracker.remaining(r));
-    }
-    return portfolio.balance() - reserved;
+    return freeBalance(this.#opts.portfolio.balance(), this.#opts.tracker.open());
   }
 }

@@ -8,8 +8,9 @@ import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
+import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
-import { AccountSync, reservedByOpenBuys } from './account-sync.ts';
+import { AccountSync } from './account-sync.ts';
 import { EngineDesk } from './engine-desk.ts';
 import type { EngineCounters, EngineSummary, StopReport } from './engine-summary.ts';
 import { FillBook } from './fill-book.ts';
@@ -306,7 +307,7 @@ export class TradingEngine {
     return this.#desk.counters.summary({
       totals,
       fillsBySettlement: this.#fills.settlement,
-      reserved: reservedByOpenBuys(this.#desk.tracker),
+      reserved: reservedByOpenBuys(this.#desk.tracker.open()),
       account: { source: this.#account.source, outside: this.#account.outside() },
       deniedByCode: this.risk.counts(),
       http429: this.#opts.http429?.() ?? 0,

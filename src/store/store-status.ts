@@ -1,5 +1,6 @@
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
+import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
 import type { TokenId } from '../core/types.ts';
 import { describeJournalEvent } from './journal-entry.ts';
@@ -127,8 +128,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
   if (note) for (const [tokenId, m] of Object.entries(note.marks)) marks.set(tokenId, m);
   const mark = (id: TokenId) => marks.get(id);
   const totals = s.portfolio.totals(mark);
-  let reserved = 0;
-  for (const o of s.openOrders) if (o.request.side === 'BUY') reserved += notional(o.request.price, Math.max(0, o.request.size - o.filled));
+  const reserved = reservedByOpenBuys(s.openOrders);
   const outside = (note?.outside ?? []).map((p): OutsidePosition => {
     const m = marks.get(p.tokenId);
     return m === undefined ? { tokenId: p.tokenId, size: formatMicros(p.size) } : { tokenId: p.tokenId, size: formatMicros(p.size), mark: formatMicros(m), value: formatMicros(notional(m, p.size)) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError, VenueRejectError } from '../../src/core/errors.ts';
-import { AccountSync, reservedByOpenBuys } from '../../src/engine/account-sync.ts';
+import { AccountSync } from '../../src/engine/account-sync.ts';
+import { reservedByOpenBuys } from '../../src/portfolio/free-balance.ts';
 import type { AccountNote, AccountReading, EnginePersistence } from '../../src/engine/ports.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
 import { RiskEngine } from '../../src/risk/risk-engine.ts';
@@ -114,7 +115,7 @@ describe('AccountSync', () => {
     const { desk } = setUp();
     desk.tracker.add(request({ side: 'BUY', price: 400_000, size: 10 * M }), T0);
     desk.tracker.add(request({ side: 'SELL', price: 600_000, size: 10 * M }), T0);
-    expect(reservedByOpenBuys(desk.tracker)).toBe(4 * M);
+    expect(reservedByOpenBuys(desk.tracker.open())).toBe(4 * M);
   });
 });
 
