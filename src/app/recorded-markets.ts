@@ -4,6 +4,7 @@ import type { TokenId } from '../core/types.ts';
 import type { BacktestConfig } from '../config/run-config.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
+import { outcomeTokens, trackedTokensOf } from '../data/market-tokens.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { SimToken } from '../sim/edge/simulated-execution.ts';
 import { FeeRate } from '../core/money.ts';
@@ -110,11 +111,10 @@ export function selectedTokenIds(markets: readonly RecordedMarket[], selection: 
   for (const m of markets) {
     const byToken = m.tokens.some((t) => explicit.has(t.tokenId));
     const byMarket = selection.conditionIds.some((c) => c.toLowerCase() === m.conditionId.toLowerCase()) || selection.slugs.includes(m.slug);
-    m.tokens.forEach((t, i) => {
-      if (i > 1) return;
-      if (byToken && !byMarket && !explicit.has(t.tokenId)) return;
+    for (const t of outcomeTokens(m.tokens)) {
+      if (byToken && !byMarket && !explicit.has(t.tokenId)) continue;
       out.push(t.tokenId);
-    });
+    }
   }
   return out;
 }
@@ -125,34 +125,19 @@ function micros(text: string, field: string): Micros {
   return m;
 }
 
-/** The engine's view of the recorded markets' tokens (the first two of each market). */
+/** The engine's view of the recorded markets' tokens (`trackedTokensOf`: the first two of each market). */
 export function trackedTokens(markets: readonly RecordedMarket[]): TrackedToken[] {
-  const out: TrackedToken[] = [];
-  for (const m of markets) {
-    const [a, b] = m.tokens;
-    m.tokens.forEach((t, index) => {
-      if (index > 1) return;
-      out.push({
-        tokenId: t.tokenId,
-        conditionId: m.conditionId,
-        outcome: t.outcome,
-        outcomeIndex: index as 0 | 1,
-        complementTokenId: index === 0 ? b?.tokenId : a?.tokenId,
-        question: m.question,
-        negRiskMarketId: m.negRisk && m.negRiskMarketId ? m.negRiskMarketId : undefined,
-        rules: {
-          conditionId: m.conditionId,
-          tickSize: micros(m.tickSize, `markets[${m.conditionId}].tickSize`),
-          minOrderSize: micros(m.minOrderSize, `markets[${m.conditionId}].minOrderSize`),
-          negRisk: m.negRisk,
-          makerBaseFeeBps: m.makerBaseFeeBps,
-          takerBaseFeeBps: m.takerBaseFeeBps,
-          acceptingOrders: true,
-        },
-      });
-    });
-  }
-  return out;
+  return markets.flatMap((m) =>
+    trackedTokensOf(m, {
+      conditionId: m.conditionId,
+      tickSize: micros(m.tickSize, `markets[${m.conditionId}].tickSize`),
+      minOrderSize: micros(m.minOrderSize, `markets[${m.conditionId}].minOrderSize`),
+      negRisk: m.negRisk,
+      makerBaseFeeBps: m.makerBaseFeeBps,
+      takerBaseFeeBps: m.takerBaseFeeBps,
+      acceptingOrders: true,
+    }),
+  );
 }
 
 /** The simulated venue's view of the same tokens, with the fee rates the config chose. */

@@ -7,6 +7,7 @@ import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
 import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { TrackedToken } from './market-cache.ts';
+import { trackedTokensOf } from './market-tokens.ts';
 
 /** Which markets to trade or watch; the union of every entry. Never all empty. */
 export interface MarketSelection {
@@ -89,33 +90,22 @@ export function namedBySelection(market: TradingMarket, selection: MarketSelecti
   return market.tokens.some((t) => selection.tokenIds.includes(t.tokenId));
 }
 
-/** The tracked tokens of trading markets (binary markets: the first two tokens). */
+/** The tracked tokens of trading markets (`trackedTokensOf`: binary markets, the first two tokens). */
 export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<TokenId>): TrackedToken[] {
-  const out: TrackedToken[] = [];
-  for (const market of markets) {
-    const [a, b] = market.tokens;
-    market.tokens.forEach((token, index) => {
-      if (index > 1) return;
-      if (only && only.size > 0 && !only.has(token.tokenId)) return;
-      out.push({
-        tokenId: token.tokenId,
+  const keep = only && only.size > 0 ? (tokenId: TokenId) => only.has(tokenId) : undefined;
+  return markets.flatMap((market) =>
+    trackedTokensOf(
+      market,
+      {
         conditionId: market.conditionId,
-        outcome: token.outcome,
-        outcomeIndex: index as 0 | 1,
-        complementTokenId: index === 0 ? b?.tokenId : a?.tokenId,
-        question: market.question,
-        negRiskMarketId: market.negRisk && market.negRiskMarketId ? market.negRiskMarketId : undefined,
-        rules: {
-          conditionId: market.conditionId,
-          tickSize: market.tickSize,
-          minOrderSize: market.minOrderSize,
-          negRisk: market.negRisk,
-          makerBaseFeeBps: market.makerBaseFeeBps,
-          takerBaseFeeBps: market.takerBaseFeeBps,
-          acceptingOrders: market.acceptingOrders,
-        },
-      });
-    });
-  }
-  return out;
+        tickSize: market.tickSize,
+        minOrderSize: market.minOrderSize,
+        negRisk: market.negRisk,
+        makerBaseFeeBps: market.makerBaseFeeBps,
+        takerBaseFeeBps: market.takerBaseFeeBps,
+        acceptingOrders: market.acceptingOrders,
+      },
+      keep,
+    ),
+  );
 }
