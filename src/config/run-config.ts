@@ -2,6 +2,7 @@ import type { Dec, Micros } from '../core/fixed.ts';
 import type { Secret } from '../core/secret.ts';
 import type { CheckName } from '../risk/types.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
+import type { VenueProfile } from '../venue/domain/profiles.ts';
 
 /**
  * The typed run configuration: what `loadConfig` returns after parsing a YAML file, filling
@@ -18,7 +19,8 @@ import type { MarketSelection } from '../data/market-selection.ts';
  */
 export type RunConfig = LiveRunConfig | PaperRunConfig | BacktestRunConfig;
 
-export type Mode = 'live' | 'paper' | 'backtest';
+export const MODES = ['live', 'paper', 'backtest'] as const;
+export type Mode = (typeof MODES)[number];
 
 /** A 0x-prefixed 20-byte address in EIP-55 checksummed form. */
 export type Address = `0x${string}`;
@@ -79,7 +81,7 @@ export interface ConfigSource {
 // venue
 
 /** The wire profile (PROTOCOL "Profiles"). */
-export type VenueProfile = 'interface' | 'polymarket';
+export type { VenueProfile };
 
 /** Base URL per route group, no trailing slash. */
 export interface VenueUrls {
@@ -329,7 +331,8 @@ export interface QuoteTolerance {
   readonly sizeShare: number;
 }
 
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LoggingConfig {
   readonly level: LogLevel;

@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { Dec, decimalToMicros, formatMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
 import { DEFAULT_CHECK_ORDER, CHECK_NAMES } from '../risk/types.ts';
+import { VENUE_PROFILES } from '../venue/domain/profiles.ts';
 import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';
-import type { Address, Hex } from './run-config.ts';
+import { LOG_LEVELS, MODES, type Address, type Hex } from './run-config.ts';
 
 /**
  * The shape of a config file, as a zod schema: types, ranges, enums and defaults. Every object
@@ -142,8 +143,6 @@ const slug = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'm
 // ---------------------------------------------------------------------------------------------
 // sections
 
-export const VENUE_PROFILES = ['interface', 'polymarket'] as const;
-
 const embeddedSchema = z.strictObject({
   seed: int(0).default(1),
   markets: int(1, 10_000).default(20),
@@ -279,7 +278,7 @@ const executionSchema = z.strictObject({
 });
 
 const loggingSchema = z.strictObject({
-  level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  level: z.enum(LOG_LEVELS).default('info'),
   file: pathText.optional(),
   pretty: z.union([z.boolean(), z.literal('auto')], { error: 'must be true, false or auto' }).default('auto'),
 });
@@ -334,7 +333,7 @@ const backtestSchema = z
 
 /** The whole file. */
 export const configFileSchema = z.strictObject({
-  mode: z.enum(['live', 'paper', 'backtest']),
+  mode: z.enum(MODES),
   name: z
     .string()
     .trim()

@@ -93,8 +93,12 @@ export type OrderEvent =
   | { readonly type: 'OrderSubmitUnknown'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
   | { readonly type: 'OrderExpired'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly tsInit: number };
 
-/** Where a fill is on its way to the chain: provisional until CONFIRMED, void when FAILED. */
-export type SettlementStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+/**
+ * Where a fill is on its way to the chain: provisional until CONFIRMED, void when FAILED. The
+ * venue's trade statuses (src/venue/domain/statuses.ts) are this list.
+ */
+export const SETTLEMENT_STATUSES = ['MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'] as const;
+export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 
 /**
  * What happens to a market or a fill after the fact, as the engine tells its strategies (hook

@@ -5,8 +5,15 @@ import type { Micros } from './fixed.ts';
  * times are epoch milliseconds. Objects handed between components are treated as immutable.
  */
 
-export type Side = 'BUY' | 'SELL';
-export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+export const SIDES = ['BUY', 'SELL'] as const;
+export type Side = (typeof SIDES)[number];
+/** Every order type: good till cancelled or till a date rest; fill-or-kill and fill-and-kill do not. */
+export const ORDER_TYPES = ['GTC', 'GTD', 'FOK', 'FAK'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+/** idle: no heartbeat chain started yet (allowed); late: no new orders; lost: the venue cancelled all. */
+export const HEARTBEAT_HEALTHS = ['idle', 'healthy', 'late', 'lost'] as const;
+export type HeartbeatHealth = (typeof HEARTBEAT_HEALTHS)[number];
 
 /** Decimal string token id (uint256). */
 export type TokenId = string;

@@ -2,7 +2,9 @@ import { BehaviorSubject, type Observable, type Subscription, interval, exhaustM
 import type { Clock } from '../core/clock.ts';
 import { VenueRejectError } from '../core/errors.ts';
 
-export type HeartbeatHealth = 'idle' | 'healthy' | 'late' | 'lost';
+import type { HeartbeatHealth } from '../core/types.ts';
+
+export type { HeartbeatHealth };
 
 /** Sends one beat carrying the previous id ('' starts a chain) and emits the venue's next id. */
 export type BeatFn = (previousId: string) => Observable<string>;

@@ -1,5 +1,5 @@
 import type { Micros } from '../core/fixed.ts';
-import type { ConditionId, Side, TokenId } from '../core/types.ts';
+import type { ConditionId, HeartbeatHealth, Side, TokenId } from '../core/types.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { DenyCode } from '../core/deny-codes.ts';
 
@@ -126,8 +126,7 @@ export interface RiskOpenOrder {
   readonly remaining: Micros;
 }
 
-/** idle: no heartbeat chain started yet (allowed); late: no new orders; lost: the venue cancelled all. */
-export type HeartbeatHealth = 'idle' | 'healthy' | 'late' | 'lost';
+export type { HeartbeatHealth };
 
 /** The snapshot risk checks against, built by the engine; never mutated by risk. */
 export interface RiskState {

@@ -18,7 +18,8 @@ import { Prng } from './world/prng.ts';
  * `rateLimitStorm`) to those route ids (e.g. `["postHeartbeatV1"]`: only beats fail, or
  * `["postOrders"]`: only order posts stall); empty, the default, means every route.
  */
-export type TradingMode = 'normal' | 'post-only' | 'cancel-only';
+export const TRADING_MODES = ['normal', 'post-only', 'cancel-only'] as const;
+export type TradingMode = (typeof TRADING_MODES)[number];
 
 export interface FaultSettings {
   /** Added delay before a request is handled, ms. */
@@ -84,7 +85,7 @@ const patchSchema = z
     stallMs: z.number().int().min(0).max(MAX_DELAY_MS),
     dropRate: z.number().min(0).max(1),
     rateLimitStorm: z.boolean(),
-    mode: z.enum(['normal', 'post-only', 'cancel-only']),
+    mode: z.enum(TRADING_MODES),
     ignoreHeartbeats: z.boolean(),
     dropAfterAccept: z.number().min(0).max(1),
     routes: z.array(z.enum(Object.keys(ENDPOINTS) as [RouteId, ...RouteId[]])),

@@ -1,3 +1,4 @@
+import { VENUE_PROFILES, type VenueProfile } from '../venue/domain/profiles.ts';
 import type { SandboxToken } from './world/model.ts';
 
 /**
@@ -6,9 +7,9 @@ import type { SandboxToken } from './world/model.ts';
  * asset; the trading step branches on the auth header prefix, the L2 signature encoding, the
  * order JSON and the end cursor of `/data/orders`.
  */
-export type SandboxProfile = 'interface' | 'polymarket';
+export type SandboxProfile = VenueProfile;
 
-export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['interface', 'polymarket'];
+export const SANDBOX_PROFILES: readonly SandboxProfile[] = VENUE_PROFILES;
 
 /** Names of the five L2 headers, lower-cased as Node presents them. */
 export interface AuthHeaderNames {

@@ -1,6 +1,6 @@
 import { isValidPrice, MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import { type FeeRate, type MarketFees, notional } from '../core/money.ts';
-import type { OrderType } from '../core/types.ts';
+import { ORDER_TYPES, type OrderType } from '../core/types.ts';
 import {
   ERR_BALANCE,
   ERR_FAK_NO_MATCH,
@@ -37,10 +37,10 @@ import {
 export const SIZE_LOT: Micros = 10_000;
 
 const HALF: Micros = MICROS_PER_UNIT / 2;
-const ORDER_TYPES: ReadonlySet<string> = new Set<OrderType>(['GTC', 'GTD', 'FOK', 'FAK']);
+const ORDER_TYPE_SET: ReadonlySet<string> = new Set<OrderType>(ORDER_TYPES);
 
 export function isOrderType(t: unknown): t is OrderType {
-  return typeof t === 'string' && ORDER_TYPES.has(t);
+  return typeof t === 'string' && ORDER_TYPE_SET.has(t);
 }
 
 /** An order's terms as it reaches a simulated venue (price in its own token). */

@@ -1,6 +1,6 @@
 import type { Micros } from '../core/fixed.ts';
 import type { ConditionId, MarketRules, OrderType, Side, TokenId } from '../core/types.ts';
-import type { TradeStatus } from '../venue/domain/statuses.ts';
+import type { TradeStatus, VenueOrderStatus } from '../venue/domain/statuses.ts';
 
 /**
  * Domain types of the simulated matching engine (the sandbox venue's; paper trading and backtests
@@ -65,7 +65,7 @@ export interface CancelResult {
 }
 
 /** DELAYED: held for the market's matching delay; UNMATCHED: refused at the end of it (never on the book). */
-export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'DELAYED' | 'UNMATCHED';
+export type OrderStatus = VenueOrderStatus;
 /** USER: a cancel call; EXPIRED: GTD expiry; UNFILLED_REMAINDER: the unfilled part of a FAK. */
 export type CancelReason = 'USER' | 'EXPIRED' | 'UNFILLED_REMAINDER';
 

@@ -1,5 +1,6 @@
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError, ParameterError } from '../core/errors.ts';
+import { isVenueProfile, VENUE_PROFILES, type VenueProfile } from './domain/profiles.ts';
 import { ENDPOINTS, fillPath, type RouteGroup, type RouteId } from './endpoints.ts';
 import type { VenueLogger } from './logger.ts';
 import { checkQuery } from './params.ts';
@@ -8,7 +9,7 @@ import type { RateLimitConfig } from './rate-limits.ts';
 import { Transport, type BackoffOptions, type BeforeSend, type TransportRequest, type TransportResponse } from './transport.ts';
 
 /** PROTOCOL "Profiles": the small set of wire differences between the interface and Polymarket. */
-export type VenueProfile = 'interface' | 'polymarket';
+export type { VenueProfile } from './domain/profiles.ts';
 
 /**
  * Polymarket's public hosts, used by the `polymarket` profile when no URL is configured.
@@ -81,8 +82,8 @@ export interface VenueClient {
 
 export function createVenueClient(options: VenueClientOptions): VenueClient {
   const profile = options.profile ?? 'interface';
-  if (profile !== 'interface' && profile !== 'polymarket') {
-    throw new ConfigError(`venue.profile: must be 'interface' or 'polymarket', was '${String(profile)}'`);
+  if (!isVenueProfile(profile)) {
+    throw new ConfigError(`venue.profile: must be ${VENUE_PROFILES.map((p) => `'${p}'`).join(' or ')}, was '${String(profile)}'`);
   }
   const urls = resolveUrls(options, profile);
   const clock = options.clock ?? new LiveClock();

@@ -1,4 +1,6 @@
 import { ParameterError } from '../core/errors.ts';
+import { SIDES } from '../core/types.ts';
+import { PRICE_HISTORY_INTERVALS } from './domain/trading.ts';
 import type { RouteId } from './endpoints.ts';
 
 /**
@@ -32,7 +34,6 @@ const list = (required = false): ParamRule => ({ kind: 'list', required });
 const oneOf = (values: readonly string[], required = false): ParamRule => ({ kind: 'enum', values, required });
 const required = str(undefined, true);
 
-const SIDES = ['BUY', 'SELL'] as const;
 const PAGE_COMMENTS = { limit: int(1, 100), offset: int(0) };
 
 export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Object.freeze({
@@ -127,7 +128,7 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
       market: required,
       startTs: int(0),
       endTs: int(0),
-      interval: oneOf(['1m', '1h', '6h', '1d', '1w', 'max']),
+      interval: oneOf(PRICE_HISTORY_INTERVALS),
       fidelity: int(1),
     },
   },
@@ -172,7 +173,7 @@ export const BODY_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Object
       markets: list(true),
       start_ts: int(0),
       end_ts: int(0),
-      interval: oneOf(['1m', '1h', '6h', '1d', '1w', 'max']),
+      interval: oneOf(PRICE_HISTORY_INTERVALS),
       fidelity: int(1),
     },
   },

@@ -6,6 +6,7 @@ import { getMarketBySlug } from '../../venue/actions/get-market-by-slug.ts';
 import { getOrderBook } from '../../venue/actions/get-order-book.ts';
 import { getTradingMarket } from '../../venue/actions/get-trading-market.ts';
 import { createVenueClient, type VenueClient, type VenueProfile } from '../../venue/client.ts';
+import { VENUE_PROFILES } from '../../venue/domain/profiles.ts';
 import type { MarketToken } from '../../venue/domain/trading.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -36,7 +37,7 @@ export function registerBook(program: Command): void {
     .option('--outcome <name>', 'the outcome of the market whose book to show (e.g. Yes)')
     .option('--venue <url>', 'venue base URL', parseUrlOption, DEFAULT_VENUE_URL)
     .option('--depth <n>', 'levels per side', parseIntOption(1, 1000), 10)
-    .addOption(new Option('--profile <p>', 'wire profile').choices(['interface', 'polymarket']).default('interface'))
+    .addOption(new Option('--profile <p>', 'wire profile').choices(VENUE_PROFILES).default('interface'))
     .action(async (token: string, flags: BookFlags) => {
       const venue = createVenueClient({ baseUrl: flags.venue, profile: flags.profile, retries: 1 });
       const book = await reachingVenue(flags.venue, async () => getOrderBook(venue, await tokenIdOf(venue, token, flags.outcome)));

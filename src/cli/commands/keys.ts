@@ -4,6 +4,7 @@ import { maskValue, Secret } from '../../core/secret.ts';
 import { getOrCreateApiKey } from '../../venue/actions/get-or-create-api-key.ts';
 import { l1Address } from '../../venue/auth/with-l1-auth.ts';
 import { createVenueClient, type VenueProfile } from '../../venue/client.ts';
+import { VENUE_PROFILES } from '../../venue/domain/profiles.ts';
 import { UsageError } from '../usage-error.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 import { reachingVenue } from '../venue-unreachable.ts';
@@ -30,7 +31,7 @@ export function registerKeys(program: Command): void {
     .requiredOption('--venue <url>', 'venue base URL', parseUrlOption)
     .option('--show', 'print the credentials in full')
     .option('--nonce <n>', 'key nonce (the same nonce always gives the same credentials)', parseIntOption(0), 0)
-    .addOption(new Option('--profile <p>', 'wire profile').choices(['interface', 'polymarket']).default('interface'))
+    .addOption(new Option('--profile <p>', 'wire profile').choices(VENUE_PROFILES).default('interface'))
     .action(async (flags: KeysFlags) => {
       const privateKey = readPrivateKey(process.env);
       const address = l1Address({ privateKey });

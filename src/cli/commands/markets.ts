@@ -4,6 +4,7 @@ import { bestAsk, bestBid } from '../../core/book.ts';
 import { getOrderBooks } from '../../venue/actions/get-order-books.ts';
 import { iterateMarkets } from '../../venue/actions/iterate-markets.ts';
 import { createVenueClient } from '../../venue/client.ts';
+import { isVenueProfile, VENUE_PROFILES, type VenueProfile } from '../../venue/domain/profiles.ts';
 import type { TradingMarket } from '../../venue/domain/trading.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 import { renderTable } from '../table.ts';
@@ -14,7 +15,7 @@ interface MarketsOptions {
   search?: string;
   limit: number;
   json?: boolean;
-  profile: 'interface' | 'polymarket';
+  profile: VenueProfile;
 }
 
 /** One market as `--json` prints it: each outcome with its token id and best bid/ask. */
@@ -99,9 +100,9 @@ export function formatMarkets(rows: readonly MarketRow[]): string {
   return renderTable(['question', 'slug', 'outcome', 'token id', 'tick', 'bid', 'ask'], cells, [false, false, false, false, true, true, true]);
 }
 
-function parseProfile(value: string): 'interface' | 'polymarket' {
-  if (value !== 'interface' && value !== 'polymarket') {
-    throw new InvalidArgumentError(`expected interface or polymarket, got '${value}'`);
+function parseProfile(value: string): VenueProfile {
+  if (!isVenueProfile(value)) {
+    throw new InvalidArgumentError(`expected ${VENUE_PROFILES.join(' or ')}, got '${value}'`);
   }
   return value;
 }

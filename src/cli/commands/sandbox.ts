@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pino } from 'pino';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS, DEFAULT_STARTING_BALANCE, MAX_SANDBOX_MARKETS, startSandbox } from '../../sandbox/server.ts';
-import type { TradingMode } from '../../sandbox/faults.ts';
+import { TRADING_MODES, type TradingMode } from '../../sandbox/faults.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../sandbox/profile.ts';
 import { MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
 import { parseIntOption } from '../options.ts';
@@ -44,8 +44,6 @@ interface SandboxFlags {
 /** Environment variables that may carry the secrets instead of the command line (which `ps` shows). */
 export const SERVER_SECRET_ENV = 'CLOBOT_SANDBOX_SERVER_SECRET';
 export const ADMIN_TOKEN_ENV = 'CLOBOT_SANDBOX_ADMIN_TOKEN';
-
-const TRADING_MODES: readonly TradingMode[] = ['normal', 'post-only', 'cancel-only'];
 
 /**
  * `clobot sandbox`: the local venue on loopback until SIGINT or SIGTERM, then a clean close and

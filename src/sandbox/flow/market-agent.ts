@@ -4,6 +4,7 @@ import { FeeRate } from '../../core/money.ts';
 import { buyEntryRequirement } from '../../sim/admission.ts';
 import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SimMarketConfig } from '../../sim/types.ts';
+import type { TradingMode } from '../faults.ts';
 import { Prng } from '../world/prng.ts';
 import { FLOW_MAKER_ACCOUNTS, FLOW_MAKERS, FLOW_TAKER_ACCOUNTS, FLOW_TAKERS, type FlowAccount } from './flow-accounts.ts';
 import type { FlowParams } from './flow-params.ts';
@@ -46,7 +47,8 @@ export interface AgentEnv {
   nextOrderId(): string;
 }
 
-export type FlowTradingMode = 'normal' | 'post-only' | 'cancel-only';
+/** The sandbox's trading mode (src/sandbox/faults.ts), as the flow reads it. */
+export type FlowTradingMode = TradingMode;
 
 /** Maker levels are spaced at least this far apart (0.005), on the tick grid. */
 const MIN_QUOTE_STEP: Micros = 5_000;

@@ -20,7 +20,6 @@ export interface HistoryRequest {
   readonly fidelity?: number;
 }
 
-export const HISTORY_INTERVALS = ['1m', '1h', '6h', '1d', '1w', 'max'] as const;
 const INTERVAL_SECONDS: Readonly<Record<string, number>> = { '1h': 3600, '6h': 21_600, '1d': 86_400, '1w': 604_800, '1m': 2_592_000 };
 export const MAX_HISTORY_POINTS = 5000;
 /** Largest `fidelity`: ten years of minutes (a market's whole life in one point). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { formatMicros } from '../../core/fixed.ts';
 import { bestAsk, bestBid, bookMid } from '../../core/book.ts';
+import { PRICE_HISTORY_INTERVALS } from '../../venue/domain/trading.ts';
 import { ParameterError } from '../../core/errors.ts';
 import type { RouteId } from '../../venue/endpoints.ts';
 import { MAX_TOKENS_PER_BOOKS_REQUEST } from '../../venue/params.ts';
@@ -22,7 +23,7 @@ import { badRequest, notFound } from '../http-error.ts';
 import { orderBookJson, toSimplifiedMarket, toTradingMarket, toTradingMarketDetail } from '../wire/trading.ts';
 import type { BookView } from '../world/book-source.ts';
 import type { SandboxMarket, SandboxToken } from '../world/model.ts';
-import { HISTORY_INTERVALS, priceHistory, type HistoryRequest } from './price-history.ts';
+import { priceHistory, type HistoryRequest } from './price-history.ts';
 import { checkedQuery, intOf, stringOf } from './query.ts';
 
 /**
@@ -215,8 +216,8 @@ function batchHistoryBody(body: unknown): HistoryRequest & { markets: string[] }
     return v;
   };
   const interval = b['interval'];
-  if (interval !== undefined && interval !== null && !(HISTORY_INTERVALS as readonly unknown[]).includes(interval)) {
-    throw new ParameterError(route, 'interval', `must be one of ${HISTORY_INTERVALS.join(', ')}`);
+  if (interval !== undefined && interval !== null && !(PRICE_HISTORY_INTERVALS as readonly unknown[]).includes(interval)) {
+    throw new ParameterError(route, 'interval', `must be one of ${PRICE_HISTORY_INTERVALS.join(', ')}`);
   }
   return {
     markets: markets as string[],

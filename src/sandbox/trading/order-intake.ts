@@ -1,5 +1,5 @@
 import { formatMicros, MICROS_PER_UNIT } from '../../core/fixed.ts';
-import type { OrderType } from '../../core/types.ts';
+import { ORDER_TYPES as ORDER_TYPE_LIST, type OrderType } from '../../core/types.ts';
 import type { Trade } from '../../sim/types.ts';
 import { ERR_INVALID_PAYLOAD, ERR_PRICE_TICK } from '../../sim/venue-messages.ts';
 import { sameAddress, toChecksumAddress } from '../../venue/signing/address.ts';
@@ -31,7 +31,7 @@ import { transactionHashOf } from './transaction-hash.ts';
  * that is not GTD.
  */
 
-const ORDER_TYPES: ReadonlySet<string> = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
+const ORDER_TYPES: ReadonlySet<string> = new Set(ORDER_TYPE_LIST);
 
 /**
  * The `order.expiration` of one item, checked before any item of the request is placed: absent, or

@@ -1,11 +1,11 @@
 import type { TokenId } from '../../core/types.ts';
 import type { CallOptions, VenueClient } from '../client.ts';
 import { decodePricesHistory } from '../decode.ts';
-import type { PricePoint } from '../domain/trading.ts';
+import type { PriceHistoryInterval, PricePoint } from '../domain/trading.ts';
 import { toQuery } from '../params.ts';
 import { requestJson } from '../request.ts';
 
-export type PriceHistoryInterval = '1m' | '1h' | '6h' | '1d' | '1w' | 'max';
+export type { PriceHistoryInterval };
 
 export interface GetPricesHistoryParams {
   /** Token id. */

@@ -120,6 +120,10 @@ export interface Midpoint {
   readonly tsInit: number;
 }
 
+/** Every `interval` of `GET /prices-history` (interface 2.9). */
+export const PRICE_HISTORY_INTERVALS = ['1m', '1h', '6h', '1d', '1w', 'max'] as const;
+export type PriceHistoryInterval = (typeof PRICE_HISTORY_INTERVALS)[number];
+
 /** One point of a price history. */
 export interface PricePoint {
   /** Epoch ms (the venue sends unix seconds). */

@@ -1,4 +1,4 @@
-import type { OrderType } from '../../core/types.ts';
+import { ORDER_TYPES, type OrderType } from '../../core/types.ts';
 import type { WireSignedOrder } from '../wire/account.ts';
 import type { UnsignedOrder } from './order-builder.ts';
 import type { VenueProfile } from './profile.ts';
@@ -99,7 +99,7 @@ export function wireOrderJson(order: WireSignedOrder): string {
   return `{"salt":"${o.salt}","maker":"${o.maker}","signer":"${o.signer}","tokenId":"${o.tokenId}"${condition},"makerAmount":"${o.makerAmount}","takerAmount":"${o.takerAmount}","side":"${o.side}","signatureType":${o.signatureType},"timestamp":"${o.timestamp}","metadata":"${o.metadata}","builder":"${o.builder}","signature":"${o.signature}"${expiration}`;
 }
 
-const ORDER_TYPE_JSON = new Map<string, string>(['GTC', 'GTD', 'FOK', 'FAK'].map((t) => [t, `"${t}"`]));
+const ORDER_TYPE_JSON = new Map<string, string>(ORDER_TYPES.map((t) => [t, `"${t}"`]));
 
 /** What of a signed order a submission item carries besides the owner (order-signer.ts's SignedOrder). */
 export interface SubmittedOrder {

@@ -3,6 +3,8 @@
  * (interface 2.14-2.17, 4.1, 4.2, 4.8; PROTOCOL "Orders" and "Heartbeats").
  */
 
+import type { OrderType } from '../../core/types.ts';
+
 /** The signed order as it travels in JSON (2.16). Amounts are integer strings of 6-decimal units. */
 export interface WireSignedOrder {
   salt: string | number;
@@ -25,7 +27,8 @@ export interface WireSignedOrder {
   signature: string;
 }
 
-export type WireOrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+/** The wire spells the order types as the domain does. */
+export type WireOrderType = OrderType;
 
 /** One item of `POST /orders`, or the body of `POST /order`. */
 export interface WireOrderSubmission {
