@@ -11,7 +11,7 @@ describe('the wire profiles: one list (src/venue/domain/profiles.ts)', () => {
   });
 
   it('the venue client refuses another profile with the list in its error', () => {
-    const make = () => createVenueClient({ url: 'http://127.0.0.1:1', profile: 'poly' as never });
+    const make = () => createVenueClient({ baseUrl: 'http://127.0.0.1:1', profile: 'poly' as never });
     expect(make).toThrow(ConfigError);
     expect(make).toThrow("venue.profile: must be 'interface' or 'polymarket', was 'poly'");
   });
