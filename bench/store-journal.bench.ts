@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunStore } from '../src/store/run-store.ts';
-import type { EngineEvent } from '../src/engine/trading-engine.ts';
+import type { JournaledEvent } from '../src/engine/ports.ts';
 import type { OrderRequest } from '../src/core/intents.ts';
 import type { StoreDurability } from '../src/store/store-types.ts';
 import type { BenchTable } from './table.ts';
@@ -34,7 +34,7 @@ function req(runId: string, seq: number): OrderRequest {
   };
 }
 
-function accepted(r: OrderRequest): EngineEvent {
+function accepted(r: OrderRequest): JournaledEvent {
   return { type: 'order', strategyId: r.strategyId, event: { type: 'OrderAccepted', clientOrderId: r.clientOrderId, orderId: ORDER_ID, tsInit: r.createdAt + 3 } };
 }
 

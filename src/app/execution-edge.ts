@@ -1,4 +1,5 @@
 import type { MarketEvent } from '../core/events.ts';
+import type { MetricsCollectorSink } from '../core/metrics.ts';
 import type { AccountSource } from '../engine/ports.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
@@ -14,4 +15,6 @@ export interface ExecutionEdge {
   readonly addTokens?: (tokens: readonly TrackedToken[]) => void;
   /** Live: where the engine reads the account (the venue's balance and positions). */
   readonly account?: AccountSource;
+  /** Live: writes the edge's own counts (fills poller, signer) into the run's metrics when they are read. */
+  readonly collect?: (metrics: MetricsCollectorSink) => void;
 }

@@ -17,6 +17,7 @@ import { withL1Auth } from '../venue/auth/with-l1-auth.ts';
 import type { VenueClient } from '../venue/client.ts';
 import { createOrderSigner } from '../venue/signing/order-signer.ts';
 import type { ExecutionEdge } from './execution-edge.ts';
+import { collectLiveEdge } from './run-metrics.ts';
 
 /**
  * Live: signed orders to the venue with L2 auth; credentials derived when the config has none.
@@ -69,7 +70,12 @@ export async function liveEdge(
     if (err instanceof AuthError) throw refusedCredential(err, given !== undefined, account.env);
     throw err;
   }
-  return { execution, close: () => signer.close(), account: venueAccount(venue, credentials, account, engine) };
+  return {
+    execution,
+    close: () => signer.close(),
+    account: venueAccount(venue, credentials, account, engine),
+    collect: (m) => collectLiveEdge(m, execution.counters.fillPolls, signer.signingCounters),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { keepEventLoopPolling } from '../core/busy-poll.ts';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { fieldLogger, type FieldLogger } from '../core/log.ts';
+import { MemoryMetrics } from '../core/metrics.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf } from '../data/market-selection.ts';
@@ -20,6 +21,7 @@ import type { TradingMarket } from '../venue/domain/trading.ts';
 import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
+import { collectMarketData, collectTransport } from './run-metrics.ts';
 import { liveEdge } from './live-edge.ts';
 import { tokensOf as tokensOfMarkets } from '../data/market-selection.ts';
 import { WatchedTokens } from '../data/watched-tokens.ts';
@@ -40,6 +42,7 @@ export interface RunSessionOptions {
   /** Overrides the config's venue with this URL (remote, one base URL). */
   readonly venueUrl?: string;
   readonly clock?: Clock;
+  /** A listener of the engine's event bus from the start (`session.engine.bus` takes more). */
   readonly onEvent?: (event: EngineEvent) => void;
   /**
    * Called with the engine once it is built, before it starts (nothing has been sent yet): the
@@ -53,6 +56,8 @@ export type RunSummary = EngineSummary & { readonly marketData: MarketDataSummar
 
 export interface RunSession {
   readonly engine: TradingEngine;
+  /** The run's metrics: the engine's, the venue transport's, the live edge's and the market data's (docs/metrics.md). */
+  readonly metrics: MemoryMetrics;
   /** Counts of the market data (connections, watchdog, markets added and removed). */
   readonly marketData: MarketDataMonitor;
   readonly execution: ExecutionClient;
@@ -104,13 +109,12 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   let fault: RunFault | undefined;
   let onFatal: (f: RunFault) => void = () => undefined;
   const fatal = new Promise<RunFault>((resolve) => (onFatal = resolve));
-  const built: { engine?: TradingEngine; haltWatch?: { unsubscribe(): void } } = {};
+  const built: { engine?: TradingEngine } = {};
   const fail = (what: string, err: unknown): void => {
     if (fault) return;
     fault = { what, message: err instanceof Error ? err.message : String(err), cause: err };
-    // halted for good: the halt file's watch could lift a halt, so it ends here
-    built.haltWatch?.unsubscribe();
-    built.engine?.halt(`fatal: ${what}`);
+    // the fault halt is latched: no halt file or signal lifts it
+    built.engine?.halt(`fatal: ${what}`, 'fault');
     built.engine?.alert(`${what}: ${fault.message}`);
     log.error('fatal fault: trading halted, stopping', { what, err: fault.message });
     onFatal(fault);
@@ -138,6 +142,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       id: s.id,
       definition: strategy.definition,
       params: strategy.params,
+      configParams: s.params,
       tokenIds: selectionTokens(s.markets, bySelection.get(s.markets) ?? []),
     }));
 
@@ -176,6 +181,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       markets: () => watchedMarkets,
     });
     const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
+    // the run's metrics: the engine writes its own; the other parts' counts are read in when read
+    const metrics = new MemoryMetrics();
+    collectTransport(metrics, venue.transport.counters);
+    collectMarketData(metrics, () => monitor.summary());
+    if (edge.collect) metrics.collect(edge.collect);
     const engine = new TradingEngine({
       clock,
       execution,
@@ -195,12 +205,12 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       orphans: config.execution.orphans,
       log,
       onEvent: options.onEvent,
-      http429: () => venue.transport.counters.http429,
+      metrics,
+      cancelOnHalt: config.execution.cancelOnHalt,
     });
     built.engine = engine;
-    if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock, () => built.haltWatch?.unsubscribe()));
+    if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
-    built.haltWatch = haltWatch;
     options.beforeStart?.(engine);
     // the account before any strategy runs (live: the venue's balance and positions; a failure fails the start)
     await engine.loadAccount();
@@ -227,6 +237,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     let stopped: Promise<RunSummary> | undefined;
     return {
       engine,
+      metrics,
       marketData: monitor,
       execution,
       venue,
@@ -270,17 +281,16 @@ const CREDENTIALS_CHECK_MS = 1_000;
  * one error line, and an alert in the summary. The credentials were accepted at start, so this
  * is the venue changing its mind; the run keeps going halted until it is stopped.
  */
-function watchRefusedCredentials(venue: VenueClient, engine: TradingEngine, log: FieldLogger, clock: Clock, endHaltWatch: () => void): () => void {
+function watchRefusedCredentials(venue: VenueClient, engine: TradingEngine, log: FieldLogger, clock: Clock): () => void {
   const counters = venue.transport.counters;
   const seen = counters.http401 ?? 0;
   const sub = interval(CREDENTIALS_CHECK_MS, clock.scheduler).subscribe(() => {
     const refused = (counters.http401 ?? 0) - seen;
     if (refused === 0) return;
     sub.unsubscribe();
-    // halted for good: the halt file's watch could lift it
-    endHaltWatch();
+    // the venue halt is latched: no halt file or signal lifts it
     const message = `the venue refused our API credentials mid-run (${refused} answer(s) 401)`;
-    engine.halt('credentials refused (401)');
+    engine.halt('credentials refused (401)', 'venue');
     engine.alert(message);
     log.error('credentials refused: trading halted', { refused });
   });

@@ -1,18 +1,27 @@
 import { formatMicros } from '../core/fixed.ts';
 import { bestAsk, bestBid } from '../core/book.ts';
 import type { RunSession } from '../app/run-session.ts';
+import { ENGINE_METRICS } from '../engine/engine-metrics.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
+import type { EngineEvent } from '../engine/ports.ts';
 import { renderTable } from './table.ts';
+
+/** Lines of the view's "recent" list (halts, commands, faults, heartbeat changes). */
+const RECENT_LINES = 5;
 
 /**
  * The terminal status view of `clobot run`: redraws every `everyMs` (real time; it only reads
- * the engine): markets, open orders, fills, PnL and heartbeat, the strategies that faulted (the
- * first fault with the file:line of the strategy's code), and the busiest tokens.
+ * the engine): markets, open orders, fills, PnL and heartbeat, tick-to-trade, the halts on, the
+ * strategies that faulted (the first fault with the file:line of the strategy's code), the
+ * busiest tokens, and the run's recent halts, commands, faults and heartbeat changes, which it
+ * hears as a listener of the engine's event bus (redrawing at once on a halt or a resume).
  */
 export class StatusView {
   #timer: NodeJS.Timeout | undefined;
   #lines = 0;
   readonly #startedAt = Date.now();
+  readonly #recent: string[] = [];
+  #unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly session: RunSession,
@@ -21,6 +30,7 @@ export class StatusView {
   ) {}
 
   start(): void {
+    this.#unsubscribe = this.session.engine.bus.subscribe((event) => this.hear(event));
     this.draw();
     this.#timer = setInterval(() => this.draw(), this.everyMs);
     this.#timer.unref();
@@ -28,7 +38,18 @@ export class StatusView {
 
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
+    this.#unsubscribe?.();
     this.draw();
+  }
+
+  /** A bus event: the ones a person watching wants to see at once go to the recent list. */
+  hear(event: EngineEvent): void {
+    const line = recentLine(event);
+    if (line === undefined) return;
+    this.#recent.push(`${new Date().toISOString().slice(11, 19)} ${line}`);
+    if (this.#recent.length > RECENT_LINES) this.#recent.shift();
+    // a halt or a resume shows at once (not at the next redraw)
+    if (this.#timer !== undefined && event.type === 'lifecycle') this.draw();
   }
 
   draw(): void {
@@ -48,6 +69,10 @@ export class StatusView {
       `cash ${s.account.cash}  reserved ${s.account.reserved}  position value ${s.account.positionValue}  equity ${s.account.equity}${s.account.source === 'venue' ? ' (cash from the venue)' : ''}`,
       `fills ${s.fills}  realized ${s.account.realized}  unrealized ${s.account.unrealized}  fees ${s.account.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
     ];
+    const ttt = engine.metrics.histogram(ENGINE_METRICS.tickToTrade);
+    if (ttt !== undefined) head.push(`tick-to-trade p50 ${ms(ttt.quantiles.p50)}  p99 ${ms(ttt.quantiles.p99)}  batches ${ttt.count}`);
+    const halts = engine.halts;
+    if (halts.length > 0) head.push(`halts: ${halts.map((h) => `${h.name}${h.latched ? ' (latched)' : ''}: ${h.reason}`).join('; ')}`);
     const fault = faultLine(s);
     if (fault !== undefined) head.push(fault);
     const positions = engine.portfolio
@@ -71,7 +96,30 @@ export class StatusView {
       });
     const table = positions.length > 0 ? renderTable(['market', 'outcome', 'position', 'avg', 'bid', 'ask', 'realized'], positions, [false, false, true, true, true, true, true]) : '(no positions yet)';
     const outside = s.account.outside.map((p) => `outside the bot: ${p.tokenId.slice(0, 20)}… ${p.size} shares${p.value === undefined ? '' : ` (${p.value})`}, not in its figures, never sold by it`);
-    return [...head, ...outside, '', table].join('\n');
+    const recent = this.#recent.length > 0 ? ['', 'recent:', ...this.#recent.map((l) => `  ${l}`)] : [];
+    return [...head, ...outside, '', table, ...recent].join('\n');
+  }
+}
+
+function ms(seconds: number | undefined): string {
+  return seconds === undefined ? '-' : `${(seconds * 1000).toFixed(2)} ms`;
+}
+
+/** One line for the recent list, for the events a watcher wants (undefined for the rest). */
+function recentLine(event: EngineEvent): string | undefined {
+  switch (event.type) {
+    case 'command':
+      return `${event.command.type}${event.result.ok ? '' : ' refused'}: ${event.result.message}`;
+    case 'fault':
+      return `strategy ${event.strategyId} faulted: ${event.message}`;
+    case 'heartbeat':
+      return `heartbeat ${event.health}`;
+    case 'lifecycle':
+      if (event.event.type === 'Halted') return `HALTED (${event.event.name}): ${event.event.reason}`;
+      if (event.event.type === 'Resumed') return `resumed (${event.event.name} lifted)`;
+      return undefined;
+    default:
+      return undefined;
   }
 }
 

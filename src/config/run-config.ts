@@ -301,6 +301,8 @@ export interface ExecutionConfig {
   readonly heartbeatIntervalMs: number;
   /** Cancel our open orders when the run stops. */
   readonly cancelOnStop: boolean;
+  /** A halt (halt file, SIGUSR2, kill switch, fault, ...) cancels our resting orders; false keeps them resting. */
+  readonly cancelOnHalt: boolean;
   /** How long a stop cancels, retries and checks the venue's open orders before it gives up, ms. */
   readonly stopDeadlineMs: number;
   /** What to do at start with open orders the run did not place: cancel them or adopt them. */

@@ -263,6 +263,8 @@ const executionSchema = z.strictObject({
   orderTimeoutMs: ms(100, 600_000).default(10_000),
   heartbeatIntervalMs: ms(100, VENUE_HEARTBEAT_DEADLINE_MS - 1).default(5000),
   cancelOnStop: z.boolean().default(true),
+  // a halt cancels our resting orders unless this is false (new orders are denied either way)
+  cancelOnHalt: z.boolean().default(true),
   // how long a stop cancels, retries and checks the venue's open orders before it gives up (exit 3)
   stopDeadlineMs: ms(1_000, 600_000).default(30_000),
   orphans: z.enum(['cancel', 'adopt']).default('cancel'),

@@ -105,7 +105,7 @@ export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
  * `onLifecycle`) in every mode: a market closed to trading, resolved (the winning token pays 1,
  * the other 0), its tick size changed, a market added to or removed from the run, and a fill of
  * ours moving to a new settlement status (a FAILED one is void: position, cash and PnL are as if
- * it never filled).
+ * it never filled); and of the run: trading halted or resumed, this strategy's params updated.
  */
 export type LifecycleEvent =
   | { readonly type: 'MarketClosed'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsInit: number }
@@ -127,7 +127,25 @@ export type LifecycleEvent =
       readonly tokenId: TokenId;
       readonly status: SettlementStatus;
       readonly tsInit: number;
-    };
+    }
+  /**
+   * Trading halted by a named halt (HALT_NAMES): new orders are denied (TRADING_HALTED) and, unless
+   * the run keeps them (`execution.cancelOnHalt: false`), our resting orders are being cancelled.
+   * Sent for each halt raised; `halts` are every halt now on.
+   */
+  | { readonly type: 'Halted'; readonly name: HaltName; readonly reason: string; readonly halts: readonly HaltName[]; readonly tsInit: number }
+  /** The last halt was lifted (`name`): orders go out again. */
+  | { readonly type: 'Resumed'; readonly name: HaltName; readonly tsInit: number }
+  /** This strategy's params changed while it runs (an `updateParams` command): `ctx.params` is the new value; `changed` the keys set. */
+  | { readonly type: 'ParamsUpdated'; readonly strategyId: string; readonly changed: readonly string[]; readonly tsInit: number };
+
+/**
+ * The names a halt goes by, each on or off on its own: `manual` (the API or code), `file` (the
+ * halt file exists), `signal` (SIGUSR2), `killSwitch`, `fault` (our own process failed) and
+ * `venue` (the venue refused us). Trading is halted while any is on.
+ */
+export const HALT_NAMES = ['manual', 'file', 'signal', 'killSwitch', 'fault', 'venue'] as const;
+export type HaltName = (typeof HALT_NAMES)[number];
 
 /** The tokens a lifecycle event concerns (empty: every strategy hears it). */
 export function lifecycleTokens(event: LifecycleEvent): readonly TokenId[] {
@@ -136,6 +154,9 @@ export function lifecycleTokens(event: LifecycleEvent): readonly TokenId[] {
     case 'SettlementChanged':
       return [event.tokenId];
     case 'MarketAdded':
+    case 'Halted':
+    case 'Resumed':
+    case 'ParamsUpdated':
       return [];
     default:
       return event.tokenIds;

@@ -5,7 +5,9 @@ import type { ExecutionClient } from '../execution/execution-client.ts';
 import { OrderTracker, type OrderRecord } from '../execution/order-tracker.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
-import { EngineCounters } from './engine-summary.ts';
+import { MemoryMetrics } from '../core/metrics.ts';
+import { engineCounts, type EngineCounts } from './engine-metrics.ts';
+import { EventBus } from './event-bus.ts';
 import type { EngineEvent, EngineExecutionSettings, EngineLogger, EnginePersistence } from './ports.ts';
 
 const DEFAULT_SETTINGS: EngineExecutionSettings = {
@@ -29,13 +31,16 @@ export interface EngineDeskOptions {
   readonly log: EngineLogger;
   readonly settings: Partial<EngineExecutionSettings>;
   readonly persistence?: EnginePersistence;
-  readonly onEvent?: (event: EngineEvent) => void;
+  readonly metrics?: MemoryMetrics;
+  /** Monotonic ms (default performance.now). */
+  readonly stopwatch?: () => number;
 }
 
 /**
  * What the parts of the engine share: the clock, the execution edge, the order tracker, the
- * counters, the subscriptions that end with the engine, the per-tick transaction and the way an
- * event goes out (journal, the run's hook, then the strategy that owns it).
+ * run's metrics, the subscriptions that end with the engine, the per-tick transaction and the way
+ * an event goes out (the event bus, whose first listener is the store's journal, then the
+ * strategy that owns it).
  */
 export class EngineDesk {
   readonly clock: Clock;
@@ -44,14 +49,20 @@ export class EngineDesk {
   readonly settings: EngineExecutionSettings;
   readonly persistence: EnginePersistence | undefined;
   readonly tracker = new OrderTracker();
-  readonly counters = new EngineCounters();
+  /** The engine's one stream of events (event-bus.ts). */
+  readonly bus = new EventBus();
+  /** The run's metrics: the parts count here (engine-metrics.ts names them). */
+  readonly metrics: MemoryMetrics;
+  /** Monotonic ms, for timings only (never for what the engine decides). */
+  readonly stopwatch: () => number;
+  /** The stopwatch at the start of the market event being handled (0 outside one): the tick an order answers. */
+  tickAt = 0;
   /** Streams and lookups that end with the engine. */
   readonly subs = new Subscription();
   /** Set once the engine began to stop. */
   stopped = false;
   /** Orders the venue refused in a row (the kill switch's maxConsecutiveRejects). */
   consecutiveRejects = 0;
-  readonly #onEvent: ((event: EngineEvent) => void) | undefined;
   #listener: EngineListener | undefined;
   /** Orders of this process whose first event (accepted, rejected, ...) has not gone out yet. */
   readonly #unanswered = new Set<string>();
@@ -64,7 +75,20 @@ export class EngineDesk {
     this.log = options.log;
     this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.persistence = options.persistence;
-    this.#onEvent = options.onEvent;
+    this.metrics = options.metrics ?? new MemoryMetrics();
+    this.stopwatch = options.stopwatch ?? (() => performance.now());
+    // the journal hears every event first, inside the tick's transaction (batches are metrics only)
+    const persistence = options.persistence;
+    if (persistence) {
+      this.bus.subscribe((event) => {
+        if (event.type !== 'batch') persistence.journal(event);
+      });
+    }
+  }
+
+  /** The engine's counts, read from the metrics. */
+  get counters(): EngineCounts {
+    return engineCounts(this.metrics);
   }
 
   /** Sets who hears order events and fills (one listener: the strategy host). */
@@ -79,8 +103,7 @@ export class EngineDesk {
   }
 
   emit(event: EngineEvent): void {
-    this.persistence?.journal(event);
-    this.#onEvent?.(event);
+    this.bus.emit(event);
   }
 
   /** Tracks a new order of a strategy; its fills reach the strategy only after its first event. */

@@ -2,6 +2,7 @@ import { formatMicros } from '../core/fixed.ts';
 import type { Micros } from '../core/fixed.ts';
 import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
 import type { PortfolioTotals } from '../portfolio/portfolio.ts';
+import type { EngineCounts } from './engine-metrics.ts';
 
 /** An order still live at the venue when the stop gave up (prices and sizes as decimal text). */
 export interface LiveOrder {
@@ -73,69 +74,52 @@ export interface AccountSummary extends AccountFigures {
   readonly outside: readonly OutsidePosition[];
 }
 
-/** Mutable counters the engine bumps; `summary` renders them with exact decimal strings. */
-export class EngineCounters {
-  submitted = 0;
-  accepted = 0;
-  rejected = 0;
-  denied = 0;
-  canceled = 0;
-  submitUnknown = 0;
-  resubmitted = 0;
-  reconciledFound = 0;
-  reconciledMissing = 0;
-  orphansCancelled = 0;
-  batches = 0;
-  fills = 0;
-  faults = 0;
-  heartbeatLost = 0;
-  firstFault: FaultReport | undefined;
+/** The figures a summary is made of besides the counts (engine.summary gathers them). */
+export interface SummaryInput {
+  readonly counts: EngineCounts;
+  /** Denials by code (codes never seen left out). */
+  readonly deniedByCode: Readonly<Record<string, number>>;
+  readonly firstFault: FaultReport | undefined;
+  readonly totals: PortfolioTotals;
+  readonly fillsBySettlement: { readonly confirmed: number; readonly provisional: number; readonly failed: number };
+  /** What our open BUY orders promise. */
+  readonly reserved: Micros;
+  readonly account: { readonly source: 'venue' | 'configured'; readonly outside: readonly OutsidePosition[] };
+  readonly http429: number;
+  readonly heartbeats: { readonly sent: number; readonly acknowledged: number; readonly missed: number };
+  readonly openOrders: number;
+  readonly strategies: Record<string, string>;
+  readonly stop?: StopReport;
+  readonly alerts?: readonly string[];
+}
 
-  /** Counts a strategy fault; the first one is kept for the summary. */
-  recordFault(strategyId: string, err: Error, at: number): void {
-    this.faults++;
-    this.firstFault ??= { strategyId, message: err.message, at: new Date(at).toISOString(), stack: err.stack ?? err.message };
-  }
-
-  summary(input: {
-    totals: PortfolioTotals;
-    fillsBySettlement: { readonly confirmed: number; readonly provisional: number; readonly failed: number };
-    /** What our open BUY orders promise. */
-    reserved: Micros;
-    account: { readonly source: 'venue' | 'configured'; readonly outside: readonly OutsidePosition[] };
-    deniedByCode: Readonly<Record<string, number>>;
-    http429: number;
-    heartbeats: { sent: number; acknowledged: number; missed: number };
-    openOrders: number;
-    strategies: Record<string, string>;
-    stop?: StopReport;
-    alerts?: readonly string[];
-  }): EngineSummary {
-    const denied: Record<string, number> = {};
-    for (const [code, n] of Object.entries(input.deniedByCode)) if (n > 0) denied[code] = n;
-    return {
-      ordersSubmitted: this.submitted,
-      ordersAccepted: this.accepted,
-      ordersRejected: this.rejected,
-      ordersDenied: denied,
-      ordersDeniedTotal: this.denied,
-      ordersCanceled: this.canceled,
-      ordersSubmitUnknown: this.submitUnknown,
-      ordersResubmitted: this.resubmitted,
-      reconciled: { found: this.reconciledFound, missing: this.reconciledMissing, orphansCancelled: this.orphansCancelled },
-      batches: this.batches,
-      fills: this.fills,
-      fillsBySettlement: input.fillsBySettlement,
-      openOrders: input.openOrders,
-      http429: input.http429,
-      heartbeats: { ...input.heartbeats, lost: this.heartbeatLost },
-      account: { ...accountFigures(input.totals, input.reserved), source: input.account.source, outside: input.account.outside },
-      turnover: formatMicros(input.totals.turnover),
-      strategies: input.strategies,
-      faults: this.faults,
-      ...(this.firstFault ? { firstFault: this.firstFault } : {}),
-      ...(input.stop ? { stop: input.stop } : {}),
-      ...(input.alerts && input.alerts.length > 0 ? { alerts: input.alerts } : {}),
-    };
-  }
+/** The run summary from the run's metrics and the engine's state, with exact decimal strings. */
+export function buildSummary(input: SummaryInput): EngineSummary {
+  const c = input.counts;
+  const denied: Record<string, number> = {};
+  for (const [code, n] of Object.entries(input.deniedByCode)) if (n > 0) denied[code] = n;
+  return {
+    ordersSubmitted: c.submitted,
+    ordersAccepted: c.accepted,
+    ordersRejected: c.rejected,
+    ordersDenied: denied,
+    ordersDeniedTotal: c.denied,
+    ordersCanceled: c.canceled,
+    ordersSubmitUnknown: c.submitUnknown,
+    ordersResubmitted: c.resubmitted,
+    reconciled: { found: c.reconciledFound, missing: c.reconciledMissing, orphansCancelled: c.orphansCancelled },
+    batches: c.batches,
+    fills: c.fills,
+    fillsBySettlement: input.fillsBySettlement,
+    openOrders: input.openOrders,
+    http429: input.http429,
+    heartbeats: { ...input.heartbeats, lost: c.heartbeatLost },
+    account: { ...accountFigures(input.totals, input.reserved), source: input.account.source, outside: input.account.outside },
+    turnover: formatMicros(input.totals.turnover),
+    strategies: input.strategies,
+    faults: c.faults,
+    ...(input.firstFault ? { firstFault: input.firstFault } : {}),
+    ...(input.stop ? { stop: input.stop } : {}),
+    ...(input.alerts && input.alerts.length > 0 ? { alerts: input.alerts } : {}),
+  };
 }

@@ -6,6 +6,7 @@ import type { VenueFill } from '../execution/execution-client.ts';
 import type { Portfolio, TokenBookState } from '../portfolio/portfolio.ts';
 import type { TradeStatus } from '../venue/domain/statuses.ts';
 import type { EngineDesk } from './engine-desk.ts';
+import { ENGINE_METRICS, LIQUIDITY_LABELS } from './engine-metrics.ts';
 
 /**
  * Books our fills and follows them to the chain. Each venue trade is booked once (one first seen
@@ -106,7 +107,7 @@ export class FillBook {
     // the filled size may already count this fill: a restart's reconciliation takes the venue's
     // matched size before the fills behind it are polled, so it is never below what is booked
     tracker.setFilled(record, Math.min(record.request.size, Math.max(record.filled, booked.size)), now);
-    desk.counters.fills++;
+    desk.metrics.inc(ENGINE_METRICS.fills, LIQUIDITY_LABELS[fill.liquidity]);
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
     else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') tracker.transition(record, 'PARTIALLY_FILLED', now);
     const event = this.#event(record.request.clientOrderId, fill, confirmed);

@@ -9,6 +9,7 @@ import type { OrderCanceller } from './order-canceller.ts';
 import type { OrderSubmitter } from './order-submitter.ts';
 import { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 import type { RiskSnapshot } from './risk-snapshot.ts';
+import { DENY_LABELS, ENGINE_METRICS } from './engine-metrics.ts';
 
 /** Tick assumed for a quote on a token the cache does not know (0.01). */
 const DEFAULT_TICK = 10_000;
@@ -110,15 +111,20 @@ export class IntentRouter {
     }
     const verdicts = risk.checkBatch(requests, snapshot.take(now));
     const approved: OrderRecord[] = [];
+    // the tick these orders answer: the market event being handled, else (a timer, a fill) now
+    let tick = desk.tickAt;
     for (let i = 0; i < requests.length; i++) {
       const request = requests[i]!;
       const denial = verdicts[i];
       if (denial) {
-        desk.counters.denied++;
+        desk.metrics.inc(ENGINE_METRICS.denied, DENY_LABELS[denial.code]);
         desk.orderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
         continue;
       }
-      approved.push(desk.addOrder(request, now));
+      const record = desk.addOrder(request, now);
+      if (tick === 0) tick = desk.stopwatch();
+      record.tickAt = tick;
+      approved.push(record);
       snapshot.noteOrder(now);
     }
     submitter.submit(approved);

@@ -5,6 +5,7 @@ import type { CancelOutcome, VenueOrderState } from '../execution/execution-clie
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { LiveOrder, StopReport } from './engine-summary.ts';
+import { ENGINE_METRICS } from './engine-metrics.ts';
 
 /** Most order ids in one cancel call of the engine. */
 const CANCEL_BATCH = 100;
@@ -159,17 +160,17 @@ export class OrderCanceller {
 
   /** Books the orders a cancel on stop took out. */
   #booked(outcome: CancelOutcome): void {
-    const { clock, tracker, counters } = this.#desk;
+    const { clock, tracker, metrics } = this.#desk;
     const now = clock.now();
     for (const id of outcome.canceled) {
       const record = tracker.byOrderId(id);
       if (record && OPEN_STATUSES.has(record.status)) {
         // an outcome-unknown order the venue cancelled was at the venue: found, so accepted
         if (record.status === 'SUBMIT_UNKNOWN') {
-          counters.accepted++;
-          counters.reconciledFound++;
+          metrics.inc(ENGINE_METRICS.accepted);
+          metrics.inc(ENGINE_METRICS.reconciledFound);
         }
-        counters.canceled++;
+        metrics.inc(ENGINE_METRICS.canceled);
         tracker.transition(record, 'CANCELED', now, 'stop');
       }
     }
@@ -214,7 +215,7 @@ export class OrderCanceller {
     const canceled = new Set(outcome.canceled);
     for (const record of batch) {
       if (canceled.has(record.orderId!)) {
-        desk.counters.canceled++;
+        desk.metrics.inc(ENGINE_METRICS.canceled);
         tracker.transition(record, 'CANCELED', now);
         desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
       } else if (record.status === 'CANCEL_PENDING') {

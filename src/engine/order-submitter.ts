@@ -7,6 +7,7 @@ import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { Reconciler } from './reconciler.ts';
+import { ENGINE_METRICS } from './engine-metrics.ts';
 
 /** How often a throttled (429) or paused (503) batch is posted before its orders count as rejected. */
 export const MAX_SUBMIT_ATTEMPTS = 6;
@@ -29,6 +30,8 @@ interface Post {
   /** What the post waits on now (a prepare, a submit or a retry timer), when it can be torn down. */
   wait: Subscription | undefined;
   ended: boolean;
+  /** The stopwatch when the batch left the batcher (its preparation began), ms. */
+  readonly startedAt: number;
 }
 
 /**
@@ -155,7 +158,7 @@ export class OrderSubmitter {
       return;
     }
     this.#inFlight++;
-    const post: Post = { records: live, step: 0, wait: undefined, ended: false };
+    const post: Post = { records: live, step: 0, wait: undefined, ended: false, startedAt: desk.stopwatch() };
     this.#posts.add(post);
     const requests = live.map((r) => r.request);
     this.#follow(post, desk.execution.prepare(requests), (orders) => this.#prepared(post, orders), (err) => {
@@ -185,7 +188,7 @@ export class OrderSubmitter {
     desk.transaction(() => {
       for (let i = 0; i < orders.length; i++) tracker.setOrderId(live[i]!, orders[i]!.orderId, at);
     });
-    desk.counters.batches++;
+    desk.metrics.inc(ENGINE_METRICS.batches);
     // the hashes are committed before the post (the tick's transaction may still be open)
     const persistence = desk.persistence;
     if (persistence?.afterCommit === undefined) {
@@ -237,7 +240,10 @@ export class OrderSubmitter {
    */
   #send(post: Post, records: readonly OrderRecord[], prepared: readonly PreparedOrder[], attempt: number): void {
     const desk = this.#desk;
-    if (attempt === 1) desk.counters.submitted += prepared.length;
+    if (attempt === 1) {
+      desk.metrics.inc(ENGINE_METRICS.submitted, undefined, prepared.length);
+      this.#timed(post, records.length);
+    }
     this.#follow(
       post,
       desk.execution.submit(prepared),
@@ -246,11 +252,25 @@ export class OrderSubmitter {
     );
   }
 
+  /** The batch's timings as its post is handed to the edge (first attempt): a `batch` event on the bus. */
+  #timed(post: Post, orders: number): void {
+    const desk = this.#desk;
+    const now = desk.stopwatch();
+    const tickAt = post.records[0]!.tickAt;
+    const from = tickAt > 0 ? tickAt : post.startedAt;
+    desk.emit({
+      type: 'batch',
+      orders,
+      at: desk.clock.now(),
+      timings: { tickToTradeSeconds: (now - from) / 1000, queuedSeconds: (post.startedAt - from) / 1000, prepareSeconds: (now - post.startedAt) / 1000 },
+    });
+  }
+
   #sendFailed(post: Post, records: readonly OrderRecord[], prepared: readonly PreparedOrder[], attempt: number, err: unknown): void {
     const desk = this.#desk;
     const retryAfterMs = retryableRefusal(err);
     if (retryAfterMs !== undefined && attempt < MAX_SUBMIT_ATTEMPTS && !desk.stopped) {
-      desk.counters.resubmitted += prepared.length;
+      desk.metrics.inc(ENGINE_METRICS.resubmitted, undefined, prepared.length);
       desk.log.warn('batch throttled; posting the same orders again', { orders: prepared.length, retryAfterMs, attempt });
       const step = ++post.step;
       post.wait = desk.clock.scheduler.schedule(() => {
@@ -277,7 +297,7 @@ export class OrderSubmitter {
 
   #applyResults(records: readonly OrderRecord[], results: readonly SubmitResult[]): void {
     const desk = this.#desk;
-    const { tracker, counters } = desk;
+    const { tracker, metrics } = desk;
     const now = desk.clock.now();
     records.forEach((record, i) => {
       const result = results[i];
@@ -287,7 +307,7 @@ export class OrderSubmitter {
         return;
       }
       if (result.ok) {
-        counters.accepted++;
+        metrics.inc(ENGINE_METRICS.accepted);
         desk.consecutiveRejects = 0;
         if (record.orderId !== result.orderId && result.orderId) tracker.setOrderId(record, result.orderId, now);
         // a matched order may already be filled; fills arrive through fills$
@@ -305,7 +325,7 @@ export class OrderSubmitter {
         desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: result.orderId, tsInit: now });
         if (record.cancelWhenLive) this.#canceller.request(record);
       } else {
-        counters.rejected++;
+        metrics.inc(ENGINE_METRICS.rejected);
         desk.consecutiveRejects++;
         tracker.transition(record, 'REJECTED', now, result.errorMsg);
         desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: result.errorMsg, tsInit: now });
@@ -319,7 +339,7 @@ export class OrderSubmitter {
     const now = desk.clock.now();
     const reason = err instanceof VenueRejectError ? `${err.status} ${err.venueMessage}` : err instanceof RateLimitError ? `429 ${err.message}` : err instanceof Error ? err.message : String(err);
     for (const record of records) {
-      desk.counters.rejected++;
+      desk.metrics.inc(ENGINE_METRICS.rejected);
       desk.tracker.transition(record, 'REJECTED', now, reason);
       desk.orderEvent(record.request.strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason, tsInit: now });
     }

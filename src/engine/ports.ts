@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
+import type { MemoryMetrics } from '../core/metrics.ts';
 import type { TokenId } from '../core/types.ts';
 import type { FillEvent, LifecycleEvent, MarketEvent, OrderEvent } from '../core/events.ts';
 import type { OrderRequest } from '../core/intents.ts';
@@ -11,6 +12,8 @@ import type { OrderRecord } from '../execution/order-tracker.ts';
 import type { Settlement } from '../portfolio/portfolio.ts';
 import type { CheckName, RiskLimits } from '../risk/types.ts';
 import type { StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
+import type { CommandResult, EngineCommand } from './commands.ts';
+import type { HaltName } from './halts.ts';
 
 /**
  * The engine's ports: what it is built from (options, strategies, settings) and what the
@@ -26,6 +29,12 @@ export interface EngineStrategy {
   readonly id: string;
   readonly definition: StrategyDefinition;
   readonly params: unknown;
+  /**
+   * The params as the config wrote them (before the strategy's schema): an `updateParams`
+   * command sets its keys over these and checks the whole again, as the config's load does.
+   * Absent: `params` are taken as written.
+   */
+  readonly configParams?: Readonly<Record<string, unknown>>;
   readonly tokenIds: readonly TokenId[];
 }
 
@@ -62,9 +71,21 @@ export interface EngineOptions {
   /** Prefix of client order ids (unique per run). 8 hex characters. */
   readonly runId: string;
   readonly log: EngineLogger;
-  /** Journal hook: every engine event (orders, fills, denials), for persistence. */
+  /**
+   * A listener of the engine's event bus from its construction (subscribed after the store's
+   * journal and the tally); `engine.bus.subscribe` adds more.
+   */
   readonly onEvent?: (event: EngineEvent) => void;
-  /** Returns HTTP 429 count from the venue edge, for the summary. */
+  /**
+   * The run's metrics (see src/core/metrics.ts and docs/metrics.md); the engine writes its counts,
+   * denials by code, tick-to-trade and halts there, and the summary is read from it. Default: its own.
+   */
+  readonly metrics?: MemoryMetrics;
+  /** A monotonic stopwatch in ms for the timings of batches (tick-to-trade). Default performance.now. */
+  readonly stopwatch?: () => number;
+  /** A halt cancels our resting orders (default); false keeps them resting (`execution.cancelOnHalt`). */
+  readonly cancelOnHalt?: boolean;
+  /** Returns HTTP 429 count from the venue edge, for the summary (read into `metrics`; the app's transport collector does the same). */
   readonly http429?: () => number;
   /** Durable state (the run store); absent: nothing survives the process. */
   readonly persistence?: EnginePersistence;
@@ -128,7 +149,8 @@ export interface EnginePersistence {
   /** A stored fill whose trade FAILED on chain is void: no longer a fill of the run (kept apart, with when). */
   voidFill?(fill: FillEvent, at: number): void;
   heartbeatId(id: string, at: number): void;
-  journal(event: EngineEvent): void;
+  /** An engine event for the journal (the journal is the bus's first listener; batches are not journaled). */
+  journal(event: JournaledEvent): void;
   /**
    * A market event that changed the cache, before the strategies see it: the store journals it
    * so the run can be replayed offline. It may be written after the tick's own commit (the store
@@ -164,9 +186,34 @@ export interface EngineRestore {
   readonly settlements?: readonly MarketSettlement[];
 }
 
+/**
+ * The timings of one order batch, in seconds on the engine's stopwatch, taken when its post is
+ * handed to the execution edge. Tick-to-trade runs from the start of the engine turn that made
+ * the batch's first order (the market event its strategy answered) to that hand-over: the
+ * strategy, risk, the batcher's wait, building and signing, and storing the hashes. In a backtest
+ * the waits on the simulated clock take no real time, so it is the engine's own work.
+ */
+export interface BatchTimings {
+  readonly tickToTradeSeconds: number;
+  /** From the first order's turn until the batch began to be prepared (strategy, risk, batcher wait, lane wait). */
+  readonly queuedSeconds: number;
+  /** Building, hashing and signing the orders, and committing their hashes to the store. */
+  readonly prepareSeconds: number;
+}
+
 export type EngineEvent =
   | { readonly type: 'order'; readonly strategyId: string; readonly event: OrderEvent }
   | { readonly type: 'fill'; readonly strategyId: string; readonly fill: FillEvent }
   | { readonly type: 'heartbeat'; readonly health: HeartbeatHealth; readonly at: number }
   | { readonly type: 'fault'; readonly strategyId: string; readonly message: string; readonly at: number; readonly stack?: string }
-  | { readonly type: 'lifecycle'; readonly event: LifecycleEvent };
+  | { readonly type: 'lifecycle'; readonly event: LifecycleEvent }
+  /** An order batch handed to the execution edge (not journaled: its timings are metrics). */
+  | { readonly type: 'batch'; readonly orders: number; readonly at: number; readonly timings: BatchTimings }
+  /** A command applied (or refused), with what it did: the journal keeps it. */
+  | { readonly type: 'command'; readonly command: EngineCommand; readonly result: CommandResult; readonly at: number };
+
+/** What the store's journal keeps of the engine's events: all but order batches. */
+export type JournaledEvent = Exclude<EngineEvent, { readonly type: 'batch' }>;
+
+/** The engine's halt names, for the events' readers. */
+export type { HaltName };

@@ -16,6 +16,7 @@ const STILL_DELAYED: VenueOrderState = Object.freeze({
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { OrderCanceller } from './order-canceller.ts';
+import { ENGINE_METRICS } from './engine-metrics.ts';
 
 /** Lookups of one order before reconciliation gives up on it. */
 const LOOKUP_ATTEMPTS = 5;
@@ -60,7 +61,7 @@ export class Reconciler {
     const desk = this.#desk;
     const now = desk.clock.now();
     for (const record of records) {
-      desk.counters.submitUnknown++;
+      desk.metrics.inc(ENGINE_METRICS.submitUnknown);
       desk.tracker.transition(record, 'SUBMIT_UNKNOWN', now, reason);
       this.#enter(record.request.conditionId);
       desk.orderEvent(record.request.strategyId, { type: 'OrderSubmitUnknown', clientOrderId: record.request.clientOrderId, orderId: record.orderId ?? '', tsInit: now });
@@ -111,11 +112,11 @@ export class Reconciler {
               return;
             }
             // a post whose outcome the previous life never learned: the venue took it
-            if (record.status === 'SUBMIT_UNKNOWN') desk.counters.accepted++;
+            if (record.status === 'SUBMIT_UNKNOWN') desk.metrics.inc(ENGINE_METRICS.accepted);
             this.applyVenueState(record, state);
             if (state.sizeMatched > record.filled) tracker.setFilled(record, state.sizeMatched, now);
             if (OPEN_STATUSES.has(record.status)) {
-              desk.counters.reconciledFound++;
+              desk.metrics.inc(ENGINE_METRICS.reconciledFound);
               if (policy === 'cancel') this.#canceller.request(record);
             }
           }),
@@ -153,7 +154,7 @@ export class Reconciler {
   heartbeatLost(): void {
     const desk = this.#desk;
     const now = desk.clock.now();
-    desk.counters.heartbeatLost++;
+    desk.metrics.inc(ENGINE_METRICS.heartbeatLost);
     for (const record of desk.tracker.open()) {
       if (record.status === 'LIVE' || record.status === 'PARTIALLY_FILLED' || record.status === 'CANCEL_PENDING') {
         desk.tracker.transition(record, 'CANCELED', now, 'cancelled by the venue: heartbeat lost');
@@ -198,7 +199,7 @@ export class Reconciler {
             }
             if (gone.length > 0) this.#settleGone(gone, why);
             if (orphans.length > 0) {
-              desk.counters.orphansCancelled += orphans.length;
+              desk.metrics.inc(ENGINE_METRICS.orphansCancelled, undefined, orphans.length);
               desk.log.warn('cancelling orphan orders', { count: orphans.length, why });
               desk.subs.add(execution.cancel(orphans).pipe(catchError(() => EMPTY)).subscribe());
             }
@@ -283,13 +284,13 @@ export class Reconciler {
     if (record.status !== 'SUBMIT_UNKNOWN') return;
     if (!state) {
       desk.tracker.transition(record, 'REJECTED', now, 'not found at the venue after an outcome-unknown post');
-      desk.counters.reconciledMissing++;
+      desk.metrics.inc(ENGINE_METRICS.reconciledMissing);
       desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: 'not received by the venue', tsInit: now });
       return;
     }
     // the venue took it: an accepted order, found by reconciliation
-    desk.counters.accepted++;
-    desk.counters.reconciledFound++;
+    desk.metrics.inc(ENGINE_METRICS.accepted);
+    desk.metrics.inc(ENGINE_METRICS.reconciledFound);
     this.applyVenueState(record, state);
     desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
     // a cancel asked for while the outcome was unknown is carried out now that the order is found
@@ -343,7 +344,7 @@ export class Reconciler {
     if (!state) {
       tracker.transition(record, unknown ? 'REJECTED' : 'CANCELED', now, why);
       if (unknown) {
-        desk.counters.reconciledMissing++;
+        desk.metrics.inc(ENGINE_METRICS.reconciledMissing);
         desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: `not received by the venue (${why})`, tsInit: now });
       } else {
         desk.orderEvent(strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: why, tsInit: now });
@@ -351,8 +352,8 @@ export class Reconciler {
       return;
     }
     if (unknown) {
-      desk.counters.accepted++;
-      desk.counters.reconciledFound++;
+      desk.metrics.inc(ENGINE_METRICS.accepted);
+      desk.metrics.inc(ENGINE_METRICS.reconciledFound);
       desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
     }
     if (state.sizeMatched > record.filled) tracker.setFilled(record, Math.min(record.request.size, state.sizeMatched), now);

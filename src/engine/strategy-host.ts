@@ -40,6 +40,8 @@ export class StrategyHost implements EngineListener {
   readonly #byToken = new Map<TokenId, StrategyRunner[]>();
   /** Each strategy's current tokens (what its `ctx.tokenIds` returns). */
   readonly #tokens = new Map<string, { tokenIds: readonly TokenId[] }>();
+  /** Each strategy's params (what its `ctx.params` returns; replaced by an update). */
+  readonly #params = new Map<string, { value: unknown }>();
   /** The tick size each token had at its last change, to tell strategies when it moves. */
   readonly #ticks = new Map<TokenId, Micros>();
 
@@ -52,9 +54,13 @@ export class StrategyHost implements EngineListener {
     // the strategy's tokens, replaced (never mutated) when markets join or leave the run
     const held = { tokenIds: Object.freeze([...spec.tokenIds]) };
     this.#tokens.set(spec.id, held);
+    const params = { value: spec.params };
+    this.#params.set(spec.id, params);
     const ctx: StrategyContext = Object.freeze({
       strategyId: spec.id,
-      params: spec.params,
+      get params() {
+        return params.value;
+      },
       clock,
       log: this.#opts.log.child({ strategy: spec.id }),
       get tokenIds() {
@@ -132,6 +138,35 @@ export class StrategyHost implements EngineListener {
     for (const runner of this.#runners.values()) runner.stop();
   }
 
+  /** Stops one strategy (its onStop intents still go out); false when it was not running. */
+  stopOne(strategyId: string): boolean {
+    const runner = this.#runners.get(strategyId);
+    if (runner === undefined || !runner.running) return false;
+    runner.stop();
+    return true;
+  }
+
+  /** Starts a stopped or faulted strategy again (fresh state); false when it is running or unknown. */
+  restart(strategyId: string): boolean {
+    return this.#runners.get(strategyId)?.restart() ?? false;
+  }
+
+  /** The definition a strategy runs (undefined when unknown). */
+  definition(strategyId: string): EngineStrategy['definition'] | undefined {
+    return this.#runners.get(strategyId)?.definition;
+  }
+
+  /** A strategy's params now. */
+  params(strategyId: string): unknown {
+    return this.#params.get(strategyId)?.value;
+  }
+
+  /** Replaces a strategy's params: `ctx.params` returns them from now on (the engine then tells it, ParamsUpdated). */
+  setParams(strategyId: string, value: unknown): void {
+    const held = this.#params.get(strategyId);
+    if (held !== undefined) held.value = value;
+  }
+
   /** Hands the market changes of one event to the strategies of each token. */
   dispatch(changes: readonly MarketChange[]): void {
     for (const change of changes) {
@@ -175,6 +210,10 @@ export class StrategyHost implements EngineListener {
     if (frozen.type === 'SettlementChanged') {
       const owner = this.#opts.tracker.byClientId(frozen.clientOrderId)?.request.strategyId;
       if (owner !== undefined) this.#runners.get(owner)?.lifecycle(frozen);
+      return;
+    }
+    if (frozen.type === 'ParamsUpdated') {
+      this.#runners.get(frozen.strategyId)?.lifecycle(frozen);
       return;
     }
     if (frozen.type === 'TickSizeChanged') this.#ticks.set(frozen.tokenId, frozen.tickSize);

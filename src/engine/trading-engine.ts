@@ -12,7 +12,14 @@ import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
 import { AccountSync } from './account-sync.ts';
 import { EngineDesk } from './engine-desk.ts';
-import type { EngineCounters, EngineSummary, StopReport } from './engine-summary.ts';
+import type { MemoryMetrics } from '../core/metrics.ts';
+import { CommandRunner } from './command-runner.ts';
+import type { CommandResult, EngineCommand } from './commands.ts';
+import { ENGINE_METRICS, STATUS_429, type EngineCounts } from './engine-metrics.ts';
+import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
+import type { EventBus } from './event-bus.ts';
+import { Halts, type ActiveHalt, type HaltName } from './halts.ts';
+import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
 import { IntentRouter } from './intent-router.ts';
 import { MarketLifecycle } from './market-lifecycle.ts';
@@ -25,7 +32,9 @@ import { StrategyHost } from './strategy-host.ts';
 import { StrategyFault } from '../strategy/strategy-fault.ts';
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
-export type { EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
+export type { BatchTimings, EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, JournaledEvent, MarketSettlement } from './ports.ts';
+export type { CommandResult, EngineCommand } from './commands.ts';
+export type { HaltName } from './halts.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 
 /** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
@@ -56,7 +65,9 @@ export class TradingEngine {
   readonly #router: IntentRouter;
   readonly #markets: MarketLifecycle;
   readonly #account: AccountSync;
-  #manualHalt: string | undefined;
+  readonly #halts = new Halts();
+  readonly #tally: RunTally;
+  readonly #commands: CommandRunner;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
 
@@ -64,6 +75,10 @@ export class TradingEngine {
     this.#opts = options;
     const desk = new EngineDesk(options);
     this.#desk = desk;
+    // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
+    this.#tally = new RunTally(desk.metrics);
+    desk.bus.subscribe(this.#tally.listener);
+    if (options.onEvent) desk.bus.subscribe(options.onEvent);
     this.portfolio = new Portfolio(options.startingBalance);
     this.risk = new RiskEngine({ checks: options.risk.checks, limits: options.risk.limits });
     for (const token of options.tokens) this.cache.track(token);
@@ -77,7 +92,16 @@ export class TradingEngine {
         initialId: options.heartbeat.initialId ?? options.restore?.heartbeatId,
         onAck: persistence ? (id, at) => persistence.heartbeatId(id, at) : undefined,
       });
+      const stats = this.heartbeat.stats;
+      desk.metrics.collect((m) => {
+        m.total(ENGINE_METRICS.heartbeatsSent, stats.sent);
+        m.total(ENGINE_METRICS.heartbeatsAcknowledged, stats.acknowledged);
+        m.total(ENGINE_METRICS.heartbeatsMissed, stats.missed);
+      });
     }
+    desk.metrics.collect((m) => m.set(ENGINE_METRICS.openOrders, desk.tracker.open().length));
+    const http429 = options.http429;
+    if (http429) desk.metrics.collect((m) => m.total(ENGINE_METRICS.httpResponses, http429(), STATUS_429));
     this.#canceller = new OrderCanceller(desk);
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
@@ -91,7 +115,7 @@ export class TradingEngine {
       tracker: desk.tracker,
       ratesChecked: this.risk.checkOrder.includes('orderRate') && this.risk.limits.maxOrdersPerSecond !== undefined,
       heartbeat: () => heartbeat?.health ?? 'idle',
-      haltReason: () => this.#manualHalt,
+      haltReason: () => this.#halts.described,
       consecutiveRejects: () => desk.consecutiveRejects,
       reconciling: this.#reconciler.markets,
       outside: this.#account.outsideHoldings,
@@ -128,6 +152,17 @@ export class TradingEngine {
       });
     }
     for (const s of options.strategies) this.#host.add(s);
+    const configParams = new Map<string, Readonly<Record<string, unknown>>>();
+    for (const s of options.strategies) if (s.configParams) configParams.set(s.id, s.configParams);
+    this.#commands = new CommandRunner({
+      desk,
+      host: this.#host,
+      canceller: this.#canceller,
+      halts: this.#halts,
+      tell: (event) => this.lifecycle(event),
+      cancelOnHalt: options.cancelOnHalt ?? true,
+      configParams,
+    });
   }
 
   get clock(): Clock {
@@ -138,8 +173,27 @@ export class TradingEngine {
     return this.#desk.tracker;
   }
 
-  get counters(): EngineCounters {
+  /** The engine's counts (read from `metrics`). */
+  get counters(): EngineCounts {
     return this.#desk.counters;
+  }
+
+  /** The engine's one stream of events (orders, fills, denials, batches and their timings, health, lifecycle, halts, commands, faults). */
+  get bus(): EventBus {
+    return this.#desk.bus;
+  }
+
+  /** The run's metrics (docs/metrics.md): what the summary is built from. */
+  get metrics(): MemoryMetrics {
+    return this.#desk.metrics;
+  }
+
+  /**
+   * Applies a command (halt, resume, stop or start one strategy, cancel all, update params), at
+   * once and in order, journals it and answers what it did (commands.ts).
+   */
+  command(command: EngineCommand): CommandResult {
+    return this.#commands.run(command);
   }
 
   /** Number of order batches still waiting for an answer. */
@@ -187,6 +241,12 @@ export class TradingEngine {
     const syncEvery = desk.settings.syncIntervalMs;
     if (syncEvery > 0) subs.add(interval(syncEvery, clock.scheduler).subscribe(() => this.#reconciler.sync('periodic')));
     this.#host.start(subs);
+    // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
+    const halts = this.#halts.active();
+    if (halts.length > 0) {
+      const last = halts[halts.length - 1]!;
+      this.#host.lifecycle({ type: 'Halted', name: last.name, reason: last.reason, halts: this.#halts.names(), tsInit: clock.now() });
+    }
   }
 
   /**
@@ -246,10 +306,12 @@ export class TradingEngine {
     }
   }
 
-  /** Halts new orders (an engine gate, whatever the configured checks) until `resume()`. */
-  halt(reason: string): void {
-    this.#manualHalt = reason;
-    this.#opts.log.warn('trading halted', { reason });
+  /**
+   * Raises a named halt (default `manual`): the `halt` command. New orders are denied (an engine
+   * gate, whatever the configured checks) until it is lifted.
+   */
+  halt(reason: string, name: HaltName = 'manual'): CommandResult {
+    return this.command({ type: 'halt', name, reason });
   }
 
   /** Records a fault that ended the run or halted trading; listed in the summary's `alerts`. */
@@ -262,19 +324,33 @@ export class TradingEngine {
     return this.#stopReport;
   }
 
-  resume(): void {
-    this.#manualHalt = undefined;
+  /** Lifts a named halt (default `manual`): the `resume` command. */
+  resume(name: HaltName = 'manual'): CommandResult {
+    return this.command({ type: 'resume', name });
   }
 
+  /** Why trading is halted (the reasons of the halts on), undefined when it is not. */
   get halted(): string | undefined {
-    return this.#manualHalt;
+    return this.#halts.reason;
+  }
+
+  /** The halts on, in the order raised. */
+  get halts(): readonly ActiveHalt[] {
+    return this.#halts.active();
   }
 
   onMarketEvent(event: MarketEvent): void {
     // without a store, no closure per event (a backtest hands over hundreds of thousands)
-    const persistence = this.#desk.persistence;
-    if (persistence === undefined) this.#onMarketEvent(event);
-    else persistence.transaction(() => this.#onMarketEvent(event));
+    const desk = this.#desk;
+    // the start of this tick: orders its strategies place measure tick-to-trade from here
+    desk.tickAt = desk.stopwatch();
+    const persistence = desk.persistence;
+    try {
+      if (persistence === undefined) this.#onMarketEvent(event);
+      else persistence.transaction(() => this.#onMarketEvent(event));
+    } finally {
+      desk.tickAt = 0;
+    }
   }
 
   /** Entry point of strategy output (public for tests and the RxJS form). */
@@ -304,13 +380,16 @@ export class TradingEngine {
 
   summary(): EngineSummary {
     const totals = this.portfolio.totals((tokenId) => this.#snapshot.mark(tokenId));
-    return this.#desk.counters.summary({
+    const metrics = this.#desk.metrics;
+    return buildSummary({
+      counts: this.#desk.counters,
+      deniedByCode: metrics.total(ENGINE_METRICS.denied, 'code'),
+      firstFault: this.#tally.firstFault,
       totals,
       fillsBySettlement: this.#fills.settlement,
       reserved: reservedByOpenBuys(this.#desk.tracker.open()),
       account: { source: this.#account.source, outside: this.#account.outside() },
-      deniedByCode: this.risk.counts(),
-      http429: this.#opts.http429?.() ?? 0,
+      http429: metrics.value(ENGINE_METRICS.httpResponses, STATUS_429),
       heartbeats: this.heartbeat ? { ...this.heartbeat.stats } : { sent: 0, acknowledged: 0, missed: 0 },
       openOrders: this.#desk.tracker.open().length,
       strategies: this.#host.states(),
@@ -337,8 +416,7 @@ export class TradingEngine {
   #onFault(id: string, err: StrategyError): void {
     const desk = this.#desk;
     const at = desk.clock.now();
-    // the stack is the strategy's own frames (StrategyFault): one line in the log, the first fault in the summary
-    desk.counters.recordFault(id, err, at);
+    // the stack is the strategy's own frames (StrategyFault): one line in the log, the first fault in the summary (the tally)
     desk.log.error('strategy faulted', { strategy: id, error: err.message, stack: err.stack });
     desk.emit({ type: 'fault', strategyId: id, message: err.message, at, stack: err.stack });
     if (err instanceof StrategyFault && !err.stopped) return;

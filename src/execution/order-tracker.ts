@@ -12,6 +12,11 @@ export interface OrderRecord {
   filled: Micros;
   /** Set when a cancel was asked for before the venue acknowledged the order. */
   cancelWhenLive: boolean;
+  /**
+   * When the engine turn that made the order began (the market event its strategy answered), on
+   * the engine's stopwatch (ms, monotonic); the start of its tick-to-trade. 0 when restored.
+   */
+  tickAt: number;
   readonly history: { status: OrderStatus; at: number; reason?: string }[];
 }
 
@@ -53,6 +58,7 @@ export class OrderTracker {
       status: state.status,
       filled: state.filled,
       cancelWhenLive: false,
+      tickAt: 0,
       history: [{ status: state.status, at: state.at, reason: 'restored' }],
     };
     this.#byClientId.set(request.clientOrderId, record);
@@ -70,6 +76,7 @@ export class OrderTracker {
       status: 'PENDING_SUBMIT',
       filled: 0,
       cancelWhenLive: false,
+      tickAt: 0,
       history: [{ status: 'PENDING_SUBMIT', at }],
     };
     this.#index();

@@ -20,7 +20,9 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
     case 'market':
       return { type: JOURNAL_MARKET, at: event.event.tsInit, strategyId: null };
     case 'lifecycle':
-      return { type: event.event.type, at: event.event.tsInit, strategyId: null };
+      return { type: event.event.type, at: event.event.tsInit, strategyId: event.event.type === 'ParamsUpdated' ? event.event.strategyId : null };
+    case 'command':
+      return { type: 'Command', at: event.at, strategyId: 'strategyId' in event.command && event.command.strategyId !== undefined ? event.command.strategyId : null };
   }
 }
 
@@ -57,6 +59,8 @@ export function describeJournalEvent(event: JournalInput): string {
       return event.message;
     case 'lifecycle':
       return describeLifecycle(event.event);
+    case 'command':
+      return `command ${event.command.type}${event.result.ok ? '' : ' refused'}: ${event.result.message}`;
     case 'markets':
       return `markets: ${event.markets.map((m) => m.slug || m.conditionId).join(', ')} (from ${event.source})`;
     case 'market': {
@@ -95,5 +99,11 @@ function describeLifecycle(e: LifecycleEvent): string {
       return `market ${e.conditionId} removed: ${e.reason}`;
     case 'SettlementChanged':
       return `${e.clientOrderId} trade ${e.tradeId} ${e.status}`;
+    case 'Halted':
+      return `trading halted (${e.name}): ${e.reason}`;
+    case 'Resumed':
+      return `trading resumed (${e.name} lifted)`;
+    case 'ParamsUpdated':
+      return `params of ${e.strategyId} updated: ${e.changed.join(', ')}`;
   }
 }

@@ -1,5 +1,5 @@
 import type { MarketEvent } from '../core/events.ts';
-import type { EngineEvent, EnginePersistence, EngineRestore } from '../engine/ports.ts';
+import type { JournaledEvent, EnginePersistence, EngineRestore } from '../engine/ports.ts';
 import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { FillEvent } from '../core/events.ts';
 import { IdAllocator } from './id-allocator.ts';
@@ -55,7 +55,7 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
       if (note.cash !== undefined) store.setBalance(note.cash, note.at, note.source === 'venue' ? 'venue balance' : 'configured start');
       store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside }), note.at);
     },
-    journal(event: EngineEvent) {
+    journal(event: JournaledEvent) {
       store.journal(event);
     },
     settlement(s) {

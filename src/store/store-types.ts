@@ -1,7 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
-import type { EngineEvent } from '../engine/ports.ts';
+import type { JournaledEvent } from '../engine/ports.ts';
 import type { PositionView } from '../portfolio/portfolio.ts';
 import type { FillEvent, OrderStatus } from '../core/events.ts';
 import type { OrderRequest } from '../core/intents.ts';
@@ -117,7 +117,8 @@ export interface MarketDataEntry {
   readonly event: MarketEvent;
 }
 
-export type JournalInput = EngineEvent | RunNote | MarketsNote | MarketDataEntry;
+/** What the journal keeps: every engine event but order batches (their timings are metrics, not history), and the run's notes. */
+export type JournalInput = JournaledEvent | RunNote | MarketsNote | MarketDataEntry;
 
 /** Journal `type` column of market events and of the markets note. */
 export const JOURNAL_MARKET = 'Market';
@@ -126,7 +127,7 @@ export const JOURNAL_MARKETS = 'Markets';
 export interface JournalRow {
   readonly seq: number;
   readonly at: number;
-  /** OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, OrderSubmitUnknown, OrderExpired, OrderFilled, Heartbeat, StrategyFaulted, Run, Markets, Market. */
+  /** OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, OrderSubmitUnknown, OrderExpired, OrderFilled, Heartbeat, StrategyFaulted, Command, Run, Markets, Market, and the lifecycle types. */
   readonly type: string;
   readonly strategyId: string | undefined;
   readonly event: JournalInput;

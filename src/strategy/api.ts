@@ -110,6 +110,12 @@ export interface StrategyDefinition<P = unknown, S = unknown> extends StrategyHo
   /** Validates and defaults the config's `params`. */
   readonly params?: z.ZodType<P>;
   /**
+   * The top-level keys of `params` that may change while the strategy runs (an `updateParams`
+   * command; the strategy hears `ParamsUpdated` in onLifecycle and reads `ctx.params` anew). A
+   * key not listed is refused, naming it. Absent: none.
+   */
+  readonly updatable?: readonly string[];
+  /**
    * Builds the strategy's state for one run, before `onStart`: every hook of that run gets it as
    * `state`. The definition itself is shared (by runs in one process, by sweep workers) and frozen.
    */

@@ -153,5 +153,8 @@ export function checkDefinition(value: unknown, where: string): StrategyDefiniti
   if (def.timerIntervalMs !== undefined && !(Number.isFinite(def.timerIntervalMs) && def.timerIntervalMs > 0)) {
     throw new StrategyError(`strategy '${def.name}': timerIntervalMs must be a positive number`);
   }
+  if (def.updatable !== undefined && !(Array.isArray(def.updatable) && def.updatable.every((k) => typeof k === 'string'))) {
+    throw new StrategyError(`strategy '${def.name}': updatable must be a list of params keys (strings)`);
+  }
   return def as StrategyDefinition;
 }

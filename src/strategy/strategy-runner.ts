@@ -19,11 +19,12 @@ type HookName = keyof StrategyHooks<unknown>;
 export class StrategyRunner<P = unknown, S = unknown> {
   state: StrategyState = 'CREATED';
   fault: StrategyError | undefined;
-  readonly #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
-  readonly #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
-  readonly #fills = new Subject<FillEvent>();
-  readonly #events = new Subject<OrderEvent>();
-  readonly #lifecycle = new Subject<LifecycleEvent>();
+  // replaced when the strategy starts again (a completed Subject cannot be fed)
+  #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
+  #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
+  #fills = new Subject<FillEvent>();
+  #events = new Subject<OrderEvent>();
+  #lifecycle = new Subject<LifecycleEvent>();
   /** The strategy's own state for this run (`init`'s result). */
   #state: S | undefined;
   #streamSub: Subscription | undefined;
@@ -117,6 +118,23 @@ export class StrategyRunner<P = unknown, S = unknown> {
   timer(now: number): void {
     if (!this.running) return;
     this.call('onTimer', { ctx: this.ctx, state: this.#state, now });
+  }
+
+  /**
+   * Starts a strategy that stopped or faulted again, as new: fresh state (`init`), fresh streams,
+   * then `onStart`. False when it is running (or was never started).
+   */
+  restart(): boolean {
+    if (this.state !== 'STOPPED' && this.state !== 'FAULTED') return false;
+    this.#books = new Subject();
+    this.#prices = new Subject();
+    this.#fills = new Subject();
+    this.#events = new Subject();
+    this.#lifecycle = new Subject();
+    this.#state = undefined;
+    this.state = 'CREATED';
+    this.start();
+    return this.running;
   }
 
   /** Calls onStop (its intents are still delivered) and ends the streams. */

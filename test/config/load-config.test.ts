@@ -126,6 +126,7 @@ describe('loadConfig: a valid config', () => {
       orderTimeoutMs: 10_000,
       heartbeatIntervalMs: 5000,
       cancelOnStop: true,
+      cancelOnHalt: true,
       stopDeadlineMs: 30_000,
       orphans: 'adopt',
       accountSyncMs: 30_000,

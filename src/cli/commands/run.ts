@@ -6,13 +6,13 @@ import { EXIT_FAIL_CLOSED, EXIT_ORDERS_LIVE, RunEndError } from '../../core/erro
 import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
+import type { EngineCommand } from '../../engine/commands.ts';
 import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
-/** What SIGUSR2 switches: the run's engine. */
-interface Haltable {
-  halt(reason: string): void;
-  resume(): void;
+/** Who applies SIGUSR2's commands: the run's engine. */
+interface Commandable {
+  command(command: EngineCommand): unknown;
 }
 
 interface RunOptions {
@@ -29,8 +29,8 @@ interface RunOptions {
  * embedded in-process). SIGINT, SIGTERM or the end of `--duration` stop the strategies, cancel
  * open orders unless `--keep-orders` and check that none is live at the venue, write `--summary`,
  * and exit 0; exit 3 when orders stay live (listed). A fatal fault in our process (a store write,
- * an unexpected exception) halts trading and takes the same stop, then exits 4. SIGUSR2 toggles a manual
- * trading halt. On a terminal a status view refreshes every 2 s; JSON logs go to the config's
+ * an unexpected exception) halts trading and takes the same stop, then exits 4. SIGUSR2 toggles the
+ * `signal` halt (a client of the engine's commands: the halt file's own halt is apart). On a terminal a status view refreshes every 2 s; JSON logs go to the config's
  * log file, and to stdout when stdout is not a terminal.
  */
 export function registerRun(program: Command): void {
@@ -52,13 +52,13 @@ export function registerRun(program: Command): void {
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
       // SIGUSR2 is listened to before the run starts: one sent while it starts halts it before
-      // its first order (and does not kill the process, SIGUSR2's default)
+      // its first order (and does not kill the process, SIGUSR2's default). It raises and lifts
+      // the `signal` halt only: a halt file or a fault stays on.
       let halted = false;
-      let engine: Haltable | undefined;
+      let engine: Commandable | undefined;
       const onUsr2 = () => {
         halted = !halted;
-        if (halted) engine?.halt('SIGUSR2');
-        else engine?.resume();
+        engine?.command(halted ? { type: 'halt', name: 'signal', reason: 'SIGUSR2' } : { type: 'resume', name: 'signal' });
       };
       process.on('SIGUSR2', onUsr2);
       logger.info({ config: config.source.file, mode: config.mode }, 'run starting');
@@ -74,7 +74,7 @@ export function registerRun(program: Command): void {
           storePath: opts.store !== undefined ? resolve(opts.store) : undefined,
           beforeStart: (built) => {
             engine = built;
-            if (halted) built.halt('SIGUSR2');
+            if (halted) built.command({ type: 'halt', name: 'signal', reason: 'SIGUSR2' });
           },
         }),
       );
