@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { LifecycleEvent, MarketEvent } from '../../src/core/events.ts';
 import type { OrderIntent } from '../../src/core/intents.ts';
-import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { watchHaltFile } from '../../src/app/halt-file.ts';
 import { ENGINE_METRICS } from '../../src/engine/engine-metrics.ts';
 import { TradingEngine, type EngineLogger, type EngineStrategy } from '../../src/engine/trading-engine.ts';
@@ -14,7 +13,7 @@ import { defineStrategy, type StrategyDefinition } from '../../src/strategy/api.
 import { RunStore } from '../../src/store/run-store.ts';
 import { storePersistence } from '../../src/store/store-persistence.ts';
 import { tempDir } from '../store/helpers.ts';
-import { book, COND, M, SETTINGS, simulatedEdge, T0, YES } from './parts.ts';
+import { book, M, SETTINGS, simulatedEdge, T0, YES, YES_TOKEN } from './parts.ts';
 
 /**
  * Issue 20 point 4: named halts and commands. A halt cancels our resting orders (unless the run
@@ -24,18 +23,7 @@ import { book, COND, M, SETTINGS, simulatedEdge, T0, YES } from './parts.ts';
  * naming the key; every command is journaled in the store.
  */
 
-const TOKENS: TrackedToken[] = [
-  {
-    tokenId: YES,
-    conditionId: COND,
-    outcome: 'Yes',
-    outcomeIndex: 0,
-    complementTokenId: undefined,
-    question: 'q',
-    negRiskMarketId: undefined,
-    rules: { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true },
-  },
-];
+const TOKENS = [YES_TOKEN];
 
 interface LogLine {
   level: string;

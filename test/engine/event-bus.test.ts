@@ -3,7 +3,6 @@ import { Subject } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { MarketEvent } from '../../src/core/events.ts';
 import type { OrderIntent } from '../../src/core/intents.ts';
-import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { EventBus } from '../../src/engine/event-bus.ts';
 import { ENGINE_METRICS } from '../../src/engine/engine-metrics.ts';
 import { TradingEngine, type EngineEvent } from '../../src/engine/trading-engine.ts';
@@ -13,7 +12,7 @@ import { RunStore } from '../../src/store/run-store.ts';
 import { storePersistence } from '../../src/store/store-persistence.ts';
 import { tempDir } from '../store/helpers.ts';
 import { backtestConfig, bookEvent, COND as BT_COND, header, T0 as BT_T0, TempDir } from '../backtest/helpers.ts';
-import { book, COND, M, SETTINGS, silent, simulatedEdge, T0, YES } from './parts.ts';
+import { book, M, SETTINGS, silent, simulatedEdge, T0, YES, YES_TOKEN } from './parts.ts';
 
 /**
  * Issue 20 point 3: the engine's events on one bus with many listeners (the store's journal, the
@@ -21,18 +20,7 @@ import { book, COND, M, SETTINGS, silent, simulatedEdge, T0, YES } from './parts
  * batch's tick-to-trade.
  */
 
-const TOKENS: TrackedToken[] = [
-  {
-    tokenId: YES,
-    conditionId: COND,
-    outcome: 'Yes',
-    outcomeIndex: 0,
-    complementTokenId: undefined,
-    question: 'q',
-    negRiskMarketId: undefined,
-    rules: { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true },
-  },
-];
+const TOKENS = [YES_TOKEN];
 
 /** On each book: one resting buy at 0.40 and one off the tick grid (denied PRICE_OFF_TICK). */
 const twoOrders = defineStrategy({

@@ -5,6 +5,7 @@ import type { OrderRequest } from '../../src/core/intents.ts';
 import { FeeRate } from '../../src/core/money.ts';
 import { EngineDesk } from '../../src/engine/engine-desk.ts';
 import type { EngineExecutionSettings, EngineLogger, EnginePersistence } from '../../src/engine/ports.ts';
+import type { TrackedToken } from '../../src/data/market-cache.ts';
 import type { ExecutionClient, VenueOrderState } from '../../src/execution/execution-client.ts';
 import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
 import { constantLatency } from '../../src/sim/edge/latency-model.ts';
@@ -15,6 +16,17 @@ export const COND = '0x' + 'ab'.repeat(32);
 export const YES = '111';
 export const M = 1_000_000;
 export const T0 = 1_700_000_000_000;
+/** YES as the engine tracks it: a 0.01 tick, a 5-share minimum, no fees. */
+export const YES_TOKEN: TrackedToken = {
+  tokenId: YES,
+  conditionId: COND,
+  outcome: 'Yes',
+  outcomeIndex: 0,
+  complementTokenId: undefined,
+  question: 'q',
+  negRiskMarketId: undefined,
+  rules: { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true },
+};
 /** One-way latency of the simulated edge, ms. */
 export const LATENCY_MS = 5;
 
