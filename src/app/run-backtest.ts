@@ -84,7 +84,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     warnings.push(...picked.warnings);
     for (const m of picked.markets) marketsById.set(m.conditionId, m);
     picks.push({ id: s.id, selection: s.markets, markets: picked.markets });
-    strategies.push({ id: s.id, definition: strategy.definition, params: strategy.params, tokenIds: selectedTokenIds(picked.markets, s.markets) });
+    strategies.push({ id: s.id, definition: strategy.definition, params: strategy.params, tokenIds: selectedTokenIds(picked.markets, s.markets), budget: s.budget });
     strategyInfo.push({ id: s.id, module: s.module, params: strategy.params });
   }
   const markets = data.header.markets.filter((m) => marketsById.has(m.conditionId));
@@ -202,7 +202,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   sampler.unsubscribe();
   recorder.sample(end, equity());
   const totals = engine.portfolio.totals(mark);
-  const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark });
+  const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark, strategies: engine.strategyFigures(mark) });
 
   // stop: strategies' onStop, our open orders cancelled at the simulated venue. The stop is a
   // chain on the clock (drain what is in flight, then cancel-all, each a round trip), so the clock

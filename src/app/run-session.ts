@@ -144,6 +144,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       params: strategy.params,
       configParams: s.params,
       tokenIds: selectionTokens(s.markets, bySelection.get(s.markets) ?? []),
+      budget: s.budget,
     }));
 
     // durable state: open (or create) the store before anything is sent

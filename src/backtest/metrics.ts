@@ -4,6 +4,7 @@ import type { TrackedToken } from '../data/market-cache.ts';
 import { notional } from '../core/money.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import type { FillEvent } from '../core/events.ts';
+import type { StrategyFigures } from '../portfolio/strategy-ledger.ts';
 
 /** Milliseconds in the year Sharpe ratios are annualised over: 365 days (the venue never closes). */
 export const YEAR_MS = 365 * 86_400_000;
@@ -105,6 +106,8 @@ export interface BacktestMetrics {
   /** winningFills / closingFills; undefined without closing fills. */
   readonly winRate: Dec | undefined;
   readonly markets: readonly MarketRow[];
+  /** Each strategy's own fills, turnover, fees and PnL at the end, adding up to the run's (StrategyLedger.figures). */
+  readonly strategies: readonly StrategyFigures[];
 }
 
 /**
@@ -184,6 +187,8 @@ export class MetricsRecorder {
     startingBalance: Micros;
     totals: { realizedPnl: Micros; unrealizedPnl: Micros; fees: Micros; turnover: Micros; fills: number };
     mark: (tokenId: TokenId) => Micros | undefined;
+    /** Each strategy's figures at the same marks (the engine's `strategyFigures`). */
+    strategies?: readonly StrategyFigures[];
   }): BacktestMetrics {
     const { totals, startingBalance } = input;
     const totalPnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
@@ -221,6 +226,7 @@ export class MetricsRecorder {
       winningFills: this.#winning,
       winRate: this.#closing > 0 ? new Dec(this.#winning).div(this.#closing) : undefined,
       markets,
+      strategies: input.strategies ?? [],
     };
   }
 }

@@ -35,7 +35,19 @@ export interface BacktestSummary {
     readonly markets: number;
     readonly tokens: number;
   };
-  readonly strategies: readonly { readonly id: string; readonly module: string; readonly params: Json }[];
+  /**
+   * Each strategy with its own figures (its fills only): fills, turnover, fees and PnL add up to
+   * the run's (`metrics`); realized and unrealized follow its own average cost.
+   */
+  readonly strategies: readonly {
+    readonly id: string;
+    readonly module: string;
+    readonly params: Json;
+    readonly fills: number;
+    readonly turnover: string;
+    readonly fees: string;
+    readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
+  }[];
   readonly settings: {
     readonly balance: string;
     readonly entryLatencyMs: number;
@@ -151,7 +163,18 @@ export function buildSummary(input: {
       markets: input.markets.length,
       tokens: input.tokens.length,
     },
-    strategies: input.strategies.map((s) => ({ id: s.id, module: s.module, params: plain(s.params) })),
+    strategies: input.strategies.map((s) => {
+      const f = m.strategies.find((row) => row.strategyId === s.id);
+      return {
+        id: s.id,
+        module: s.module,
+        params: plain(s.params),
+        fills: f?.fills ?? 0,
+        turnover: money(f?.turnover ?? 0),
+        fees: money(f?.fees ?? 0),
+        pnl: { realized: money(f?.realizedPnl ?? 0), unrealized: money(f?.unrealizedPnl ?? 0), total: money(f?.pnl ?? 0) },
+      };
+    }),
     settings: {
       balance: money(bt.balance),
       entryLatencyMs: bt.entryLatencyMs,

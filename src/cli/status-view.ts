@@ -73,6 +73,10 @@ export class StatusView {
     if (ttt !== undefined) head.push(`tick-to-trade p50 ${ms(ttt.quantiles.p50)}  p99 ${ms(ttt.quantiles.p99)}  batches ${ttt.count}`);
     const halts = engine.halts;
     if (halts.length > 0) head.push(`halts: ${halts.map((h) => `${h.name}${h.latched ? ' (latched)' : ''}: ${h.reason}`).join('; ')}`);
+    // one line per strategy once it traded (its own fills, PnL at the run's marks)
+    for (const [id, a] of Object.entries(s.byStrategy)) {
+      if (a.fills > 0) head.push(`  ${id}: fills ${a.fills}  pnl ${a.pnl}  realized ${a.realized}  fees ${a.fees}  turnover ${a.turnover}`);
+    }
     const fault = faultLine(s);
     if (fault !== undefined) head.push(fault);
     const positions = engine.portfolio

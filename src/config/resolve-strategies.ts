@@ -64,6 +64,7 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
       params: s.params,
       markets,
       marketsFrom,
+      budget: s.budget,
     });
   });
   return { strategies, issues };

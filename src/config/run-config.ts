@@ -248,6 +248,12 @@ export interface StrategyConfig {
   /** The markets this strategy trades: its own selection, else `data.markets`. */
   readonly markets: MarketSelection;
   readonly marketsFrom: 'strategy' | 'data';
+  /**
+   * The most collateral the strategy may commit, Micros: what its own open long positions cost
+   * plus its open BUY orders, the new order included (risk check `strategyBudget`, deny code
+   * STRATEGY_BUDGET). Undefined: no budget (the run-wide limits still apply).
+   */
+  readonly budget: Micros | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -234,6 +234,8 @@ const strategySchema = z.strictObject({
   enabled: z.boolean().default(true),
   params: z.record(z.string(), z.unknown()).default({}),
   markets: marketSelectionSchema.optional(),
+  /** The most collateral this strategy may commit (its positions at cost plus its open BUYs): the strategyBudget check; absent: none. */
+  budget: money('positive').optional(),
 });
 
 const riskSchema = z.strictObject({

@@ -66,8 +66,17 @@ export type OrderStatus =
   | 'REJECTED'
   | 'EXPIRED';
 
+/**
+ * The caller's `ref` and `group` of the order an event is about (set on its place or quote
+ * intent), present on the event when the intent set them.
+ */
+export interface OrderRefs {
+  readonly ref?: string;
+  readonly group?: string;
+}
+
 /** One fill of one of our orders. */
-export interface FillEvent {
+export interface FillEvent extends OrderRefs {
   readonly type: 'OrderFilled';
   readonly clientOrderId: string;
   readonly orderId: string;
@@ -85,13 +94,15 @@ export interface FillEvent {
 }
 
 /** What happens to one of our orders, as the engine reports it to its strategy. */
-export type OrderEvent =
-  | { readonly type: 'OrderAccepted'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
-  | { readonly type: 'OrderRejected'; readonly clientOrderId: string; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderDenied'; readonly clientOrderId: string; readonly code: DenyCode; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderCanceled'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly reason: string; readonly tsInit: number }
-  | { readonly type: 'OrderSubmitUnknown'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
-  | { readonly type: 'OrderExpired'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly tsInit: number };
+export type OrderEvent = OrderRefs &
+  (
+    | { readonly type: 'OrderAccepted'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
+    | { readonly type: 'OrderRejected'; readonly clientOrderId: string; readonly reason: string; readonly tsInit: number }
+    | { readonly type: 'OrderDenied'; readonly clientOrderId: string; readonly code: DenyCode; readonly reason: string; readonly tsInit: number }
+    | { readonly type: 'OrderCanceled'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly reason: string; readonly tsInit: number }
+    | { readonly type: 'OrderSubmitUnknown'; readonly clientOrderId: string; readonly orderId: string; readonly tsInit: number }
+    | { readonly type: 'OrderExpired'; readonly clientOrderId: string; readonly orderId: string | undefined; readonly tsInit: number }
+  );
 
 /**
  * Where a fill is on its way to the chain: provisional until CONFIRMED, void when FAILED. The
@@ -178,5 +189,8 @@ export interface OrderSnapshot {
   readonly orderType: string;
   readonly postOnly: boolean;
   readonly tag: string | undefined;
+  /** The intent's `ref` and `group` (strategy API 3); undefined when it set none. */
+  readonly ref: string | undefined;
+  readonly group: string | undefined;
   readonly createdAt: number;
 }

@@ -19,8 +19,16 @@ export interface PlaceIntent {
   readonly postOnly?: boolean;
   /** GTD expiry, epoch ms. */
   readonly expiresAt?: number;
-  /** Free label carried into events (e.g. "bid-1"). */
+  /** Free label kept on the order's snapshot (e.g. "bid-1"). */
   readonly tag?: string;
+  /**
+   * The caller's own reference (strategy API 3): echoed on every event of the order
+   * (OrderAccepted, OrderRejected, OrderDenied, OrderCanceled, each OrderFilled, ...), kept on its
+   * snapshot and in the store; `ctx.order(ref)` finds the newest order of the strategy with it.
+   */
+  readonly ref?: string;
+  /** A group the caller puts orders in (e.g. "ladder-7"): echoed and kept like `ref`. */
+  readonly group?: string;
 }
 
 /** Cancel one of the strategy's own orders, by the client order id the engine gave it. */
@@ -51,6 +59,9 @@ export interface QuoteIntent {
   readonly tokenId: TokenId;
   readonly bids: readonly QuoteLevel[];
   readonly asks: readonly QuoteLevel[];
+  /** Set on every order this quote places (their events, snapshots and rows echo it), as on a place intent. */
+  readonly ref?: string;
+  readonly group?: string;
 }
 
 export type OrderIntent = PlaceIntent | CancelIntent | CancelAllIntent | QuoteIntent;

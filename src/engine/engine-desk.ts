@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import type { FillEvent, OrderEvent } from '../core/events.ts';
+import type { FillEvent, OrderEvent, OrderRefs } from '../core/events.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 import { OrderTracker, type OrderRecord } from '../execution/order-tracker.ts';
 import type { OrderRequest } from '../core/intents.ts';
@@ -113,9 +113,14 @@ export class EngineDesk {
     return record;
   }
 
-  /** Freezes, journals and delivers an order event to its strategy, then the fills it held back. */
+  /**
+   * Freezes, journals and delivers an order event to its strategy, then the fills it held back.
+   * The event carries the `ref` and `group` of the order's intent (the tracked order's), so every
+   * part that reports an order event echoes them without knowing of them.
+   */
   orderEvent(strategyId: string, event: OrderEvent): void {
-    const frozen = Object.freeze(event);
+    const request = event.ref === undefined && event.group === undefined ? this.tracker.byClientId(event.clientOrderId)?.request : undefined;
+    const frozen = Object.freeze(request === undefined ? event : withRefs(event, request));
     this.emit({ type: 'order', strategyId, event: frozen });
     this.#listener?.orderEvent(strategyId, frozen);
     if (this.#unanswered.delete(event.clientOrderId)) this.#release(event.clientOrderId);
@@ -150,4 +155,11 @@ export class EngineDesk {
     this.#held.delete(clientOrderId);
     for (const { strategyId, fill } of held) this.#listener?.fill(strategyId, fill);
   }
+}
+
+/** The event with the `ref` and `group` of the order's request when it has them (the same event otherwise). */
+export function withRefs<E extends OrderRefs>(event: E, request: OrderRefs): E {
+  const { ref, group } = request;
+  if (ref === undefined && group === undefined) return event;
+  return { ...event, ...(ref === undefined ? {} : { ref }), ...(group === undefined ? {} : { group }) };
 }

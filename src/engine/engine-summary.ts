@@ -1,7 +1,8 @@
 import { formatMicros } from '../core/fixed.ts';
 import type { Micros } from '../core/fixed.ts';
-import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
+import { accountFigures, strategyAccount, type AccountFigures, type OutsidePosition, type StrategyAccount } from '../portfolio/account-figures.ts';
 import type { PortfolioTotals } from '../portfolio/portfolio.ts';
+import type { StrategyFigures } from '../portfolio/strategy-ledger.ts';
 import type { EngineCounts } from './engine-metrics.ts';
 
 /** An order still live at the venue when the stop gave up (prices and sizes as decimal text). */
@@ -55,6 +56,13 @@ export interface EngineSummary {
   readonly account: AccountSummary;
   readonly turnover: string;
   readonly strategies: Readonly<Record<string, string>>;
+  /**
+   * Each strategy's own figures (its fills only, a restarted run's earlier lives included): fills,
+   * turnover, fees and PnL, which add up to the run's (`turnover`, `account.fees`, and
+   * `account.realized + account.unrealized - account.fees`), and its positions. A hosted strategy
+   * that never traded has a row of zeros. See StrategyLedger.figures.
+   */
+  readonly byStrategy: Readonly<Record<string, StrategyAccount>>;
   readonly faults: number;
   /** The first strategy fault of the run, with its stack (absent without faults). */
   readonly firstFault?: FaultReport;
@@ -81,6 +89,8 @@ export interface SummaryInput {
   readonly deniedByCode: Readonly<Record<string, number>>;
   readonly firstFault: FaultReport | undefined;
   readonly totals: PortfolioTotals;
+  /** Each strategy's figures (StrategyLedger.figures). */
+  readonly byStrategy: readonly StrategyFigures[];
   readonly fillsBySettlement: { readonly confirmed: number; readonly provisional: number; readonly failed: number };
   /** What our open BUY orders promise. */
   readonly reserved: Micros;
@@ -117,6 +127,7 @@ export function buildSummary(input: SummaryInput): EngineSummary {
     account: { ...accountFigures(input.totals, input.reserved), source: input.account.source, outside: input.account.outside },
     turnover: formatMicros(input.totals.turnover),
     strategies: input.strategies,
+    byStrategy: Object.fromEntries(input.byStrategy.map((f) => [f.strategyId, strategyAccount(f)])),
     faults: c.faults,
     ...(input.firstFault ? { firstFault: input.firstFault } : {}),
     ...(input.stop ? { stop: input.stop } : {}),

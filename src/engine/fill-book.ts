@@ -1,21 +1,24 @@
 import { catchError, of, type Observable } from 'rxjs';
 import type { FillEvent, LifecycleEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
+import type { OrderRequest } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { VenueFill } from '../execution/execution-client.ts';
 import type { Portfolio, TokenBookState } from '../portfolio/portfolio.ts';
+import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { TradeStatus } from '../venue/domain/statuses.ts';
-import type { EngineDesk } from './engine-desk.ts';
+import { withRefs, type EngineDesk } from './engine-desk.ts';
 import { ENGINE_METRICS, LIQUIDITY_LABELS } from './engine-metrics.ts';
 
 /**
  * Books our fills and follows them to the chain. Each venue trade is booked once (one first seen
- * FAILED never: it is only stored as void), on its order record and in the portfolio, then stored, journalled and handed to the
- * strategy that owns the order. A fill is provisional until its trade is CONFIRMED: each later
+ * FAILED never: it is only stored as void), on its order record, in the portfolio and in the
+ * strategy ledger (for the strategy whose order it was), then stored, journalled and handed to the
+ * strategy that owns the order, with the `ref` and `group` of the order's intent. A fill is provisional until its trade is CONFIRMED: each later
  * status (MINED, RETRYING, CONFIRMED, FAILED) is told to the strategy as a SettlementChanged
  * event, and a FAILED one is void: the portfolio's cash, fees and the token's position and PnL
- * are as if it never filled (the token is rebuilt from the fills since its first provisional
- * one), the store moves it to its void fills and the journal says so. The order keeps its filled
+ * are as if it never filled, and so are its strategy's in the ledger (the token is rebuilt from
+ * the fills since its first provisional one), the store moves it to its void fills and the journal says so. The order keeps its filled
  * size (the venue matched it; the chain refused the trade).
  *
  * Provisional and confirmed inventory are kept apart (`confirmedSize`); risk reads the worse of
@@ -25,6 +28,7 @@ import { ENGINE_METRICS, LIQUIDITY_LABELS } from './engine-metrics.ts';
 export class FillBook {
   readonly #desk: EngineDesk;
   readonly #portfolio: Portfolio;
+  readonly #ledger: StrategyLedger | undefined;
   readonly #tell: ((event: LifecycleEvent) => void) | undefined;
   /** Trades booked and their total size, by order id (dropped with the order, see closedOrderRetentionMs). */
   readonly #booked = new Map<string, OrderFills>();
@@ -36,11 +40,15 @@ export class FillBook {
   readonly #provisional = new Map<TokenId, Micros>();
   readonly #counts = { confirmed: 0, failed: 0 };
 
-  /** `tell` hears each SettlementChanged (the engine's `lifecycle`); without it the event is only journalled. */
-  constructor(desk: EngineDesk, portfolio: Portfolio, tell?: (event: LifecycleEvent) => void) {
+  /**
+   * `tell` hears each SettlementChanged (the engine's `lifecycle`); without it the event is only
+   * journalled. `ledger`, when given, books each fill for the strategy whose order it was.
+   */
+  constructor(desk: EngineDesk, portfolio: Portfolio, tell?: (event: LifecycleEvent) => void, ledger?: StrategyLedger) {
     this.#desk = desk;
     this.#portfolio = portfolio;
     this.#tell = tell;
+    this.#ledger = ledger;
   }
 
   /** Fills booked this life by settlement: CONFIRMED, still provisional, FAILED (void). */
@@ -63,15 +71,18 @@ export class FillBook {
   }
 
   /**
-   * Puts back the fills of a previous life of the run (booked, so never booked twice). One stored
-   * unconfirmed is provisional again: its trade's next status (polled again) confirms or voids it.
+   * Puts back the fills of a previous life of the run (booked, so never booked twice), each for
+   * the strategy of its order (restore the orders first). One stored unconfirmed is provisional
+   * again: its trade's next status (polled again) confirms or voids it.
    */
   restore(fills: readonly FillEvent[]): void {
+    const tracker = this.#desk.tracker;
     for (const fill of fills) {
       const booked = this.#bookedOf(fill.orderId);
       if (booked.trades.has(fill.tradeId)) continue;
       booked.size += fill.size;
-      booked.trades.set(fill.tradeId, this.#apply(fill, fill.confirmed ? 'CONFIRMED' : 'MATCHED', undefined));
+      const strategyId = tracker.byClientId(fill.clientOrderId)?.request.strategyId;
+      booked.trades.set(fill.tradeId, this.#apply(fill, fill.confirmed ? 'CONFIRMED' : 'MATCHED', strategyId));
     }
   }
 
@@ -95,7 +106,7 @@ export class FillBook {
     if (booked.trades.has(fill.tradeId)) return; // booked and final already
     if (fill.status === 'FAILED') {
       // failed before we booked it (a restart learned of it late): never booked, kept as void
-      const voided = this.#event(record.request.clientOrderId, fill, false);
+      const voided = this.#event(record.request, fill, false);
       booked.trades.set(fill.tradeId, { fill: voided, status: 'FAILED', strategyId: record.request.strategyId, voided: true });
       this.#counts.failed++;
       desk.persistence?.voidFill?.(voided, desk.clock.now());
@@ -110,7 +121,7 @@ export class FillBook {
     desk.metrics.inc(ENGINE_METRICS.fills, LIQUIDITY_LABELS[fill.liquidity]);
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
     else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') tracker.transition(record, 'PARTIALLY_FILLED', now);
-    const event = this.#event(record.request.clientOrderId, fill, confirmed);
+    const event = this.#event(record.request, fill, confirmed);
     booked.trades.set(fill.tradeId, this.#apply(event, fill.status, record.request.strategyId));
     if (confirmed) this.#counts.confirmed++;
     desk.persistence?.fill(event);
@@ -129,10 +140,10 @@ export class FillBook {
     );
   }
 
-  #event(clientOrderId: string, fill: VenueFill, confirmed: boolean): FillEvent {
-    return Object.freeze({
+  #event(request: OrderRequest, fill: VenueFill, confirmed: boolean): FillEvent {
+    const event: FillEvent = {
       type: 'OrderFilled',
-      clientOrderId,
+      clientOrderId: request.clientOrderId,
       orderId: fill.orderId,
       tradeId: fill.tradeId,
       tokenId: fill.tokenId,
@@ -144,7 +155,8 @@ export class FillBook {
       confirmed,
       tsEvent: fill.tsEvent,
       tsInit: fill.tsInit,
-    });
+    };
+    return Object.freeze(withRefs(event, request));
   }
 
   /** Applies a fill to the portfolio and, while it is provisional, follows it (returns what is booked). */
@@ -154,8 +166,14 @@ export class FillBook {
     let window = this.#windows.get(tokenId);
     const final = status === 'CONFIRMED';
     if (window === undefined && !final) {
-      window = { base: this.#portfolio.tokenState(tokenId), fills: [], unsettled: 0 };
+      window = { base: this.#portfolio.tokenState(tokenId), bases: new Map(), fills: [], unsettled: 0 };
       this.#windows.set(tokenId, window);
+    }
+    const ledger = this.#ledger;
+    if (ledger !== undefined && strategyId !== undefined) {
+      // the strategy's position before its first fill in the window, to rebuild it from on a void
+      if (window !== undefined && !window.bases.has(strategyId)) window.bases.set(strategyId, ledger.tokenState(strategyId, tokenId));
+      ledger.applyFill(strategyId, fill);
     }
     this.#portfolio.applyFill(fill);
     if (window !== undefined) window.fills.push(trade);
@@ -202,6 +220,12 @@ export class FillBook {
     trade.voided = true;
     this.#counts.failed++;
     this.#portfolio.voidFill(fill, window.base, window.fills.filter((t) => t.voided !== true).map((t) => t.fill));
+    const owner = trade.strategyId;
+    const base = owner === undefined ? undefined : window.bases.get(owner);
+    if (owner !== undefined && base !== undefined) {
+      const kept = window.fills.filter((t) => t.voided !== true && t.strategyId === owner).map((t) => t.fill);
+      this.#ledger?.voidFill(owner, fill, base, kept);
+    }
     desk.persistence?.voidFill?.(fill, at);
     desk.log.warn('a fill failed on chain and is void', { tradeId: fill.tradeId, orderId: fill.orderId, tokenId: fill.tokenId, side: fill.side, size: fill.size, price: fill.price });
   }
@@ -224,7 +248,7 @@ function signed(fill: FillEvent): Micros {
 interface BookedTrade {
   readonly fill: FillEvent;
   status: TradeStatus;
-  /** Owner of the order (undefined for a fill restored from a previous life). */
+  /** Owner of the order (undefined for a restored fill whose order is not known). */
   readonly strategyId: string | undefined;
   voided?: boolean;
 }
@@ -238,6 +262,8 @@ interface OrderFills {
 /** A token's fills since its oldest provisional one not final yet, and its position before them. */
 interface TokenWindow {
   readonly base: TokenBookState;
+  /** Each strategy's position in the token before its first fill in the window (the ledger's). */
+  readonly bases: Map<string, TokenBookState>;
   readonly fills: BookedTrade[];
   /** Provisional fills in it. */
   unsettled: number;

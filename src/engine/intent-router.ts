@@ -1,9 +1,10 @@
+import type { OrderEvent } from '../core/events.ts';
 import type { OrderIntent, OrderRequest, PlaceIntent } from '../core/intents.ts';
 import type { MarketCache } from '../data/market-cache.ts';
 import type { OrderRecord } from '../execution/order-tracker.ts';
 import { diffQuotes, type RestingQuote } from '../execution/quote-diff.ts';
 import type { RiskEngine } from '../risk/risk-engine.ts';
-import type { EngineDesk } from './engine-desk.ts';
+import { withRefs, type EngineDesk } from './engine-desk.ts';
 import type { FillBook } from './fill-book.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { OrderSubmitter } from './order-submitter.ts';
@@ -76,7 +77,7 @@ export class IntentRouter {
             if (record) canceller.request(record);
           }
           for (const p of diff.place) {
-            places.push({ kind: 'place', tokenId: intent.tokenId, side: p.side, price: p.price, size: p.size, orderType: 'GTC', postOnly: true, tag: 'quote' });
+            places.push({ kind: 'place', tokenId: intent.tokenId, side: p.side, price: p.price, size: p.size, orderType: 'GTC', postOnly: true, tag: 'quote', ref: intent.ref, group: intent.group });
           }
           break;
         }
@@ -103,6 +104,8 @@ export class IntentRouter {
         postOnly: intent.postOnly,
         expiresAt: intent.expiresAt,
         tag: intent.tag,
+        ref: intent.ref,
+        group: intent.group,
         strategyId,
         clientOrderId: this.#nextClientOrderId(),
         conditionId: state?.token.conditionId ?? '',
@@ -118,7 +121,8 @@ export class IntentRouter {
       const denial = verdicts[i];
       if (denial) {
         desk.metrics.inc(ENGINE_METRICS.denied, DENY_LABELS[denial.code]);
-        desk.orderEvent(strategyId, { type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now });
+        // a denied order is never tracked: its refs go on the event here (the desk adds them for tracked ones)
+        desk.orderEvent(strategyId, withRefs<OrderEvent>({ type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now }, request));
         continue;
       }
       const record = desk.addOrder(request, now);

@@ -2,7 +2,8 @@ import type { LifecycleEvent, MarketEvent } from '../core/events.ts';
 import { MICROS_PER_UNIT, type Micros } from '../core/fixed.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
 import type { MarketCache } from '../data/market-cache.ts';
-import type { Portfolio } from '../portfolio/portfolio.ts';
+import type { Portfolio, Settlement } from '../portfolio/portfolio.ts';
+import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { MarketSettlement } from './ports.ts';
@@ -20,6 +21,8 @@ export interface MarketLifecycleOptions {
   readonly desk: EngineDesk;
   readonly cache: MarketCache;
   readonly portfolio: Portfolio;
+  /** Each strategy's positions, settled with the run's. */
+  readonly ledger?: StrategyLedger;
   readonly canceller: OrderCanceller;
   /** Tells the strategies (TradingEngine.lifecycle). */
   readonly tell: (event: LifecycleEvent) => void;
@@ -77,14 +80,20 @@ export class MarketLifecycle {
    * they closed are closed again, and those markets are not settled twice.
    */
   restore(settlements: readonly MarketSettlement[]): void {
-    const { cache, portfolio } = this.#o;
+    const { cache } = this.#o;
     for (const s of settlements) {
       const tokenIds = s.tokens.map((t) => t.tokenId);
       cache.apply({ type: 'marketClosed', conditionId: s.conditionId, tokenIds, tsEvent: s.at, tsInit: s.at });
-      for (const tokenId of tokenIds) portfolio.settle(tokenId, payoutOf(tokenId, s.winnerTokenId));
+      for (const tokenId of tokenIds) this.#settle(tokenId, payoutOf(tokenId, s.winnerTokenId));
       this.#closed.add(s.conditionId);
       this.#settled.set(s.conditionId, s);
     }
+  }
+
+  /** Settles the run's position in a token, and each strategy's. */
+  #settle(tokenId: TokenId, payout: Micros): Settlement {
+    this.#o.ledger?.settle(tokenId, payout);
+    return this.#o.portfolio.settle(tokenId, payout);
   }
 
   #close(conditionId: ConditionId, tokenIds: readonly TokenId[], at: number): void {
@@ -104,8 +113,8 @@ export class MarketLifecycle {
   }
 
   #resolve(event: Extract<MarketStatusEvent, { type: 'marketResolved' }>): void {
-    const { desk, portfolio } = this.#o;
-    const tokens = event.tokenIds.map((tokenId) => portfolio.settle(tokenId, payoutOf(tokenId, event.winnerTokenId)));
+    const desk = this.#o.desk;
+    const tokens = event.tokenIds.map((tokenId) => this.#settle(tokenId, payoutOf(tokenId, event.winnerTokenId)));
     const settlement: MarketSettlement = Object.freeze({
       conditionId: event.conditionId,
       winnerTokenId: event.winnerTokenId,

@@ -36,6 +36,8 @@ export interface EngineStrategy {
    */
   readonly configParams?: Readonly<Record<string, unknown>>;
   readonly tokenIds: readonly TokenId[];
+  /** The most collateral the strategy may commit (its positions at cost plus its open BUYs), Micros: the strategyBudget check. Absent: no budget. */
+  readonly budget?: Micros;
 }
 
 export interface EngineExecutionSettings {

@@ -30,6 +30,8 @@ export interface RiskSources {
    * provisional position (every fill) and the confirmed one. Default: the portfolio's.
    */
   readonly positionOf?: (tokenId: TokenId) => Micros | undefined;
+  /** What a strategy's open long positions cost (the strategy ledger's), for the strategyBudget check. */
+  readonly strategyCost?: (strategyId: string) => Micros;
 }
 
 /**
@@ -100,6 +102,7 @@ export class RiskSnapshot {
       haltReason,
       src.reconciling,
       src.outside !== undefined && src.outside.size > 0 ? src.outside : undefined,
+      src.strategyCost,
     );
   }
 
@@ -152,6 +155,7 @@ class TakenState implements RiskState {
     readonly haltReason: string | undefined,
     readonly reconciling: RiskState['reconciling'],
     readonly outside: RiskState['outside'],
+    readonly strategyCost: RiskState['strategyCost'],
   ) {
     this.#snapshot = snapshot;
     this.manualHalt = haltReason !== undefined;

@@ -8,9 +8,10 @@ import type { OrderIntent } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
-import type { Portfolio } from '../portfolio/portfolio.ts';
-import { freeBalance } from '../portfolio/free-balance.ts';
-import type { MarketSnapshot, StrategyContext } from '../strategy/api.ts';
+import type { Portfolio, PositionView } from '../portfolio/portfolio.ts';
+import { freeBalance, reservedByOpenBuys } from '../portfolio/free-balance.ts';
+import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
+import type { AccountSnapshot, MarketSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
 import type { EngineListener } from './engine-desk.ts';
 import type { EngineLogger, EngineStrategy } from './ports.ts';
@@ -21,6 +22,13 @@ export interface StrategyHostOptions {
   readonly cache: MarketCache;
   readonly tracker: OrderTracker;
   readonly portfolio: Portfolio;
+  /**
+   * Each strategy's own positions: what `ctx.position()` gives a module of API version 3 (v1 and
+   * v2 modules, and every module without a ledger, get the run's portfolio).
+   */
+  readonly ledger?: StrategyLedger;
+  /** A token's mark, for `ctx.account()` (unmarked: positions at cost). */
+  readonly mark?: (tokenId: TokenId) => Micros | undefined;
   /** Where a strategy's intents go. */
   readonly onIntents: (strategyId: string, intents: readonly OrderIntent[]) => void;
   /** Called once when a strategy faults (it has already been stopped). */
@@ -50,12 +58,16 @@ export class StrategyHost implements EngineListener {
   }
 
   add(spec: EngineStrategy): void {
-    const { cache, tracker, portfolio, clock } = this.#opts;
+    const { cache, tracker, portfolio, clock, ledger } = this.#opts;
     // the strategy's tokens, replaced (never mutated) when markets join or leave the run
     const held = { tokenIds: Object.freeze([...spec.tokenIds]) };
     this.#tokens.set(spec.id, held);
     const params = { value: spec.params };
     this.#params.set(spec.id, params);
+    // API version 3 sees its own positions; v1 and v2 modules the run's, as they always did
+    const own = ledger !== undefined && spec.definition.apiVersion >= 3;
+    const position = own ? (tokenId: TokenId) => ledger.position(spec.id, tokenId) : (tokenId: TokenId) => portfolio.position(tokenId);
+    const positions = own ? () => ledger.positions(spec.id) : () => portfolio.positions();
     const ctx: StrategyContext = Object.freeze({
       strategyId: spec.id,
       get params() {
@@ -72,9 +84,14 @@ export class StrategyHost implements EngineListener {
       },
       markets: () => held.tokenIds.map((id) => cache.get(id)).filter((s): s is TokenState => !!s).map((s) => this.snapshot(s)),
       openOrders: (tokenId?: TokenId) => tracker.open({ strategyId: spec.id, tokenId }).map((r) => tracker.snapshot(r)),
-      position: (tokenId: TokenId) => Object.freeze(portfolio.position(tokenId)),
-      positions: () => Object.freeze(portfolio.positions().map((p) => Object.freeze(p))),
+      position: (tokenId: TokenId) => Object.freeze(position(tokenId)),
+      positions: () => frozenPositions(positions()),
       balance: () => this.freeBalance(),
+      account: () => this.account(),
+      order: (refOrClientOrderId: string) => {
+        const record = tracker.byRef(spec.id, refOrClientOrderId);
+        return record === undefined ? undefined : tracker.snapshot(record);
+      },
     });
     const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault, this.#opts.keepGoing);
     this.#runners.set(spec.id, runner);
@@ -259,4 +276,28 @@ export class StrategyHost implements EngineListener {
   freeBalance(): Micros {
     return freeBalance(this.#opts.portfolio.balance(), this.#opts.tracker.open());
   }
+
+  /** The run's account, as `ctx.account()` gives it. */
+  account(): AccountSnapshot {
+    const { portfolio, mark } = this.#opts;
+    const totals = portfolio.totals(mark ?? noMark);
+    const reserved = reservedByOpenBuys(this.#opts.tracker.open());
+    return Object.freeze({
+      cash: totals.cash,
+      reserved,
+      free: totals.cash - reserved,
+      positionValue: totals.positionValue,
+      equity: totals.cash + totals.positionValue,
+      realizedPnl: totals.realizedPnl,
+      unrealizedPnl: totals.unrealizedPnl,
+      fees: totals.fees,
+      positions: frozenPositions(portfolio.positions()),
+    });
+  }
+}
+
+const noMark = (): undefined => undefined;
+
+function frozenPositions(list: readonly PositionView[]): readonly PositionView[] {
+  return Object.freeze(list.map((p) => Object.freeze(p)));
 }

@@ -9,7 +9,10 @@ import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbea
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
+import { StrategyLedger, type StrategyFigures } from '../portfolio/strategy-ledger.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
+import type { RiskLimits } from '../risk/types.ts';
+import type { Micros } from '../core/fixed.ts';
 import { AccountSync } from './account-sync.ts';
 import { EngineDesk } from './engine-desk.ts';
 import type { MemoryMetrics } from '../core/metrics.ts';
@@ -25,7 +28,7 @@ import { IntentRouter } from './intent-router.ts';
 import { MarketLifecycle } from './market-lifecycle.ts';
 import { OrderCanceller } from './order-canceller.ts';
 import { OrderSubmitter } from './order-submitter.ts';
-import type { EngineOptions, EngineRestore, MarketSettlement } from './ports.ts';
+import type { EngineOptions, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
 import { Reconciler } from './reconciler.ts';
 import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
@@ -51,7 +54,10 @@ export const DEFAULT_STOP_DEADLINE_MS = 30_000;
  */
 export class TradingEngine {
   readonly cache = new MarketCache();
+  /** The run's account: every strategy's fills together (its cash the venue's, live). */
   readonly portfolio: Portfolio;
+  /** Each strategy's positions, PnL, fees and turnover (its own fills). */
+  readonly ledger = new StrategyLedger();
   readonly risk: RiskEngine;
   readonly heartbeat: HeartbeatSupervisor | undefined;
   readonly #opts: EngineOptions;
@@ -80,7 +86,7 @@ export class TradingEngine {
     desk.bus.subscribe(this.#tally.listener);
     if (options.onEvent) desk.bus.subscribe(options.onEvent);
     this.portfolio = new Portfolio(options.startingBalance);
-    this.risk = new RiskEngine({ checks: options.risk.checks, limits: options.risk.limits });
+    this.risk = new RiskEngine({ checks: options.risk.checks, limits: withBudgets(options.risk.limits, options.strategies) });
     for (const token of options.tokens) this.cache.track(token);
     if (options.heartbeat && options.execution.heartbeat) {
       const exec = options.execution;
@@ -105,8 +111,8 @@ export class TradingEngine {
     this.#canceller = new OrderCanceller(desk);
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
-    this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event));
-    this.#markets = new MarketLifecycle({ desk, cache: this.cache, portfolio: this.portfolio, canceller: this.#canceller, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
+    this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
+    this.#markets = new MarketLifecycle({ desk, cache: this.cache, portfolio: this.portfolio, ledger: this.ledger, canceller: this.#canceller, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
     const heartbeat = this.heartbeat;
     this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
     this.#snapshot = new RiskSnapshot({
@@ -120,6 +126,7 @@ export class TradingEngine {
       reconciling: this.#reconciler.markets,
       outside: this.#account.outsideHoldings,
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
+      strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
     });
     this.#host = new StrategyHost({
       clock: options.clock,
@@ -127,6 +134,8 @@ export class TradingEngine {
       cache: this.cache,
       tracker: desk.tracker,
       portfolio: this.portfolio,
+      ledger: this.ledger,
+      mark: (tokenId) => this.#snapshot.mark(tokenId),
       onIntents: (id, intents) => this.handleIntents(id, intents),
       onFault: (id, err) => this.#onFault(id, err),
       keepGoing: options.keepGoingOnFault,
@@ -378,14 +387,29 @@ export class TradingEngine {
     this.#router.handle(strategyId, intents);
   }
 
+  /**
+   * Each strategy's fills, turnover, fees and PnL at `mark` (default: the run's marks), adding up
+   * to the run's (StrategyLedger.figures); every hosted strategy has a row, traded or not.
+   */
+  strategyFigures(mark: (tokenId: TokenId) => Micros | undefined = (tokenId) => this.#snapshot.mark(tokenId)): StrategyFigures[] {
+    const traded = this.ledger.figures(this.portfolio, mark);
+    const rows = new Map(traded.map((f) => [f.strategyId, f]));
+    for (const s of this.#opts.strategies) {
+      if (!rows.has(s.id)) rows.set(s.id, { strategyId: s.id, fills: 0, turnover: 0, fees: 0, realizedPnl: 0, unrealizedPnl: 0, pnl: 0, positions: [] });
+    }
+    return [...rows.values()];
+  }
+
   summary(): EngineSummary {
-    const totals = this.portfolio.totals((tokenId) => this.#snapshot.mark(tokenId));
+    const mark = (tokenId: TokenId) => this.#snapshot.mark(tokenId);
+    const totals = this.portfolio.totals(mark);
     const metrics = this.#desk.metrics;
     return buildSummary({
       counts: this.#desk.counters,
       deniedByCode: metrics.total(ENGINE_METRICS.denied, 'code'),
       firstFault: this.#tally.firstFault,
       totals,
+      byStrategy: this.strategyFigures(mark),
       fillsBySettlement: this.#fills.settlement,
       reserved: reservedByOpenBuys(this.#desk.tracker.open()),
       account: { source: this.#account.source, outside: this.#account.outside() },
@@ -426,8 +450,7 @@ export class TradingEngine {
 
   /** Puts back orders and fills of a previous life; open orders are reconciled on start. */
   #restore(restore: EngineRestore): void {
-    this.#fills.restore(restore.fills);
-    if (restore.settlements) this.#markets.restore(restore.settlements);
+    // the orders first: each fill is booked for the strategy of its order
     for (const order of restore.orders) {
       this.#desk.tracker.restore(order.request, {
         orderId: order.orderId,
@@ -436,5 +459,19 @@ export class TradingEngine {
         at: order.updatedAt,
       });
     }
+    this.#fills.restore(restore.fills);
+    if (restore.settlements) this.#markets.restore(restore.settlements);
   }
+}
+
+/** The risk limits with each strategy's budget (EngineStrategy.budget) as `strategyBudgets`. */
+function withBudgets(limits: RiskLimits, strategies: readonly EngineStrategy[]): RiskLimits {
+  const budgets: Record<string, Micros> = {};
+  let any = false;
+  for (const s of strategies) {
+    if (s.budget === undefined) continue;
+    budgets[s.id] = s.budget;
+    any = true;
+  }
+  return any ? { ...limits, strategyBudgets: { ...limits.strategyBudgets, ...budgets } } : limits;
 }

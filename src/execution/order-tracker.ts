@@ -45,6 +45,8 @@ export class OrderTracker {
   /** Records in the order they closed, for `forget`. */
   #closed: OrderRecord[] = [];
   #closedHead = 0;
+  /** The newest order of each (strategy, ref), for `byRef`. */
+  readonly #byRef = new Map<string, OrderRecord>();
 
   listen(listener: OrderTrackerListener | undefined): void {
     this.#listener = listener;
@@ -63,6 +65,7 @@ export class OrderTracker {
     };
     this.#byClientId.set(request.clientOrderId, record);
     if (state.orderId) this.#byOrderId.set(state.orderId, record);
+    if (request.ref !== undefined) this.#byRef.set(refKey(request.strategyId, request.ref), record);
     if (!OPEN_STATUSES.has(state.status)) this.#closed.push(record);
     this.#rebuild();
     return record;
@@ -81,6 +84,7 @@ export class OrderTracker {
     };
     this.#index();
     this.#byClientId.set(request.clientOrderId, record);
+    if (request.ref !== undefined) this.#byRef.set(refKey(request.strategyId, request.ref), record);
     this.#open.set(request.clientOrderId, record);
     this.#indexed++;
     this.#listener?.created(record, at);
@@ -131,6 +135,11 @@ export class OrderTracker {
       if (this.#byClientId.get(id) !== record) continue;
       this.#byClientId.delete(id);
       if (record.orderId !== undefined && this.#byOrderId.get(record.orderId) === record) this.#byOrderId.delete(record.orderId);
+      const ref = record.request.ref;
+      if (ref !== undefined) {
+        const key = refKey(record.request.strategyId, ref);
+        if (this.#byRef.get(key) === record) this.#byRef.delete(key);
+      }
       this.#indexed--;
       out.push(record);
     }
@@ -148,6 +157,18 @@ export class OrderTracker {
 
   byOrderId(id: string): OrderRecord | undefined {
     return this.#byOrderId.get(id);
+  }
+
+  /**
+   * A strategy's order by its intent's `ref` or by its client order id (the ref first): the
+   * newest order with that ref when several share it (a quote's orders do). Orders forgotten
+   * (closed past the retention) are not found.
+   */
+  byRef(strategyId: string, refOrClientOrderId: string): OrderRecord | undefined {
+    const byRef = this.#byRef.get(refKey(strategyId, refOrClientOrderId));
+    if (byRef !== undefined) return byRef;
+    const record = this.#byClientId.get(refOrClientOrderId);
+    return record !== undefined && record.request.strategyId === strategyId ? record : undefined;
   }
 
   all(): IterableIterator<OrderRecord> {
@@ -200,7 +221,14 @@ export class OrderTracker {
       orderType: r.orderType ?? 'GTC',
       postOnly: r.postOnly ?? false,
       tag: r.tag,
+      ref: r.ref,
+      group: r.group,
       createdAt: r.createdAt,
     });
   }
+}
+
+/** The key of a (strategy, ref) pair (a strategy id holds no NUL). */
+function refKey(strategyId: string, ref: string): string {
+  return `${strategyId}\u0000${ref}`;
 }

@@ -1,5 +1,6 @@
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import type { PortfolioTotals } from './portfolio.ts';
+import type { StrategyFigures } from './strategy-ledger.ts';
 
 /**
  * The account's figures under one set of names, wherever they are shown: the run summary, the
@@ -46,4 +47,33 @@ export interface OutsidePosition {
   readonly mark?: string;
   /** size × mark (kept apart from the bot's equity and PnL). */
   readonly value?: string;
+}
+
+/**
+ * One strategy's figures (StrategyLedger.figures) under the names the run summary, `clobot status`
+ * and the backtest summary show them: exact decimal strings.
+ */
+export interface StrategyAccount {
+  readonly fills: number;
+  readonly turnover: string;
+  readonly fees: string;
+  /** realized + unrealized - fees. */
+  readonly pnl: string;
+  /** Realized and unrealized on the strategy's own average cost (their sum less fees is `pnl`). */
+  readonly realized: string;
+  readonly unrealized: string;
+  readonly positions: readonly { readonly tokenId: string; readonly size: string; readonly avgPrice: string; readonly realized: string }[];
+}
+
+/** A strategy's figures as the summaries show them. */
+export function strategyAccount(f: StrategyFigures): StrategyAccount {
+  return {
+    fills: f.fills,
+    turnover: formatMicros(f.turnover),
+    fees: formatMicros(f.fees),
+    pnl: formatMicros(f.pnl),
+    realized: formatMicros(f.realizedPnl),
+    unrealized: formatMicros(f.unrealizedPnl),
+    positions: f.positions.map((p) => ({ tokenId: p.tokenId, size: formatMicros(p.size), avgPrice: formatMicros(p.avgPrice), realized: formatMicros(p.realizedPnl) })),
+  };
 }

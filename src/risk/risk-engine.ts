@@ -144,6 +144,7 @@ class BatchState implements RiskState {
   readonly haltReason: string | undefined;
   readonly reconciling: RiskState['reconciling'];
   readonly outside: RiskState['outside'];
+  readonly strategyCost: RiskState['strategyCost'];
   readonly #taken: RiskState;
 
   constructor(taken: RiskState) {
@@ -159,6 +160,7 @@ class BatchState implements RiskState {
     this.haltReason = taken.haltReason;
     this.reconciling = taken.reconciling;
     this.outside = taken.outside;
+    this.strategyCost = taken.strategyCost;
   }
 
   get dailyPnl(): number {
@@ -208,5 +210,11 @@ function validateLimits(limits: RiskLimits): RiskLimits {
   }
   const copy: Record<string, unknown> = {};
   for (const key of KNOWN_LIMITS) if (limits[key] !== undefined) copy[key] = limits[key];
+  if (limits.strategyBudgets !== undefined) {
+    for (const [id, v] of Object.entries(limits.strategyBudgets)) {
+      if (!(Number.isSafeInteger(v) && v >= 0)) throw new ConfigError(`strategies[${id}].budget: must be a whole number of micros >= 0, was ${String(v)}`);
+    }
+    copy['strategyBudgets'] = Object.freeze({ ...limits.strategyBudgets });
+  }
   return copy;
 }

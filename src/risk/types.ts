@@ -28,6 +28,7 @@ export const CHECK_NAMES = [
   'maxPosition',
   'maxGrossExposure',
   'negRiskExposure',
+  'strategyBudget',
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
@@ -64,6 +65,7 @@ export const CHECK_DENY_CODE: Readonly<Record<CheckName, DenyCode>> = Object.fre
   maxPosition: 'POSITION_LIMIT',
   maxGrossExposure: 'GROSS_EXPOSURE_LIMIT',
   negRiskExposure: 'NEG_RISK_EXPOSURE_LIMIT',
+  strategyBudget: 'STRATEGY_BUDGET',
 });
 
 /**
@@ -91,6 +93,12 @@ export interface RiskLimits {
   readonly dailyLossLimit?: Micros;
   /** Halt when this many orders in a row were rejected by the venue. */
   readonly maxConsecutiveRejects?: number;
+  /**
+   * Per strategy id, the most collateral the strategy may commit: its positions at cost plus its
+   * open BUYs, this order included (each strategy's config entry `budget`). A strategy not listed
+   * has no budget.
+   */
+  readonly strategyBudgets?: Readonly<Record<string, Micros>>;
 }
 
 /** What risk needs to know of one token's market. */
@@ -151,6 +159,8 @@ export interface RiskState {
    * `outside` gate refuses a SELL that would reach into them. Absent: none known.
    */
   readonly outside?: ReadonlyMap<TokenId, Micros>;
+  /** What a strategy's open long positions cost, collateral (the strategy ledger's); absent: none known. */
+  readonly strategyCost?: (strategyId: string) => Micros;
 }
 
 /** A no from risk: the engine publishes it as an OrderDenied event the strategy hears. */

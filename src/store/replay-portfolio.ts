@@ -1,4 +1,5 @@
 import { Portfolio } from '../portfolio/portfolio.ts';
+import { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { BalanceAnchor, StoredFill } from './store-types.ts';
 
 /**
@@ -16,4 +17,18 @@ export function replayPortfolio(fills: readonly StoredFill[], anchors: readonly 
   }
   while (a < anchors.length) portfolio.setBalance(anchors[a++]!.balance);
   return portfolio;
+}
+
+/**
+ * Each strategy's share of the fills, replayed the same way: every fill booked for the strategy
+ * of its order (`owners`: client order id to strategy id; a fill whose order is unknown is left
+ * out). Settle it like the portfolio (settlements.ts) to close what resolutions closed.
+ */
+export function replayLedger(fills: readonly StoredFill[], owners: ReadonlyMap<string, string>): StrategyLedger {
+  const ledger = new StrategyLedger();
+  for (const fill of fills) {
+    const strategyId = owners.get(fill.clientOrderId);
+    if (strategyId !== undefined) ledger.applyFill(strategyId, fill);
+  }
+  return ledger;
 }

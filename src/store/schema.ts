@@ -156,6 +156,25 @@ CREATE TABLE voided_fills AS SELECT *, 0 AS voided_at FROM fills WHERE 0;
 CREATE UNIQUE INDEX voided_fills_key ON voided_fills (trade_id, order_id);
 `;
 
+/** The rows of the staged orders (the FROM of the view staged_orders, schema 3 and 4). */
+const STAGED_ROWS = `  FROM (SELECT r->>'clientOrderId' AS client_order_id,
+               r->>'strategyId' AS strategy_id,
+               o->>0 AS order_id,
+               s->>(r->>'tokenId') AS token_id,
+               s->>(r->>'conditionId') AS condition_id,
+               r->>'side' AS side,
+               r->>'price' AS price,
+               r->>'size' AS size,
+               coalesce(r->>'orderType', 'GTC') AS order_type,
+               CASE WHEN r->>'postOnly' THEN 1 ELSE 0 END AS post_only,
+               o->>1 AS status,
+               o->>5 AS status_reason,
+               o->>2 AS filled,
+               r,
+               o->>3 AS created_at,
+               o->>4 AS updated_at
+        FROM (SELECT b.orders->0 AS s, j.value AS o, j.value->6 AS r FROM order_batches b, json_each(b.orders, '$[1]') j));`;
+
 /**
  * Version 3: orders staged before their post. The orders of a batch are written as ONE row of
  * `order_batches` and committed before the post: one small append instead of a row per order in
@@ -180,23 +199,7 @@ CREATE VIEW staged_orders AS
          status, status_reason, filled,
          json_set(r, '$.tokenId', token_id, '$.conditionId', condition_id) AS request,
          created_at, updated_at
-  FROM (SELECT r->>'clientOrderId' AS client_order_id,
-               r->>'strategyId' AS strategy_id,
-               o->>0 AS order_id,
-               s->>(r->>'tokenId') AS token_id,
-               s->>(r->>'conditionId') AS condition_id,
-               r->>'side' AS side,
-               r->>'price' AS price,
-               r->>'size' AS size,
-               coalesce(r->>'orderType', 'GTC') AS order_type,
-               CASE WHEN r->>'postOnly' THEN 1 ELSE 0 END AS post_only,
-               o->>1 AS status,
-               o->>5 AS status_reason,
-               o->>2 AS filled,
-               r,
-               o->>3 AS created_at,
-               o->>4 AS updated_at
-        FROM (SELECT b.orders->0 AS s, j.value AS o, j.value->6 AS r FROM order_batches b, json_each(b.orders, '$[1]') j));
+${STAGED_ROWS}
 
 CREATE VIEW orders AS
   SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
@@ -206,11 +209,54 @@ CREATE VIEW orders AS
   SELECT * FROM staged_orders;
 `;
 
+/**
+ * Version 4: the caller's refs and each strategy's share. An order's `ref` and `group` (strategy
+ * API 3, kept in its request JSON) as columns of `order_rows` (VIRTUAL generated: read from the
+ * request, nothing more written) and of the views `staged_orders` and `orders` (as `ref` and
+ * `order_group`); the view `strategy_positions`: net size, traded amounts, turnover and fees per
+ * (strategy, token) from the fills of each strategy's orders (average prices and PnL are derived
+ * in code, as for `positions`).
+ */
+const V4_SQL = `
+ALTER TABLE order_rows ADD COLUMN ref TEXT GENERATED ALWAYS AS (request->>'ref') VIRTUAL;
+ALTER TABLE order_rows ADD COLUMN order_group TEXT GENERATED ALWAYS AS (request->>'group') VIRTUAL;
+
+DROP VIEW orders;
+DROP VIEW staged_orders;
+
+CREATE VIEW staged_orders AS
+  SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
+         status, status_reason, filled,
+         json_set(r, '$.tokenId', token_id, '$.conditionId', condition_id) AS request,
+         created_at, updated_at, r->>'ref' AS ref, r->>'group' AS order_group
+${STAGED_ROWS}
+
+CREATE VIEW orders AS
+  SELECT client_order_id, strategy_id, order_id, token_id, condition_id, side, price, size, order_type, post_only,
+         status, status_reason, filled, request, created_at, updated_at, ref, order_group
+  FROM order_rows
+  UNION ALL
+  SELECT * FROM staged_orders;
+
+CREATE VIEW strategy_positions AS
+  SELECT o.strategy_id,
+         f.token_id,
+         sum(CASE f.side WHEN 'BUY' THEN f.size ELSE -f.size END) AS size,
+         sum(CASE f.side WHEN 'BUY' THEN f.size ELSE 0 END) AS bought,
+         sum(CASE f.side WHEN 'SELL' THEN f.size ELSE 0 END) AS sold,
+         sum(f.price * f.size) / 1000000 AS turnover,
+         sum(f.fee) AS fees,
+         count(*) AS fills
+  FROM fills f JOIN orders o ON o.client_order_id = f.client_order_id
+  GROUP BY o.strategy_id, f.token_id;
+`;
+
 /** Every schema version in order; a new store runs them all, an older store the missing ones. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = Object.freeze([
   { version: 1, description: 'run, ids, orders, history, fills, balances, heartbeat, journal, cursors', up: (db: Database) => db.exec(V1_SQL) },
   { version: 2, description: 'voided fills (trades that failed on chain)', up: (db: Database) => db.exec(V2_SQL) },
   { version: 3, description: 'orders staged before their post (order_batches), orders table renamed order_rows, view orders', up: (db: Database) => db.exec(V3_SQL) },
+  { version: 4, description: "orders' ref and group columns, view strategy_positions", up: (db: Database) => db.exec(V4_SQL) },
 ]);
 
 /** The schema version this build writes and the newest it can read. */
@@ -230,6 +276,7 @@ export const REQUIRED_TABLES: readonly string[] = Object.freeze([
   'fills',
   'voided_fills',
   'positions',
+  'strategy_positions',
   'balances',
   'heartbeat',
   'journal',

@@ -1,6 +1,7 @@
 import { DecodeError } from '../core/errors.ts';
 import type { MarketSettlement } from '../engine/ports.ts';
 import type { Portfolio, Settlement } from '../portfolio/portfolio.ts';
+import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 
 /**
  * Settled markets in a run store: one note per resolved market, in the store's named notes (the
@@ -36,10 +37,10 @@ export function settlementsOf(notes: Readonly<Record<string, string>>): MarketSe
   return out.sort((a, b) => a.at - b.at);
 }
 
-/** Closes the settled positions of a portfolio replayed from fills, as the engine did. */
-export function applySettlements(portfolio: Portfolio, settlements: readonly MarketSettlement[]): Portfolio {
-  for (const s of settlements) for (const t of s.tokens) portfolio.settle(t.tokenId, t.payout);
-  return portfolio;
+/** Closes the settled positions of a portfolio (or strategy ledger) replayed from fills, as the engine did. */
+export function applySettlements<B extends Pick<Portfolio, 'settle'> | Pick<StrategyLedger, 'settle'>>(book: B, settlements: readonly MarketSettlement[]): B {
+  for (const s of settlements) for (const t of s.tokens) book.settle(t.tokenId, t.payout);
+  return book;
 }
 
 function decodeSettlement(name: string, value: string): MarketSettlement {

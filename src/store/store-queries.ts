@@ -116,6 +116,15 @@ export function readVoidedFills(db: Db): (StoredFill & { readonly voidedAt: numb
   return rows.map((r) => ({ ...fillOfRow(r), voidedAt: r.voided_at }));
 }
 
+/** The strategy of each order that has fills: client order id to strategy id. */
+export function readFillOwners(db: Db): Map<string, string> {
+  const rows = db.prepare('SELECT client_order_id, strategy_id FROM orders WHERE client_order_id IN (SELECT client_order_id FROM fills)').all() as {
+    client_order_id: string;
+    strategy_id: string;
+  }[];
+  return new Map(rows.map((r) => [r.client_order_id, r.strategy_id]));
+}
+
 export function readLastFillSeq(db: Db): number {
   return (db.prepare('SELECT max(seq) FROM fills').pluck().get() as number | null) ?? 0;
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
-import { replayPortfolio } from './replay-portfolio.ts';
+import { replayLedger, replayPortfolio } from './replay-portfolio.ts';
 import { applySettlements, settlementsOf } from './settlements.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 import { openReadOnlyChecked, storeFailure } from './store-file.ts';
@@ -12,6 +12,7 @@ import {
   readBalances,
   readCounts,
   readCursors,
+  readFillOwners,
   readFills,
   readHeartbeat,
   readJournalTail,
@@ -22,6 +23,7 @@ import {
 } from './store-queries.ts';
 import type { BalanceAnchor, JournalRow, LockHolder, RunInfo, StoredFill, StoredOrder } from './store-types.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
+import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 
 /** One consistent read of a store, for inspection. */
 export interface StoreSnapshot {
@@ -38,6 +40,8 @@ export interface StoreSnapshot {
   readonly balances: readonly BalanceAnchor[];
   /** Fills replayed (positions, realized PnL, fees, balance). */
   readonly portfolio: Portfolio;
+  /** The same fills per strategy (the strategy of each fill's order). */
+  readonly ledger: StrategyLedger;
   readonly cursors: Readonly<Record<string, string>>;
   readonly counts: { readonly orders: number; readonly openOrders: number; readonly fills: number; readonly journal: number };
   readonly events: readonly JournalRow[];
@@ -93,6 +97,7 @@ export class StoreReader {
           balances,
           // positions a market's resolution closed are closed here too (settlements.ts)
           portfolio: applySettlements(replayPortfolio(fills, balances), settlementsOf(cursors)),
+          ledger: applySettlements(replayLedger(fills, readFillOwners(db)), settlementsOf(cursors)),
           cursors,
           counts: readCounts(db),
           events: events > 0 ? readJournalTail(db, events) : [],

@@ -1,7 +1,7 @@
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
-import { accountFigures, type AccountFigures, type OutsidePosition } from '../portfolio/account-figures.ts';
+import { accountFigures, strategyAccount, type AccountFigures, type OutsidePosition, type StrategyAccount } from '../portfolio/account-figures.ts';
 import type { TokenId } from '../core/types.ts';
 import { describeJournalEvent } from './journal-entry.ts';
 import type { StoreSnapshot } from './store-reader.ts';
@@ -25,6 +25,11 @@ export interface StatusReport {
   /** The same figures, under the same names, as the run summary's `account`. */
   readonly account: StatusAccount;
   readonly positions: readonly StatusPosition[];
+  /**
+   * Each strategy's own figures (its orders' fills), at the same marks: fills, turnover, fees and
+   * PnL add up to the account's (pnl to realized + unrealized - fees).
+   */
+  readonly strategies: readonly StatusStrategy[];
   /** Markets that resolved during the run, with the positions settled at their payout. */
   readonly settled: readonly StatusSettlement[];
   /** Fills whose trade FAILED on chain: void, out of the positions and PnL above (their orders keep the size the venue matched). */
@@ -74,6 +79,11 @@ export interface StatusPosition {
   readonly realizedPnl: string;
   readonly mark: string;
   readonly unrealizedPnl: string;
+}
+
+/** One strategy's figures in the status report (the run summary's `byStrategy` names). */
+export interface StatusStrategy extends StrategyAccount {
+  readonly strategyId: string;
 }
 
 export interface StatusSettlement {
@@ -154,6 +164,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
     counts: s.counts,
     account: { ...accountFigures(totals, reserved), source: note?.source ?? 'unknown', marks: note ? 'run' : 'last fill price', outside },
     positions,
+    strategies: s.ledger.figures(s.portfolio, mark).map((f) => ({ strategyId: f.strategyId, ...strategyAccount(f) })),
     settled: settlementsOf(s.cursors).map((m) => ({
       conditionId: m.conditionId,
       winner: m.winnerTokenId ?? null,

@@ -6,18 +6,27 @@ import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId } from '
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 
-export type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
+export type { FillEvent, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
 export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
 
 /**
  * The strategy interface. A strategy module default-exports `defineStrategy({...})`.
  * Bump STRATEGY_API_VERSION on any breaking change; the loader refuses a module built for
  * another major version. Hooks take ONE object argument, so new fields break nobody.
+ *
+ * Version 3 (additive): `ctx.position()` and `ctx.positions()` are the strategy's own (its fills
+ * only), `ctx.account()` is the run's account, `ctx.order(ref)` finds an order by the `ref` its
+ * intent set, and place and quote intents take `ref` and `group`, echoed on every event of the
+ * order.
  */
-export const STRATEGY_API_VERSION = 2;
+export const STRATEGY_API_VERSION = 3;
 
-/** Older versions this clobot still loads: a v1 module runs as is (its hooks ignore `state`). */
-export const SUPPORTED_API_VERSIONS: readonly number[] = [1, 2];
+/**
+ * Older versions this clobot still loads, unchanged: a v1 module runs as is (its hooks ignore
+ * `state`); v1 and v2 modules keep `ctx.position()` and `ctx.positions()` as the run's positions
+ * (what they were before strategies had their own).
+ */
+export const SUPPORTED_API_VERSIONS: readonly number[] = [1, 2, 3];
 
 export interface StrategyLogger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -52,6 +61,27 @@ export interface PositionSnapshot {
   readonly realizedPnl: Micros;
 }
 
+/**
+ * The run's account (`ctx.account()`): the same figures as the run summary's `account`, as Micros.
+ * Cash is the venue's (live) or the configured balance moved by the run's fills (paper, backtest).
+ */
+export interface AccountSnapshot {
+  readonly cash: Micros;
+  /** What the run's open BUY orders promise. */
+  readonly reserved: Micros;
+  /** cash - reserved (what `ctx.balance()` gives). */
+  readonly free: Micros;
+  /** Σ size × mark of the run's positions (at cost where a token has no mark). */
+  readonly positionValue: Micros;
+  /** cash + positionValue. */
+  readonly equity: Micros;
+  readonly realizedPnl: Micros;
+  readonly unrealizedPnl: Micros;
+  readonly fees: Micros;
+  /** The run's positions: every strategy's fills together. */
+  readonly positions: readonly PositionSnapshot[];
+}
+
 /** The narrow view a strategy gets. Every getter returns a frozen snapshot. */
 export interface StrategyContext<P = unknown> {
   readonly strategyId: string;
@@ -63,10 +93,22 @@ export interface StrategyContext<P = unknown> {
   market(tokenId: TokenId): MarketSnapshot | undefined;
   markets(): readonly MarketSnapshot[];
   openOrders(tokenId?: TokenId): readonly OrderSnapshot[];
+  /**
+   * The strategy's own position in a token: its fills only, whatever other strategies of the run
+   * hold (API version 3; a v1 or v2 module gets the run's position, as before).
+   */
   position(tokenId: TokenId): PositionSnapshot;
+  /** The strategy's own positions (the run's for a v1 or v2 module), tokens ever traded. */
   positions(): readonly PositionSnapshot[];
-  /** Free collateral (not reserved by open BUY orders). */
+  /** Free collateral of the run (not reserved by open BUY orders of any strategy). */
   balance(): Micros;
+  /** The run's account: cash, positions and PnL of every strategy together (API version 3). */
+  account(): AccountSnapshot;
+  /**
+   * One of the strategy's orders by the `ref` its intent set (the newest with that ref) or by
+   * its client order id; undefined when unknown, another strategy's, or long closed (API version 3).
+   */
+  order(refOrClientOrderId: string): OrderSnapshot | undefined;
 }
 
 type Out = OrderIntent[] | OrderIntent | void | undefined;

@@ -46,15 +46,15 @@ export interface RecordedIntent {
 export interface StrategyRun {
   /** Every intent the strategy returned, in order. */
   readonly intents: readonly RecordedIntent[];
-  /** Every order the engine made for it (a risk denial makes none), in the order made, with its final status. */
+  /** Every order the engine made for it (a risk denial makes none), in the order made, with its final status (and its intent's `ref` and `group`). */
   readonly orders: readonly OrderSnapshot[];
   /** Fills, as the strategy received them. */
   readonly fills: readonly FillEvent[];
-  /** Order events, as the strategy received them (denials carry their DenyCode). */
+  /** Order events, as the strategy received them (denials carry their DenyCode; each its order's `ref` and `group`). */
   readonly orderEvents: readonly OrderEvent[];
   /** Order events and fills together, in the order the strategy received them (causal). */
   readonly events: readonly (OrderEvent | FillEvent)[];
-  /** Positions at the end (tokens ever held; size 0 once closed). */
+  /** The strategy's own positions at the end (tokens ever held; size 0 once closed). */
   readonly positions: readonly PositionView[];
   /** Free collateral at the end. */
   readonly cash: Micros;
@@ -122,7 +122,7 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
     },
     onStopped: (engine) => {
       orders = [...engine.tracker.all()].filter((o) => o.request.strategyId === id).map((o) => engine.tracker.snapshot(o));
-      positions = engine.portfolio.positions();
+      positions = engine.ledger.positions(id);
       cash = engine.portfolio.balance();
       state = engine.strategyState(id);
     },

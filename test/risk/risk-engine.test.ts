@@ -142,6 +142,7 @@ describe('RiskEngine.counts', () => {
       staleBookMs: 1000,
       dailyLossLimit: m('100'),
       maxConsecutiveRejects: 3,
+      strategyBudgets: { s1: m('150') },
     };
     const engine = new RiskEngine({ limits });
     const cases: [DenyCode, ReturnType<typeof order>, ReturnType<typeof state>][] = [
@@ -161,6 +162,7 @@ describe('RiskEngine.counts', () => {
       ['MARKET_POSITION_LIMIT', order({ tokenId: 'N1', size: m('20') }), state({ positions: new Map([['Y1', m('-90')]]) })],
       ['GROSS_EXPOSURE_LIMIT', order({ size: m('20') }), state({ positions: new Map([['FX', m('400')]]) })],
       ['NEG_RISK_EXPOSURE_LIMIT', order({ tokenId: 'EA', price: m('0.2'), size: m('60') }), state()],
+      ['STRATEGY_BUDGET', order({ size: m('20') }), state({ strategyCost: () => m('145') })],
     ];
     for (const [code, req, s] of cases) expect(engine.check(req, s)?.code, code).toBe(code);
     expect(cases.map(([code]) => code).sort()).toEqual([...DENY_CODES].sort());

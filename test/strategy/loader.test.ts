@@ -129,12 +129,14 @@ describe('strategy modules outside the repo', () => {
     expect(out.status).toBe(0);
   });
 
-  it('a v1 module still loads; another version is refused with how to port', async () => {
+  it('v1 and v2 modules still load; another version is refused with how to port', async () => {
     writeFileSync(join(dir, 'v1.mjs'), "export default { name: 'old', apiVersion: 1, onBook() {} };\n");
     expect((await load('v1.mjs')).apiVersion).toBe(1);
+    writeFileSync(join(dir, 'v2.mjs'), "export default { name: 'older', apiVersion: 2, init() { return {}; }, onBook() {} };\n");
+    expect((await load('v2.mjs')).apiVersion).toBe(2);
     writeFileSync(join(dir, 'v9.mjs'), "export default { name: 'future', apiVersion: 9 };\n");
     await expect(load('v9.mjs')).rejects.toThrow(
-      "strategy 'future' (./v9.mjs) targets strategy API version 9; this clobot runs version 2 (and still loads 1): make the module with this clobot's defineStrategy",
+      "strategy 'future' (./v9.mjs) targets strategy API version 9; this clobot runs version 3 (and still loads 1, 2): make the module with this clobot's defineStrategy",
     );
   });
 });

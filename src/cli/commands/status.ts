@@ -106,6 +106,17 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
     );
   }
 
+  if (r.strategies.length > 0) {
+    out.push('', 'strategies (each its own fills; pnl, fees and turnover add up to the run\'s)');
+    out.push(
+      renderTable(
+        ['strategy', 'fills', 'turnover', 'fees', 'realized', 'unrealized', 'pnl'],
+        r.strategies.map((st) => [st.strategyId, String(st.fills), st.turnover, st.fees, st.realized, st.unrealized, st.pnl]),
+        [false, true, true, true, true, true, true],
+      ),
+    );
+  }
+
   if (r.settled.length > 0) {
     out.push('', 'settled markets');
     out.push(

@@ -11,6 +11,7 @@ import { orderRate } from './order-rate.ts';
 import { priceBounds } from './price-bounds.ts';
 import { selfCross } from './self-cross.ts';
 import { staleBook } from './stale-book.ts';
+import { strategyBudget } from './strategy-budget.ts';
 import { tickGrid } from './tick-grid.ts';
 
 /** Every check by its config name. */
@@ -28,6 +29,7 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = Object.freeze({
   maxPosition,
   maxGrossExposure,
   negRiskExposure,
+  strategyBudget,
 });
 
 export {
@@ -43,5 +45,6 @@ export {
   priceBounds,
   selfCross,
   staleBook,
+  strategyBudget,
   tickGrid,
 };
