@@ -29,9 +29,12 @@ const MAY_IMPORT = {
     'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
     'backtest', 'sandbox',
   ],
+  // backtest jobs (a resolved config and data named by content hash), the JobRunner port and its
+  // adapters (the local worker pool), and the sweep over them; a job runs the app's backtest
+  jobs: ['core', 'config', 'strategy', 'backtest', 'app'],
   cli: [
     'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
-    'backtest', 'sandbox', 'app',
+    'backtest', 'sandbox', 'app', 'jobs',
   ],
   // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
   testing: [

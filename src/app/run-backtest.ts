@@ -21,6 +21,7 @@ import { backtestTokens, RecordedMarketFollower, selectedTokenIds, selectRecorde
 import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
 import { buildSummary } from '../backtest/summary.ts';
 import { BacktestFaultError } from '../backtest/backtest-fault.ts';
+import { isWholeWindow, windowBatches, type DataWindow } from '../backtest/data-window.ts';
 import { loadRunStrategies } from './strategies.ts';
 
 export interface BacktestProgress extends ReplayProgress {
@@ -44,6 +45,8 @@ export interface BacktestInput {
   readonly onStopped?: (engine: TradingEngine) => void;
   /** Overrides `backtest.keepGoing`: a strategy that throws is counted and runs on instead of stopping the backtest. */
   readonly keepGoing?: boolean;
+  /** Overrides `backtest.from` / `backtest.to` (each end on its own): the data's window (src/backtest/data-window.ts). */
+  readonly window?: Partial<DataWindow>;
 }
 
 /** Client order id prefix of every backtest: fixed, so ids (and everything else) repeat exactly. */
@@ -94,7 +97,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
 
   // the first event sets the clock's start
   let bytes: number | undefined;
-  const source = data.batches ? data.batches((b) => (bytes = b)) : inBatches(data.events());
+  const all = data.batches ? data.batches((b) => (bytes = b)) : inBatches(data.events());
+  const window: DataWindow = { from: input.window?.from ?? bt.from, to: input.window?.to ?? bt.to };
+  const source = isWholeWindow(window) ? all : windowBatches(all, window);
   const iterator = source[Symbol.asyncIterator]();
   let head = await iterator.next();
   while (!head.done && head.value.length === 0) head = await iterator.next();

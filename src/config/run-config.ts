@@ -389,4 +389,7 @@ export interface BacktestConfig {
   readonly settlement: { readonly minedMs: number; readonly confirmedMs: number; readonly retryRate: number; readonly failRate: number; readonly seed: number };
   /** Matching delay of every market in paper and backtest, ms; undefined: none. */
   readonly matchingDelayMs: number | undefined;
+  /** The data's window (src/backtest/data-window.ts), epoch ms of `tsInit`: from inclusive, to exclusive; undefined: open. */
+  readonly from: number | undefined;
+  readonly to: number | undefined;
 }

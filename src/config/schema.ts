@@ -6,6 +6,7 @@ import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';
+import { readTime, TIME_FORMS } from './window-time.ts';
 import { LOG_LEVELS, MODES, type Address, type Hex } from './run-config.ts';
 
 /**
@@ -291,6 +292,13 @@ const storeSchema = z.strictObject({ path: pathText.optional() });
 
 const paperSchema = z.strictObject({ balance: money('positive').default(decimalToMicros(10_000)) });
 
+/** A time: ISO 8601 with a zone, a date, or epoch ms (src/config/window-time.ts), as epoch ms. */
+const windowTime = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const t = readTime(v);
+  if (t === undefined) ctx.addIssue({ code: 'custom', message: `must be ${TIME_FORMS}` });
+  return t ?? 0;
+});
+
 const backtestSchema = z
   .strictObject({
     balance: money('positive').default(decimalToMicros(10_000)),
@@ -318,7 +326,11 @@ const backtestSchema = z
       .prefault({}),
     /** Matching delay of every market in paper and backtest, ms (a marketable order is DELAYED this long); absent: none. */
     matchingDelayMs: ms(0, 600_000).optional(),
+    /** The data's window (src/backtest/data-window.ts): events from `from` (inclusive) to `to` (exclusive); absent: open. */
+    from: windowTime.optional(),
+    to: windowTime.optional(),
   })
+  .refine((b) => b.from === undefined || b.to === undefined || b.from < b.to, { error: 'must be after backtest.from', path: ['to'] })
   // the one-way latency is the default of both legs; fees written in the file apply to every
   // market unless feeSource says otherwise, and without them each market's recorded rates apply
   .transform((b) => ({
@@ -333,6 +345,8 @@ const backtestSchema = z
     keepGoing: b.keepGoing,
     settlement: b.settlement,
     matchingDelayMs: b.matchingDelayMs,
+    from: b.from,
+    to: b.to,
   }));
 
 /** The whole file. */

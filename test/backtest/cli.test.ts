@@ -117,6 +117,25 @@ describe('clobot backtest', async () => {
     expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);
   });
 
+  it('windows the data with --from/--to and refuses a bad or empty window with exit 2', async () => {
+    const times = [...syntheticEvents({ seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 })].map((e) => e.tsInit);
+    const from = new Date(times[1_000]!).toISOString();
+    const to = String(times[2_000]!);
+    const out = tmp.path('window');
+    const r = clobot(['backtest', configPath, '--data', binaryFile, '--out', out, '--from', from, '--to', to]);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { data: { from: string; to: string; events: number } };
+    expect(summary.data.from).toBe(from);
+    expect(Date.parse(summary.data.to)).toBeLessThan(Number(to));
+    expect(summary.data.events).toBe(times.filter((t) => t >= Date.parse(from) && t < Number(to)).length);
+    const bad = clobot(['backtest', configPath, '--data', binaryFile, '--from', 'noon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("option '--from <time>' argument 'noon' is invalid. expected an ISO 8601 time with a zone");
+    const empty = clobot(['backtest', configPath, '--data', binaryFile, '--from', to, '--to', from]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe(`clobot: --to: must be after --from (${new Date(Number(to)).toISOString()}), was ${from}\n`);
+  });
+
   it('refuses a bad sweep before running anything', () => {
     const bad = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad'), '--sweep', 'bq.halfSpreadTicks=0,1']);
     expect(bad.code).toBe(2);

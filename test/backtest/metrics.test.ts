@@ -3,7 +3,7 @@ import { FeeRate } from '../../src/core/money.ts';
 import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
 import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
 import { selectedTokenIds, selectRecordedMarkets } from '../../src/app/recorded-markets.ts';
-import { sortRows } from '../../src/app/sweep.ts';
+import { sortRows } from '../../src/jobs/sweep.ts';
 import type { BacktestSummary } from '../../src/backtest/summary.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { COND, COND2, header, m, NO, NO2, YES, YES2 } from './helpers.ts';

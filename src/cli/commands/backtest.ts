@@ -8,6 +8,9 @@ import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
 import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
+import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
+import type { DataWindow } from '../../backtest/data-window.ts';
+import { readTime, TIME_FORMS } from '../../config/window-time.ts';
 
 interface BacktestOptions {
   data: string;
@@ -18,9 +21,10 @@ interface BacktestOptions {
   decode: 'auto' | 'worker' | 'thread';
   progress?: boolean;
   keepGoing?: boolean;
+  from?: number;
+  to?: number;
 }
 
-const SORTS = ['pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'turnover', 'winRate'];
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -32,8 +36,14 @@ function parseDecode(value: string): string {
 }
 
 function parseSort(value: string): string {
-  if (!SORTS.includes(value)) throw new InvalidArgumentError(`expected one of ${SORTS.join(', ')}, got '${value}'`);
+  if (!isObjectiveName(value)) throw new InvalidArgumentError(`expected one of ${OBJECTIVE_NAMES.join(', ')}, got '${value}'`);
   return value;
+}
+
+function parseTime(value: string): number {
+  const ms = readTime(value);
+  if (ms === undefined) throw new InvalidArgumentError(`expected ${TIME_FORMS}, got '${value}'`);
+  return ms;
 }
 
 /**
@@ -51,20 +61,27 @@ export function registerBacktest(program: Command): void {
     .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)', parsePathOption)
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
     .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
-    .option('--sort <metric>', `sweep table order: ${SORTS.join(', ')}`, parseSort, 'pnl')
+    .option('--sort <metric>', `sweep table order: ${OBJECTIVE_NAMES.join(', ')}`, parseSort, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
+    .option('--from <time>', 'replay the data from this time on (ISO 8601 with a zone, a date, or epoch ms; over backtest.from)', parseTime)
+    .option('--to <time>', 'replay the data up to this time, not included (over backtest.to)', parseTime)
     .option('--no-progress', 'no progress bar')
     .option('--keep-going', 'a strategy that throws does not stop the backtest: the event is skipped and the fault counted (backtest.keepGoing)')
     .action(async (configPath: string, opts: BacktestOptions) => {
       const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const outDir = resolve(opts.out ?? join('backtest', 'out', config.name));
+      const window = { from: opts.from ?? config.backtest.from, to: opts.to ?? config.backtest.to };
+      if (window.from !== undefined && window.to !== undefined && window.from >= window.to) {
+        const name = (flag: 'from' | 'to') => (opts[flag] !== undefined ? `--${flag}` : `backtest.${flag}`);
+        throw new UsageError(`${name('to')}: must be after ${name('from')} (${new Date(window.from).toISOString()}), was ${new Date(window.to).toISOString()}`);
+      }
       const { openBacktestData } = await import('../../backtest/data-file.ts');
       const data = await openBacktestData(opts.data, { decode: opts.decode });
       const showProgress = opts.progress !== false && process.stderr.isTTY === true;
       if (opts.sweep.length > 0) {
-        await sweep(configPath, config, data.path, opts, outDir, showProgress);
+        await sweep(configPath, config, data.path, opts, outDir, showProgress, window);
         return;
       }
 
@@ -89,6 +106,7 @@ export function registerBacktest(program: Command): void {
           onProgress: (p) => bar?.update(p.bytes ?? 0, { events: p.events.toLocaleString('en-US'), time: new Date(p.tsInit).toISOString().replace('.000Z', 'Z') }),
           progressEvery: 20_000,
           keepGoing: opts.keepGoing,
+          window,
         });
         bar?.update(data.bytes);
       } finally {
@@ -104,9 +122,18 @@ export function registerBacktest(program: Command): void {
     });
 }
 
-async function sweep(configPath: string, config: RunConfig, dataPath: string, opts: BacktestOptions, outDir: string, showProgress: boolean): Promise<void> {
+async function sweep(
+  configPath: string,
+  config: RunConfig,
+  dataPath: string,
+  opts: BacktestOptions,
+  outDir: string,
+  showProgress: boolean,
+  window: Partial<DataWindow>,
+): Promise<void> {
   const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
-  const { checkSweepPoints, runSweep, sortRows, sweepPoints } = await import('../../app/sweep.ts');
+  const { checkSweepPoints, runSweep, sortRows, sweepJobs, sweepPoints } = await import('../../jobs/sweep.ts');
+  const { LocalPoolRunner } = await import('../../jobs/local-pool.ts');
   const ids = config.strategies.filter((s) => s.enabled).map((s) => s.id);
   let points;
   try {
@@ -120,9 +147,15 @@ async function sweep(configPath: string, config: RunConfig, dataPath: string, op
   const { SingleBar, Presets } = (await import('cli-progress')).default;
   const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(points.length, 0);
-  const rows = await runSweep({ configPath, dataPath, points, workers: opts.workers, keepGoing: opts.keepGoing, onPointDone: (_row, done) => bar?.update(done) });
-  bar?.stop();
-  const sorted = sortRows(rows, opts.sort as Parameters<typeof sortRows>[1]);
+  const jobs = await sweepJobs({ configPath, dataPath, points, keepGoing: opts.keepGoing, window });
+  const runner = new LocalPoolRunner({ workers: opts.workers });
+  let rows;
+  try {
+    rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done));
+  } finally {
+    bar?.stop();
+  }
+  const sorted = sortRows(rows, opts.sort as ObjectiveName);
   const table = sorted.map((r) => {
     const m = r.summary.metrics;
     return [r.label, m.pnl.total, m.return, m.sharpe ?? '-', m.maxDrawdown.amount, String(m.fills), m.fees, m.winRate ?? '-'];

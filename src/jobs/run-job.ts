@@ -1,0 +1,23 @@
+import { runBacktest } from '../app/run-backtest.ts';
+import { openBacktestData } from '../backtest/data-file.ts';
+import type { BacktestSummary } from '../backtest/summary.ts';
+import { writeResults } from '../backtest/write-results.ts';
+import { parseConfig } from '../config/load-config.ts';
+import type { DataVerifier } from './data-hash.ts';
+import type { BacktestJob } from './job.ts';
+
+/**
+ * Runs one job exactly as an in-process `clobot backtest` of the same point would (the same config
+ * text, the same data, the same code): checks the data's hash, parses the config, replays, writes
+ * the point's summary.json and report.html, and returns the summary. Every JobRunner adapter runs
+ * its jobs through this.
+ */
+export async function runJob(job: BacktestJob, verifier: DataVerifier): Promise<BacktestSummary> {
+  await verifier.verify(job.data);
+  const config = parseConfig(job.config.text, job.config.file);
+  // one thread per job: the runner already keeps every core busy
+  const data = await openBacktestData(job.data.path, { decode: 'thread' });
+  const result = await runBacktest({ config, data, overrides: job.overrides, keepGoing: job.keepGoing, window: job.window });
+  writeResults(result, job.outDir);
+  return result.summary;
+}

@@ -1,0 +1,111 @@
+import { join, resolve } from 'node:path';
+import { ClobotError, ConfigError } from '../core/errors.ts';
+import type { RunConfig } from '../config/run-config.ts';
+import { readConfigText } from '../config/read-config-text.ts';
+import { loadStrategy } from '../strategy/loader.ts';
+import { applyOverrides, pointLabel, sweepGrid, type ParamOverride, type SweepAxis } from '../backtest/param-overrides.ts';
+import type { DataWindow } from '../backtest/data-window.ts';
+import { OBJECTIVES, rankBy, type ObjectiveName } from '../backtest/objectives.ts';
+import type { BacktestSummary } from '../backtest/summary.ts';
+import { sha256File } from './data-hash.ts';
+import type { BacktestJob } from './job.ts';
+import type { JobRunner } from './job-runner.ts';
+
+/**
+ * A parameter sweep: the grid of points, one backtest job per point, run through a JobRunner
+ * (worker threads here; the same jobs fit any runner), and the rows sorted by an objective.
+ */
+
+export interface SweepPoint {
+  readonly index: number;
+  readonly label: string;
+  readonly overrides: readonly ParamOverride[];
+  readonly outDir: string;
+}
+
+export interface SweepRow extends SweepPoint {
+  readonly summary: BacktestSummary;
+}
+
+/** The grid of a sweep, each point with its label and output directory (`<outDir>/<label>`). */
+export function sweepPoints(axes: readonly SweepAxis[], outDir: string): SweepPoint[] {
+  const seen = new Map<string, number>();
+  return sweepGrid(axes).map((overrides, index) => {
+    const label = pointLabel(overrides);
+    const other = seen.get(label);
+    if (other !== undefined) throw new ConfigError(`--sweep: points ${other + 1} and ${index + 1} both write to ${label} (values that differ only in characters a folder name cannot hold)`);
+    seen.set(label, index);
+    return { index, label, overrides, outDir: join(outDir, label) };
+  });
+}
+
+/**
+ * Checks every grid point's parameters against the strategies' own schemas before any run
+ * starts, so a bad value is one error naming the parameter, not a failure deep in a worker.
+ */
+export async function checkSweepPoints(config: RunConfig, points: readonly SweepPoint[]): Promise<void> {
+  for (const s of config.strategies) {
+    if (!s.enabled) continue;
+    const touched = points.some((p) => p.overrides.some((o) => o.strategyId === s.id));
+    if (!touched) continue;
+    for (const p of points) await loadStrategy(s, { params: applyOverrides(s.id, s.params, p.overrides) });
+  }
+}
+
+export interface SweepJobsInput {
+  readonly configPath: string;
+  readonly dataPath: string;
+  readonly points: readonly SweepPoint[];
+  /** Overrides the config's `backtest.keepGoing` in every point. */
+  readonly keepGoing?: boolean;
+  /** Overrides the config's `backtest.from` / `backtest.to` in every point. */
+  readonly window?: Partial<DataWindow>;
+}
+
+/** One job per point: the config file's text read once, the data hashed once. */
+export async function sweepJobs(input: SweepJobsInput): Promise<BacktestJob[]> {
+  const file = resolve(input.configPath);
+  const config = { file, text: readConfigText(file) };
+  const path = resolve(input.dataPath);
+  const data = { path, sha256: await sha256File(path) };
+  return input.points.map((p) => ({
+    id: p.label,
+    config,
+    overrides: p.overrides,
+    data,
+    ...(input.window !== undefined ? { window: input.window } : {}),
+    ...(input.keepGoing !== undefined ? { keepGoing: input.keepGoing } : {}),
+    outDir: resolve(p.outDir),
+  }));
+}
+
+/**
+ * Runs the points' jobs through `runner`. Returns the rows in grid order; fails after every point
+ * has run if any failed, naming how many and the first.
+ */
+export async function runSweep(
+  runner: JobRunner,
+  points: readonly SweepPoint[],
+  jobs: readonly BacktestJob[],
+  onPointDone?: (row: SweepRow, done: number) => void,
+): Promise<SweepRow[]> {
+  const byId = new Map(points.map((p) => [p.label, p]));
+  const failures: string[] = [];
+  const outcomes = await runner.run(jobs, {
+    onOutcome: (outcome, done) => {
+      const point = byId.get(outcome.id)!;
+      if (outcome.kind === 'done') onPointDone?.({ ...point, summary: outcome.summary }, done);
+      else failures.push(`${point.label}: ${outcome.name}: ${outcome.message}`);
+    },
+  });
+  if (failures.length > 0) throw new ClobotError(`${failures.length} of ${points.length} sweep points failed; first: ${failures[0]}`);
+  return outcomes.map((o) => {
+    if (o.kind !== 'done') throw new ClobotError(`sweep point ${o.id} has no result`);
+    return { ...byId.get(o.id)!, summary: o.summary };
+  });
+}
+
+/** Best first by the objective named `metric` (src/backtest/objectives.ts); ties keep grid order. */
+export function sortRows<T extends { index: number; summary: BacktestSummary }>(rows: readonly T[], metric: ObjectiveName): T[] {
+  return rankBy(rows, OBJECTIVES[metric]);
+}
