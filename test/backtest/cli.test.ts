@@ -117,7 +117,7 @@ describe('clobot backtest', async () => {
     expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);
   });
 
-  it('windows the data with --from/--to and refuses a bad or empty window with exit 2', async () => {
+  it('windows the data with --from/--to and refuses a bad or empty window with exit 2', () => {
     const times = [...syntheticEvents({ seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 })].map((e) => e.tsInit);
     const from = new Date(times[1_000]!).toISOString();
     const to = String(times[2_000]!);
