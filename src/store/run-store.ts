@@ -21,7 +21,7 @@ import type { JournalInput, JournalRow, LoadedRun, LockHolder, OrderStateInput, 
  * Background checkpoint period. A checkpoint (its copy and two fsyncs on the worker) stalls a
  * commit of the owner that lands during it, now and then by tens to hundreds of ms on this
  * machine's ext4; fewer checkpoints, fewer stalled ticks. Measured on the live order path (15
- * orders a tick every ~25 ms, .prof/hb/trace-exp.ts, two runs each): the tick's COMMIT p99 4.4-5.9
+ * orders a tick every ~25 ms, a one-off trace not kept, two runs each): the tick's COMMIT p99 4.4-5.9
  * ms every 500 ms, 0.2-0.4 ms every 5 s (its p50 ~15 us higher: the WAL restarts less often).
  * The WAL holds at most a few MB more between checkpoints.
  */

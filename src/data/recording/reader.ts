@@ -29,8 +29,8 @@ const CHUNK_BYTES = 1 << 20;
  * Bytes decoded into one batch of events: about a hundred 20-level books as text lines (~700
  * bytes each). The binary form decodes whole blocks (the writer closes one at 32 KB), a few
  * hundred books of form 3 (~65 bytes each): pieces of 64 KB made batches of two blocks, whose
- * events were all alive, and so copied, at a young-generation collection (GC per bench run,
- * .prof/hd/bb.ts: median 120 -> ~80 ms).
+ * events were all alive, and so copied, at a young-generation collection (GC per run of a
+ * one-off bench, not kept: median 120 -> ~80 ms; bench/backtest.bench.ts notes it).
  */
 const BATCH_BYTES = 64 * 1024;
 const BINARY_BATCH_BYTES = 32 * 1024;
