@@ -170,6 +170,11 @@ export class StrategyRunner<P = unknown, S = unknown> {
         this.#fail(where, new TypeError(`returned something that is not an intent: ${safeJson(intent)}`));
         return;
       }
+      const bad = badRefs(intent);
+      if (bad !== undefined) {
+        this.#fail(where, new TypeError(`returned a ${intent.kind} intent whose ${bad}: ${safeJson(intent)}`));
+        return;
+      }
     }
     if (list.length > 0) this.emit(this.id, list as OrderIntent[]);
   }
@@ -202,6 +207,20 @@ const KINDS = new Set(['place', 'cancel', 'cancelAll', 'quote']);
 
 function isIntent(value: unknown): value is OrderIntent {
   return typeof value === 'object' && value !== null && KINDS.has((value as { kind?: unknown }).kind as string);
+}
+
+/** Longest `ref` or `group` of an intent (they are echoed on every event and stored). */
+export const MAX_REF_LENGTH = 200;
+
+/** What is wrong with an intent's `ref` or `group` (each a string of 1 to MAX_REF_LENGTH characters when set), or undefined. */
+function badRefs(intent: OrderIntent): string | undefined {
+  if (intent.kind !== 'place' && intent.kind !== 'quote') return undefined;
+  for (const key of ['ref', 'group'] as const) {
+    const value: unknown = intent[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_REF_LENGTH) return `${key} is not a string of 1 to ${MAX_REF_LENGTH} characters`;
+  }
+  return undefined;
 }
 
 function safeJson(value: unknown): string {
