@@ -241,3 +241,25 @@ describe('a v2 module beside a v3 one', () => {
     expect(result.engine.strategies).toEqual({ alpha: 'STOPPED', beta: 'STOPPED' });
   });
 });
+
+describe('refs the runner refuses', () => {
+  it('a ref that is not a string of 1 to 200 characters faults the strategy, naming the key', async () => {
+    const messages: string[] = [];
+    for (const bad of [{ ref: 42 }, { group: '' }, { ref: 'x'.repeat(201) }]) {
+      const sloppy = defineStrategy({
+        name: 'sloppy',
+        onBook: () => ({ kind: 'place', tokenId: YES, side: 'BUY', price: m('0.50'), size: m('10'), ...bad }) as unknown as OrderIntent,
+      });
+      const config = backtestConfig(tmp, CONFIG.replace('module: ./beta.ts\n    budget: 20', 'module: ./sloppy.ts').replace('  - id: alpha\n    module: ./alpha.ts\n', ''), 'sloppy.yaml');
+      const journal: EngineEvent[] = [];
+      await runBacktest({ config, data: data(), definitions: { beta: sloppy }, keepGoing: true, onEvent: (e) => journal.push(e) }).catch(() => undefined);
+      const fault = journal.find((e) => e.type === 'fault');
+      messages.push(fault?.type === 'fault' ? fault.message.split(': {')[0]! : 'no fault');
+    }
+    expect(messages).toEqual([
+      "strategy 'beta' faulted in onBook: returned a place intent whose ref is not a string of 1 to 200 characters",
+      "strategy 'beta' faulted in onBook: returned a place intent whose group is not a string of 1 to 200 characters",
+      "strategy 'beta' faulted in onBook: returned a place intent whose ref is not a string of 1 to 200 characters",
+    ]);
+  });
+});
