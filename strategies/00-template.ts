@@ -56,9 +56,13 @@ export default defineStrategy({
     const limit = px(ctx.params.buyBelow);
     if (market.bestAsk === undefined || market.bestAsk > limit) return undefined;
     if (ctx.openOrders(market.tokenId).length > 0) return undefined; // one order at a time
+    // Your own position (your fills only; other strategies of the run hold their own, and
+    // ctx.account() is the run's account: cash, every position, PnL).
     if (ctx.position(market.tokenId).size > 0) return undefined; // already holding
-    // A fill-and-kill buy at the best ask: fills what is there, the rest is cancelled.
-    return { kind: 'place', tokenId: market.tokenId, side: 'BUY', price: market.bestAsk, size: qty(ctx.params.size), orderType: 'FAK' };
+    // A fill-and-kill buy at the best ask: fills what is there, the rest is cancelled. The `ref`
+    // (and a `group`, both optional) comes back on every event of the order, and ctx.order('entry')
+    // finds it.
+    return { kind: 'place', tokenId: market.tokenId, side: 'BUY', price: market.bestAsk, size: qty(ctx.params.size), orderType: 'FAK', ref: 'entry' };
   },
 
   /** A fill of one of your orders (after its OrderAccepted; provisional until confirmed). */

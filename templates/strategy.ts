@@ -42,6 +42,8 @@ function quote(ctx: StrategyContext<Params>, market: MarketSnapshot): OrderInten
     ask = roundToTick(bestAsk, tick, 'up');
   }
   const size = Math.max(qty(ctx.params.size), rules.minOrderSize);
+  // this strategy's own position: other strategies of the run on the token hold their own
+  // (`ctx.account()` is the run's account: cash, every position, PnL)
   const held = ctx.position(market.tokenId).size;
   const buy = held + size <= qty(ctx.params.maxInventory);
   const sellSize = Math.min(size, held);
@@ -51,6 +53,8 @@ function quote(ctx: StrategyContext<Params>, market: MarketSnapshot): OrderInten
     tokenId: market.tokenId,
     bids: buy ? [{ price: bid, size }] : [],
     asks: sell ? [{ price: ask, size: sellSize }] : [],
+    // echoed on every event of the orders it places (and in the store): `fill.group === 'quote'`
+    group: 'quote',
   };
 }
 

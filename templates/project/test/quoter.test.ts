@@ -20,7 +20,9 @@ describe('quoter', () => {
       tokenId: market.yes,
       bids: [{ price: px('0.41'), size: qty('10') }],
       asks: [],
+      group: 'quote',
     });
+    expect(run.fills.map((f) => f.group)).toEqual(['quote']);
     expect(run.fills.map((f) => [f.side, fromMicros(f.price), fromMicros(f.size)])).toEqual([['BUY', '0.41', '10']]);
     // an order's acceptance always reaches the strategy before its fills
     const firstFill = run.events.findIndex((e) => e.type === 'OrderFilled');
