@@ -117,7 +117,7 @@ export function registerBacktest(program: Command): void {
       const first = result.engine.firstFault;
       if (first) process.stderr.write(`warning: ${result.engine.faults} strategy fault(s), each event skipped; the first:\n${first.stack}\n`);
       const written = writeResults(result, outDir);
-      process.stdout.write(summaryTable(result.summary) + '\n\n' + marketTable(result.summary) + '\n\n');
+      process.stdout.write(summaryTable(result.summary) + '\n\n' + strategyTable(result.summary) + marketTable(result.summary) + '\n\n');
       process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
     });
 }
@@ -189,6 +189,13 @@ function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): s
   if (s.settled.length > 0) rows.push(['settled markets', s.settled.map((x) => `${x.conditionId.slice(0, 10)}… ${x.winner === null ? 'no winner' : 'won by ' + x.winner.slice(0, 8) + '…'}: +${x.proceeds} (realized ${x.realizedPnl})`).join('; ')]);
   if (s.faults.first) rows.push(['strategy faults', `${s.faults.count} (first at ${s.faults.first.at}: ${s.faults.first.message})`]);
   return renderTable(['metric', 'value'], rows, [false, true]);
+}
+
+/** Each strategy's own fills, turnover, fees and PnL (adding up to the run's), when the run has more than one. */
+function strategyTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
+  if (s.strategies.length < 2) return '';
+  const rows = s.strategies.map((x) => [x.id, String(x.fills), x.turnover, x.fees, x.pnl.realized, x.pnl.unrealized, x.pnl.total]);
+  return renderTable(['strategy', 'fills', 'turnover', 'fees', 'realized', 'unrealized', 'pnl'], rows, [false, true, true, true, true, true, true]) + '\n\n';
 }
 
 function marketTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
