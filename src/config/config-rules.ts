@@ -34,6 +34,12 @@ export function checkRules(file: ConfigFile): { issues: ConfigIssue[]; warnings:
   if (mode === 'live' && !risk.checks.includes('killSwitch')) {
     warnings.push({ path: ['risk', 'checks'], message: `has no killSwitch: risk.haltFile and the loss and reject limits cannot halt trading` });
   }
+  // a budget nobody checks would be a limit that silently is not one
+  if (!risk.checks.includes('strategyBudget')) {
+    file.strategies.forEach((s, i) => {
+      if (s.budget !== undefined) issues.push({ path: ['strategies', i, 'budget'], message: 'is set but risk.checks leaves out strategyBudget, the check that enforces it: add it or drop the budget' });
+    });
+  }
   if (mode !== 'backtest' && file.strategies.length > 0 && file.strategies.every((s) => !s.enabled)) {
     warnings.push({ path: ['strategies'], message: 'every strategy is disabled: nothing will trade' });
   }
