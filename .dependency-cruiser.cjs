@@ -1,12 +1,17 @@
-// Import rules of clobot, checked by `npm run lint` (issue 11, point 7).
+// Import rules of clobot, checked by `npm run lint` (issue 11 point 7, tightened in issue 20 point 7).
 //
-// The rooms of src/ import one way (ARCHITECTURE.md, "Components and their rooms"):
+// The rooms of src/ import one way (ARCHITECTURE.md, "Components and their rooms", and
+// docs/design-notes.md note 22):
 //   core <- venue <- data, execution <- sim (execution's ExecutionClient port only)
-//   <- risk, strategy, portfolio <- engine, config <- store, backtest <- app <- cli
+//   core <- risk, strategy, portfolio (each on core alone)
+//   <- engine <- config, store <- backtest <- app <- jobs <- cli
 // store and backtest are adapters beside the engine: they may import its ports, the engine never
 // imports them; backtest reads runs back through the store, the store never imports backtest.
-// The sandbox sits beside app, on core, venue and sim.
-// Each room below lists every room it may import; any other room of src/ is a violation.
+// The sandbox sits beside app, on core, venue (never its client nor its actions) and sim.
+//
+// Each room lists exactly the rooms its code imports today (depcruise's room-to-room graph), not
+// everything below it in the order: a new kind of import is a decision, made here with a reason,
+// not an accident. Any other room of src/ is a violation.
 
 /** @type {Record<string, string[]>} */
 const MAY_IMPORT = {
@@ -15,32 +20,22 @@ const MAY_IMPORT = {
   data: ['core', 'venue'],
   execution: ['core', 'venue'],
   sim: ['core', 'venue'], // plus src/execution/execution-client.ts, see SIM_PORTS
-  risk: ['core', 'venue', 'data', 'execution', 'sim'],
-  strategy: ['core', 'venue', 'data', 'execution', 'sim'],
-  portfolio: ['core', 'venue', 'data', 'execution', 'sim'],
-  engine: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio'],
-  config: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio'],
-  store: ['core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config'],
-  backtest: [
-    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
-  ],
+  // the strategy author's API, risk checks and the books of account are pure: core's types only
+  risk: ['core'],
+  strategy: ['core'],
+  portfolio: ['core'],
+  engine: ['core', 'venue', 'data', 'execution', 'risk', 'strategy', 'portfolio'],
+  config: ['core', 'venue', 'data', 'risk', 'strategy'],
+  store: ['core', 'data', 'execution', 'portfolio', 'engine'],
+  backtest: ['core', 'data', 'sim', 'portfolio', 'engine', 'config', 'store'],
   sandbox: ['core', 'venue', 'sim'],
-  app: [
-    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
-    'backtest', 'sandbox',
-  ],
+  app: ['core', 'venue', 'data', 'execution', 'sim', 'strategy', 'engine', 'config', 'store', 'backtest', 'sandbox'],
   // backtest jobs (a resolved config and data named by content hash), the JobRunner port and its
   // adapters (the local worker pool), and the sweep over them; a job runs the app's backtest
-  jobs: ['core', 'config', 'strategy', 'backtest', 'app'],
-  cli: [
-    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
-    'backtest', 'sandbox', 'app', 'jobs',
-  ],
+  jobs: ['core', 'strategy', 'config', 'backtest', 'app'],
+  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'app', 'jobs'],
   // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
-  testing: [
-    'core', 'venue', 'data', 'execution', 'sim', 'risk', 'strategy', 'portfolio', 'engine', 'config', 'store',
-    'backtest', 'app',
-  ],
+  testing: ['core', 'data', 'strategy', 'portfolio', 'config', 'backtest', 'app'],
 };
 
 // The one file of execution/ that sim/ may import: the port its simulated edge implements.
@@ -87,6 +82,12 @@ module.exports = {
       {},
       { circular: true },
     ),
+    forbid(
+      'sandbox-not-to-venue-client',
+      'the sandbox is the venue: it may share the wire (types, signing, endpoints, params) but never call a venue through the client or its actions',
+      { path: '^src/sandbox/' },
+      { path: ['^src/venue/client\\.ts$', '^src/venue/actions/'] },
+    ),
     forbid('src-not-to-test-or-bench', 'src/ never imports test/ or bench/', { path: '^src/' }, { path: '^(test|bench)/' }),
     forbid(
       'strategies-only-public-api',
@@ -94,7 +95,26 @@ module.exports = {
       { path: '^strategies/' },
       { path: '^(src|test|bench|strategies|bin)/', pathNot: STRATEGY_AUTHOR_API },
     ),
-    forbid('not-to-unresolvable', 'an import that resolves to no file or package', {}, { couldNotResolve: true }),
+    forbid(
+      'templates-only-public-api',
+      `what \`clobot init\` and \`clobot new-strategy\` write imports only the author's API (${STRATEGY_AUTHOR_API.join(', ')}), packages and itself`,
+      { path: '^templates/' },
+      { path: '^(src|test|bench|strategies|bin)/', pathNot: STRATEGY_AUTHOR_API },
+    ),
+    forbid(
+      'not-to-unresolvable',
+      'an import that resolves to no file or package',
+      // the project template's test imports the strategy `clobot init` writes beside it
+      // (templates/strategy.ts as strategies/quoter.ts): there only once the project is written
+      { pathNot: '^templates/project/test/quoter\\.test\\.ts$' },
+      { couldNotResolve: true },
+    ),
+    forbid(
+      'template-test-imports-written-strategy',
+      'the project template\'s test may leave unresolved only the strategy `clobot init` writes',
+      { path: '^templates/project/test/quoter\\.test\\.ts$' },
+      { couldNotResolve: true, pathNot: '^\\.\\./strategies/quoter\\.ts$' },
+    ),
     forbid(
       'src-not-to-dev-dep',
       'src/ runs in production: it may not need a devDependency at run time',
