@@ -4,7 +4,7 @@ import type { TokenId } from '../core/types.ts';
 import type { BacktestConfig } from '../config/run-config.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
-import { outcomeTokens, trackedTokensOf } from '../data/market-tokens.ts';
+import { BINARY_OUTCOMES, outcomeTokens, trackedTokensOf } from '../data/market-tokens.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { SimToken } from '../sim/edge/simulated-execution.ts';
 import { FeeRate } from '../core/money.ts';
@@ -50,7 +50,13 @@ export function selectRecordedMarkets(header: RecordingHeader, selection: Market
   }
   if (chosen.size === 0) throw new ConfigError(`${where}: the market selection matched no recorded market`);
   // the header's order, whatever order the selectors named them in
-  return { markets: header.markets.filter((m) => chosen.has(m.conditionId)), warnings };
+  const markets = header.markets.filter((m) => chosen.has(m.conditionId));
+  for (const m of markets) {
+    if (m.tokens.length <= BINARY_OUTCOMES) continue;
+    const left = m.tokens.slice(BINARY_OUTCOMES).map((t) => t.outcome).join(', ');
+    warnings.push(`${where}: market ${m.conditionId} lists ${m.tokens.length} tokens; the engine trades binary markets and takes the first two (not ${left})`);
+  }
+  return { markets, warnings };
 }
 
 /** What a market that joined the recording changes: the tokens to track, and each strategy's new tokens. */

@@ -92,6 +92,14 @@ describe('recorded market selection', () => {
     expect(selectedTokenIds(markets, sel({ tokenIds: [NO2] }))).toEqual([YES, NO, NO2]);
   });
 
+  it('takes the first two tokens of a market that lists more, and says so', () => {
+    const three = { ...h, markets: [{ ...h.markets[0]!, tokens: [...h.markets[0]!.tokens, { tokenId: '999', outcome: 'Maybe' }] }, h.markets[1]!] };
+    const picked = selectRecordedMarkets(three, sel({ conditionIds: [COND as `0x${string}`] }), 'data.markets');
+    expect(picked.warnings).toEqual([`data.markets: market ${COND} lists 3 tokens; the engine trades binary markets and takes the first two (not Maybe)`]);
+    expect(selectedTokenIds(picked.markets, sel({ conditionIds: [COND as `0x${string}`] }))).toEqual([YES, NO]);
+    expect(selectRecordedMarkets(h, sel({ conditionIds: [COND as `0x${string}`] }), 'data.markets').warnings).toEqual([]);
+  });
+
   it('refuses a selector the recording does not hold', () => {
     expect(() => selectRecordedMarkets(h, sel({ slugs: ['nope'], tokenIds: ['9'] }), 'strategies[0].markets')).toThrow(
       'strategies[0].markets: the recording holds no market for slug nope, token id 9',
