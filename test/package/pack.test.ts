@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRATEGY_API_VERSION } from '../../src/strategy/api.ts';
 import { startPrebuiltMirror, type PrebuiltMirror } from './prebuilt-mirror.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,7 +102,7 @@ describe('the packed clobot in a user project', () => {
       'console.log(api.STRATEGY_API_VERSION, typeof api.defineStrategy, typeof testing.runStrategy, typeof venue.createVenueClient);',
     ].join(' ');
     const r = await run('node imports', process.execPath, ['--input-type=module', '-e', probe], bot, MINUTE);
-    expect(r.out.trim()).toBe('2 function function function');
+    expect(r.out.trim()).toBe(`${STRATEGY_API_VERSION} function function function`);
   }, 2 * MINUTE);
 
   it('type-checks (tsc --noEmit)', async () => {
