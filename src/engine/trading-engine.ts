@@ -392,12 +392,7 @@ export class TradingEngine {
    * to the run's (StrategyLedger.figures); every hosted strategy has a row, traded or not.
    */
   strategyFigures(mark: (tokenId: TokenId) => Micros | undefined = (tokenId) => this.#snapshot.mark(tokenId)): StrategyFigures[] {
-    const traded = this.ledger.figures(this.portfolio, mark);
-    const rows = new Map(traded.map((f) => [f.strategyId, f]));
-    for (const s of this.#opts.strategies) {
-      if (!rows.has(s.id)) rows.set(s.id, { strategyId: s.id, fills: 0, turnover: 0, fees: 0, realizedPnl: 0, unrealizedPnl: 0, pnl: 0, positions: [] });
-    }
-    return [...rows.values()];
+    return this.ledger.figures(this.portfolio, mark, this.#opts.strategies.map((s) => s.id));
   }
 
   summary(): EngineSummary {

@@ -96,10 +96,12 @@ export class StrategyLedger {
    * less the cost of what it holds plus size × mark, less fees); a token without a mark is
    * valued at the run's average cost there, which is how the run values it (no unrealized PnL).
    * Rounding each to the micro leaves the run's rounded total a few micros away at most; that
-   * difference goes one micro at a time to the strategies with the largest remainders.
+   * difference goes one micro at a time to the strategies with the largest remainders. The
+   * strategies of `hosted` that never traded have a row of zeros (after the others).
    */
-  figures(run: Portfolio, mark: (tokenId: TokenId) => Micros | undefined): StrategyFigures[] {
+  figures(run: Portfolio, mark: (tokenId: TokenId) => Micros | undefined, hosted: readonly string[] = []): StrategyFigures[] {
     const ids = this.strategyIds();
+    const idle = hosted.filter((id) => !this.#books.has(id));
     const runTotals = run.totals(mark);
     const exact: bigint[] = [];
     const parts = ids.map((id) => {
@@ -119,7 +121,7 @@ export class StrategyLedger {
       parts.map((p) => BigInt(p.turnover) * SCALE),
       runTotals.turnover,
     );
-    return ids.map((strategyId, i) => {
+    const rows = ids.map((strategyId, i): StrategyFigures => {
       const totals = parts[i]!;
       const pnl = pnls[i]!;
       return {
@@ -136,6 +138,8 @@ export class StrategyLedger {
           .filter((p) => p.size !== 0 || p.realizedPnl !== 0),
       };
     });
+    for (const strategyId of idle) rows.push({ strategyId, fills: 0, turnover: 0, fees: 0, realizedPnl: 0, unrealizedPnl: 0, pnl: 0, positions: [] });
+    return rows;
   }
 
   #book(strategyId: string): Portfolio {
