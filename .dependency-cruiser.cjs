@@ -25,7 +25,8 @@ const MAY_IMPORT = {
   strategy: ['core'],
   portfolio: ['core'],
   engine: ['core', 'venue', 'data', 'execution', 'risk', 'strategy', 'portfolio'],
-  config: ['core', 'venue', 'data', 'risk', 'strategy'],
+  // config names what it validates: the wire profiles (venue), the risk checks, the queue models (sim)
+  config: ['core', 'venue', 'data', 'sim', 'risk', 'strategy'],
   store: ['core', 'data', 'execution', 'portfolio', 'engine'],
   backtest: ['core', 'data', 'sim', 'portfolio', 'engine', 'config', 'store'],
   sandbox: ['core', 'venue', 'sim'],

@@ -1,11 +1,12 @@
 import type { FieldLogger } from '../core/log.ts';
+import type { MarketDataTransport } from '../config/run-config.ts';
 import type { FeedEvent } from '../data/feed-events.ts';
 import type { RemovedMarket } from '../data/market-reselection.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 
 /** The run summary's `marketData` section: how the market data of the run went. */
 export interface MarketDataSummary {
-  readonly transport: 'poll' | 'ws';
+  readonly transport: MarketDataTransport;
   /** WS connections the source opened (more than one when the assets were split). */
   readonly connections: number;
   /** Opens after the first, over every connection (drops, staleness, the watchdog). */
@@ -29,7 +30,7 @@ export interface MarketDataSummary {
  */
 export class MarketDataMonitor {
   readonly #log: FieldLogger;
-  readonly #transport: 'poll' | 'ws';
+  readonly #transport: MarketDataTransport;
   readonly #connections = new Set<number>();
   #reconnects = 0;
   #silences = 0;
@@ -40,7 +41,7 @@ export class MarketDataMonitor {
   #added = 0;
   #removed = 0;
 
-  constructor(log: FieldLogger, transport: 'poll' | 'ws') {
+  constructor(log: FieldLogger, transport: MarketDataTransport) {
     this.#log = log;
     this.#transport = transport;
   }

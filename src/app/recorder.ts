@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import { fieldLogger } from '../core/log.ts';
-import type { RunConfig } from '../config/run-config.ts';
+import type { MarketDataTransport, RunConfig } from '../config/run-config.ts';
 import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { MarketEvent } from '../core/events.ts';
@@ -49,7 +49,7 @@ export interface Recorder {
   readonly header: RecordingHeader;
   /** The venue the events come from. */
   readonly url: string;
-  readonly transport: 'poll' | 'ws';
+  readonly transport: MarketDataTransport;
   stats(): RecorderStats;
   /** Rejects when recording cannot go on (the file cannot be written). */
   readonly failed: Promise<never>;

@@ -65,8 +65,12 @@ export interface OpenDataOptions {
    * start (about 0.25 s), and with fewer cores the two threads mostly take turns (measured in
    * `npm run bench -- backtest.bench`). The events are the same.
    */
-  readonly decode?: 'auto' | 'worker' | 'thread';
+  readonly decode?: DecodePlace;
 }
+
+/** Where a recording may be decoded (`--decode`; see `OpenDataOptions.decode`). */
+export const DECODE_PLACES = ['auto', 'worker', 'thread'] as const;
+export type DecodePlace = (typeof DECODE_PLACES)[number];
 
 /** Files at least this large are decoded on a worker thread by default... */
 export const WORKER_MIN_BYTES = 64 * 1024 * 1024;

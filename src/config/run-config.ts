@@ -3,6 +3,7 @@ import type { Secret } from '../core/secret.ts';
 import type { CheckName } from '../risk/types.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import type { VenueProfile } from '../venue/domain/profiles.ts';
+import type { QueueModelName } from '../sim/edge/queue-model.ts';
 
 /**
  * The typed run configuration: what `loadConfig` returns after parsing a YAML file, filling
@@ -201,8 +202,12 @@ export interface SigningAccount extends AccountConfig {
 // ---------------------------------------------------------------------------------------------
 // data and markets
 
+/** How market data arrives: polled over HTTP, or pushed over the market WebSocket. */
+export const MARKET_DATA_TRANSPORTS = ['poll', 'ws'] as const;
+export type MarketDataTransport = (typeof MARKET_DATA_TRANSPORTS)[number];
+
 export interface DataConfig {
-  readonly transport: 'poll' | 'ws';
+  readonly transport: MarketDataTransport;
   /**
    * Poll period of each token's books and of its prices (`POST /books`, `POST /prices`: each route
    * has its own budget); `auto` = as fresh as each route's rate budget allows.
@@ -360,6 +365,10 @@ export interface PaperConfig {
   readonly balance: Micros;
 }
 
+/** Where a backtest's fee rates come from: each recorded market's own, or `backtest.fees` for all. */
+export const FEE_SOURCES = ['market', 'config'] as const;
+export type FeeSource = (typeof FEE_SOURCES)[number];
+
 /** The backtest's models (docs/fill-model.md). */
 export interface BacktestConfig {
   /** Starting collateral, Micros. */
@@ -376,11 +385,11 @@ export interface BacktestConfig {
    * `probabilistic`: shrinking is split between ahead and behind in proportion to their sizes.
    * `optimistic`: shrinking is trades at the front; past the queue ahead they fill us.
    */
-  readonly queueModel: 'conservative' | 'probabilistic' | 'optimistic';
+  readonly queueModel: QueueModelName;
   /** Fee rates in basis points, exact decimals (used when `feeSource` is `config`). */
   readonly fees: { readonly makerBps: Dec; readonly takerBps: Dec };
   /** `market`: each recorded market's own fee rates; `config`: `fees` for every market. Default: `config` when `fees` is written, else `market`. */
-  readonly feeSource: 'market' | 'config';
+  readonly feeSource: FeeSource;
   /** Equity curve sampling step (Sharpe, drawdown, report), virtual time. */
   readonly equityIntervalMs: number;
   /** false: a strategy that throws stops the backtest with its stack; true: the event is skipped, the fault counted and the strategy runs on. */

@@ -2,12 +2,13 @@ import * as z from 'zod';
 import { Dec, decimalToMicros, formatMicros, MICRO_DECIMALS, type Micros } from '../core/fixed.ts';
 import { DEFAULT_CHECK_ORDER, CHECK_NAMES } from '../risk/types.ts';
 import { VENUE_PROFILES } from '../venue/domain/profiles.ts';
+import { QUEUE_MODEL_NAMES } from '../sim/edge/queue-model.ts';
 import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';
 import { readTime, TIME_FORMS } from './window-time.ts';
-import { LOG_LEVELS, MODES, type Address, type Hex } from './run-config.ts';
+import { FEE_SOURCES, LOG_LEVELS, MARKET_DATA_TRANSPORTS, MODES, type Address, type Hex } from './run-config.ts';
 
 /**
  * The shape of a config file, as a zod schema: types, ranges, enums and defaults. Every object
@@ -211,7 +212,7 @@ const marketSelectionSchema = z.strictObject({
 });
 
 const dataSchema = z.strictObject({
-  transport: z.enum(['poll', 'ws']).default('poll'),
+  transport: z.enum(MARKET_DATA_TRANSPORTS).default('poll'),
   pollIntervalMs: z
     .union([ms(50), z.literal('auto')], { error: 'must be a whole number of milliseconds >= 50, or auto' })
     .default(1000),
@@ -305,11 +306,11 @@ const backtestSchema = z
     latencyMs: ms(0, 60_000).default(100),
     entryLatencyMs: ms(0, 60_000).optional(),
     responseLatencyMs: ms(0, 60_000).optional(),
-    queueModel: z.enum(['conservative', 'probabilistic', 'optimistic']).default('conservative'),
+    queueModel: z.enum(QUEUE_MODEL_NAMES).default('conservative'),
     fees: z
       .strictObject({ makerBps: decimal('nonNegative').default(new Dec(0)), takerBps: decimal('nonNegative').default(new Dec(0)) })
       .optional(),
-    feeSource: z.enum(['market', 'config']).optional(),
+    feeSource: z.enum(FEE_SOURCES).optional(),
     equityIntervalMs: ms(1_000).default(60_000),
     /** A strategy that throws stops the backtest (false), or the event is skipped and the fault counted (true). */
     keepGoing: z.boolean().default(false),

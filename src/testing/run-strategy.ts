@@ -4,6 +4,7 @@ import type { Micros } from '../core/fixed.ts';
 import type { FillEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import { parseConfig } from '../config/load-config.ts';
+import type { BacktestConfig } from '../config/run-config.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { checkDefinition, importStrategyModule } from '../strategy/loader.ts';
 import type { PositionView } from '../portfolio/portfolio.ts';
@@ -27,7 +28,7 @@ export interface RunStrategyOptions {
   /** One-way latency to the simulated venue, ms; default 0 (a config's default is 100). */
   readonly latencyMs?: number;
   /** The fill model's queue position (docs/fill-model.md); default 'conservative'. */
-  readonly queueModel?: 'conservative' | 'probabilistic' | 'optimistic';
+  readonly queueModel?: BacktestConfig['queueModel'];
   /** Further sections of a backtest config (`risk`, `execution`, `data`, `backtest`), as its YAML would hold them. */
   readonly config?: Readonly<Record<string, unknown>>;
 }

@@ -10,6 +10,7 @@ import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
 import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
 import type { DataWindow } from '../../backtest/data-window.ts';
+import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
 import { readTime, TIME_FORMS } from '../../config/window-time.ts';
 
 interface BacktestOptions {
@@ -18,7 +19,7 @@ interface BacktestOptions {
   sweep: string[];
   sort: string;
   workers?: number;
-  decode: 'auto' | 'worker' | 'thread';
+  decode: DecodePlace;
   progress?: boolean;
   keepGoing?: boolean;
   from?: number;
@@ -31,7 +32,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function parseDecode(value: string): string {
-  if (value !== 'auto' && value !== 'worker' && value !== 'thread') throw new InvalidArgumentError(`expected auto, worker or thread, got '${value}'`);
+  if (!(DECODE_PLACES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected ${DECODE_PLACES.join(', ')}, got '${value}'`);
   return value;
 }
 

@@ -9,8 +9,12 @@ import type { Micros } from '../../core/fixed.ts';
  * Trade prints and crossings are handled by the execution edge for every model; a model sees
  * only the part of a shrink that no trade print explains.
  */
+/** Every queue model, by name (`backtest.queueModel`). */
+export const QUEUE_MODEL_NAMES = ['conservative', 'probabilistic', 'optimistic'] as const;
+export type QueueModelName = (typeof QUEUE_MODEL_NAMES)[number];
+
 export interface QueueModel {
-  readonly name: 'conservative' | 'probabilistic' | 'optimistic';
+  readonly name: QueueModelName;
   /**
    * The level at our price went from `before` to `after` displayed size (`after < before`), of
    * which `unexplained` is not accounted for by trade prints. `ahead` is the size in front of
@@ -61,7 +65,7 @@ export const OPTIMISTIC_QUEUE: QueueModel = Object.freeze({
   },
 });
 
-export function queueModel(name: QueueModel['name']): QueueModel {
+export function queueModel(name: QueueModelName): QueueModel {
   switch (name) {
     case 'conservative':
       return CONSERVATIVE_QUEUE;
