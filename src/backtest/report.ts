@@ -171,6 +171,15 @@ queue model ${escapeHtml(s.settings.queueModel)}; fees from ${escapeHtml(s.setti
 <div id="equity" class="chart"></div>
 <h2>Drawdown</h2>
 <div id="drawdown" class="chart" style="height:200px"></div>
+${
+  s.strategies.length < 2
+    ? ''
+    : `<h2>PnL by strategy</h2>
+<table id="strategies"><tr><th class="q">strategy</th><th>fills</th><th>turnover</th><th>fees</th><th>realized</th><th>unrealized</th><th>total</th></tr>
+${s.strategies.map((x) => `<tr><td class="q">${escapeHtml(x.id)}</td><td>${x.fills}</td><td>${x.turnover}</td><td>${x.fees}</td><td>${x.pnl.realized}</td><td>${x.pnl.unrealized}</td><td>${x.pnl.total}</td></tr>`).join('\n')}
+</table>
+<div class="meta">Each strategy's own fills; fills, turnover, fees and total add up to the run's (realized and unrealized follow each strategy's own average cost).</div>`
+}
 <h2>PnL by market</h2>
 <table><tr><th class="q">market</th><th>fills</th><th>volume</th><th>fees</th><th>realized</th><th>unrealized</th><th>total</th><th></th></tr>
 ${marketRows}

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/app/run-backtest.ts';
 import type { BacktestData } from '../../src/backtest/backtest-data.ts';
+import { renderReport } from '../../src/backtest/report.ts';
 import { parseMicros } from '../../src/core/fixed.ts';
 import type { FillEvent, OrderEvent } from '../../src/core/events.ts';
 import type { EngineEvent } from '../../src/engine/ports.ts';
@@ -177,6 +178,13 @@ describe('two strategies on one token in one run', async () => {
     expect(e.byStrategy['beta']).toMatchObject({ fees: '0.143', turnover: '15.7', fills: 2, positions: [{ tokenId: YES, size: '30', avgPrice: '0.523333' }] });
     expect(sum(Object.values(e.byStrategy).map((x) => x.fees))).toBe(parseMicros(e.account.fees));
     expect(sum(Object.values(e.byStrategy).map((x) => x.turnover))).toBe(parseMicros(e.turnover));
+  });
+
+  it('the report has a table of the strategies', () => {
+    const html = renderReport(result);
+    const table = html.slice(html.indexOf('<table id="strategies">'), html.indexOf('</table>', html.indexOf('<table id="strategies">')));
+    expect(table).toContain('<td class="q">alpha</td><td>2</td><td>22.4</td><td>0.176</td><td>1.6</td><td>0</td><td>1.424</td>');
+    expect(table).toContain('<td class="q">beta</td><td>2</td><td>15.7</td><td>0.143</td>');
   });
 
   it("a per-strategy budget denial carries STRATEGY_BUDGET (and the intent's ref)", () => {
