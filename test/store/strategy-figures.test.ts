@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.ts';
 import { parseMicros } from '../../src/core/fixed.ts';
 import { migrateStore } from '../../src/store/migrate.ts';
 import { RunStore } from '../../src/store/run-store.ts';
@@ -90,6 +91,15 @@ describe("the store keeps refs and each strategy's share", () => {
     const a = report.account;
     expect(sum(report.strategies.map((s) => s.pnl))).toBe(parseMicros(a.realized) + parseMicros(a.unrealized) - parseMicros(a.fees));
     expect(sum(report.strategies.map((s) => s.fees))).toBe(parseMicros(a.fees));
+    // the text form: a table of the strategies
+    const text = formatStatus(report).split('\n');
+    const head = text.findIndex((line) => line.startsWith('strategies ('));
+    expect(text[head + 1]).toMatch(/^strategy\s+fills\s+turnover\s+fees\s+realized\s+unrealized\s+pnl$/);
+    expect(text.slice(head + 3, head + 6).map((line) => line.trim().split(/\s+/))).toEqual([
+      ['alpha', '2', '9', '0.015', '1', '0', '0.985'],
+      ['beta', '1', '6', '0.02', '0', '-1', '-1.02'],
+      [''],
+    ]);
   });
 });
 
