@@ -10,10 +10,50 @@
  */
 
 export { parseJsonText } from './decode/fields.ts';
-export { decodeBatchPricesHistory, decodeFeeRate, decodeMidpoint, decodeNegRisk, decodeOk, decodeOrderBook, decodeOrderBooks, decodeOrderBooksText, decodePricesHistory, decodeServerTime, decodeTickSize, decodeTokenPrice, decodeTokenPrices, decodeVersion } from './decode/books.ts';
-export { decodePage, decodeSimplifiedMarket, decodeSimplifiedMarketsPage, decodeTradingMarket, decodeTradingMarketsPage, END_CURSOR, FIRST_CURSOR } from './decode/markets.ts';
-export { decodeEvent, decodeEventCreators, decodeEvents, decodeEventSummary, decodeMetadataMarket, decodeSearchResults, decodeTag, decodeTags } from './decode/metadata.ts';
+export {
+  decodeBatchPricesHistory,
+  decodeFeeRate,
+  decodeMidpoint,
+  decodeNegRisk,
+  decodeOk,
+  decodeOrderBook,
+  decodeOrderBooks,
+  decodeOrderBooksText,
+  decodePricesHistory,
+  decodeServerTime,
+  decodeTickSize,
+  decodeTokenPrice,
+  decodeTokenPrices,
+  decodeVersion,
+} from './decode/books.ts';
+export {
+  decodePage,
+  decodeSimplifiedMarket,
+  decodeSimplifiedMarketsPage,
+  decodeTradingMarket,
+  decodeTradingMarketsPage,
+  END_CURSOR,
+  FIRST_CURSOR,
+} from './decode/markets.ts';
+export {
+  decodeEvent,
+  decodeEventCreators,
+  decodeEvents,
+  decodeEventSummary,
+  decodeMetadataMarket,
+  decodeSearchResults,
+  decodeTag,
+  decodeTags,
+} from './decode/metadata.ts';
 export { decodeActivity, decodeClosedPositions, decodeHolderGroups, decodePositions, decodeTradeFills } from './decode/analytics.ts';
 export { decodeComment, decodeComments } from './decode/comments.ts';
 export { decodeAccountOrder, decodeAccountOrdersPage, decodeAccountTrade, decodeAccountTradesPage } from './decode/account-data.ts';
-export { decodeApiCredentials, decodeBalanceAllowance, decodeCancelResult, decodeHeartbeatId, decodeHeartbeatStatus, decodeOrderPostResult, decodeOrderPostResults } from './decode/orders.ts';
+export {
+  decodeApiCredentials,
+  decodeBalanceAllowance,
+  decodeCancelResult,
+  decodeHeartbeatId,
+  decodeHeartbeatStatus,
+  decodeOrderPostResult,
+  decodeOrderPostResults,
+} from './decode/orders.ts';

@@ -2,7 +2,22 @@ import { DecodeError } from '../../core/errors.ts';
 import type { AccountOrder, AccountTrade, MakerOrderFill } from '../domain/account.ts';
 import { TRADE_STATUSES, type TradeStatus, VENUE_ORDER_STATUSES, type VenueOrderStatus } from '../domain/statuses.ts';
 import type { Page } from '../domain/trading.ts';
-import { asObj, at, listOf, optDate, optInt, optMicros, optNum, optSide, optStr, optStrings, reqId, reqMicros, reqSide, reqStr } from './fields.ts';
+import {
+  asObj,
+  at,
+  listOf,
+  optDate,
+  optInt,
+  optMicros,
+  optNum,
+  optSide,
+  optStr,
+  optStrings,
+  reqId,
+  reqMicros,
+  reqSide,
+  reqStr,
+} from './fields.ts';
 import { decodePage } from './markets.ts';
 
 /**

@@ -1,6 +1,24 @@
 import type { VenuePosition } from '../domain/account.ts';
 import type { Activity, ClosedPosition, Holder, HolderGroup, TradeFill } from '../domain/analytics.ts';
-import { arrayOrEnvelope, asObj, list, mapArray, optBool, optDate, optInt, optMicros, optNum, optSide, optStr, reqId, reqMicros, reqNum, reqSide, reqStr, reqUnixMs } from './fields.ts';
+import {
+  arrayOrEnvelope,
+  asObj,
+  list,
+  mapArray,
+  optBool,
+  optDate,
+  optInt,
+  optMicros,
+  optNum,
+  optSide,
+  optStr,
+  reqId,
+  reqMicros,
+  reqNum,
+  reqSide,
+  reqStr,
+  reqUnixMs,
+} from './fields.ts';
 
 /**
  * Decoders of wallet analytics (interface 2.2-2.5): camelCase per the interface; the venue's newer

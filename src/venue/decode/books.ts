@@ -3,7 +3,23 @@ import { type Micros, parseMicros } from '../../core/fixed.ts';
 import type { BookLevel, OrderBook, Side, TokenId, TokenPrices } from '../../core/types.ts';
 import { makeOrderBook, scanOrderBooks } from '../books-scan.ts';
 import type { Midpoint, PricePoint, ServerTime, TokenPrice } from '../domain/trading.ts';
-import { asObj, at, isObj, mapArray, type Obj, optBool, optInt, optMicros, parseJsonText, reqBool, reqMicros, reqNum, reqStr, reqUnixMs, unixToMs } from './fields.ts';
+import {
+  asObj,
+  at,
+  isObj,
+  mapArray,
+  type Obj,
+  optBool,
+  optInt,
+  optMicros,
+  parseJsonText,
+  reqBool,
+  reqMicros,
+  reqNum,
+  reqStr,
+  reqUnixMs,
+  unixToMs,
+} from './fields.ts';
 
 /**
  * Decoders of order books and prices (interface 2.12, 2.13, PROTOCOL's small routes).

@@ -1,6 +1,25 @@
 import { DecodeError } from '../../core/errors.ts';
 import type { MarketEventRef, MarketRewards, MarketToken, Page, RewardRate, SimplifiedMarket, TradingMarket } from '../domain/trading.ts';
-import { asObj, at, list, mapArray, type Obj, optBool, optDate, optInt, optMicros, optNum, optRecord, optStr, optStrings, reqBool, reqId, reqMicros, reqNum, reqStr } from './fields.ts';
+import {
+  asObj,
+  at,
+  list,
+  mapArray,
+  type Obj,
+  optBool,
+  optDate,
+  optInt,
+  optMicros,
+  optNum,
+  optRecord,
+  optStr,
+  optStrings,
+  reqBool,
+  reqId,
+  reqMicros,
+  reqNum,
+  reqStr,
+} from './fields.ts';
 
 /**
  * Decoders of trading markets (interface 2.1, 2.10, 2.11) and the cursor page envelope.

@@ -1,5 +1,20 @@
 import type { EventCreator, EventSummary, MetadataMarket, SearchProfile, SearchResults, Series, Tag, VenueEvent } from '../domain/metadata.ts';
-import { asObj, at, jsonStrings, list, mapArray, type Obj, optBool, optDate, optId, optMicros, optRecord, optStr, reqId, reqStr } from './fields.ts';
+import {
+  asObj,
+  at,
+  jsonStrings,
+  list,
+  mapArray,
+  type Obj,
+  optBool,
+  optDate,
+  optId,
+  optMicros,
+  optRecord,
+  optStr,
+  reqId,
+  reqStr,
+} from './fields.ts';
 
 /**
  * Decoders of metadata (interface 2.7-2.9): markets, events, tags, series, search.
