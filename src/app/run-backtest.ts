@@ -21,7 +21,7 @@ import { backtestTokens, RecordedMarketFollower, selectedTokenIds, selectRecorde
 import { inBatches, replay, type ReplayProgress } from '../backtest/replay-source.ts';
 import { buildSummary } from '../backtest/summary.ts';
 import { BacktestFaultError } from '../backtest/backtest-fault.ts';
-import { isWholeWindow, windowBatches, type DataWindow } from '../backtest/data-window.ts';
+import { describeWindow, isWholeWindow, windowBatches, type DataWindow } from '../backtest/data-window.ts';
 import { loadRunStrategies } from './strategies.ts';
 
 export interface BacktestProgress extends ReplayProgress {
@@ -228,6 +228,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     throw new BacktestFaultError(engineSummary.firstFault, handled);
   }
 
+  if (!isWholeWindow(window) && replayed.events === 0) warnings.push(`${data.name}: no events in the window ${describeWindow(window)}`);
   if (replayed.outOfOrder > 0) warnings.push(`${data.name}: ${replayed.outOfOrder} events were older than the one before them; replayed at the time reached`);
   const summary = buildSummary({
     config,

@@ -27,19 +27,17 @@ export function isWholeWindow(w: DataWindow | undefined): boolean {
   return w === undefined || (w.from === undefined && w.to === undefined);
 }
 
+/** The window as people read it: `[2026-11-28T06:00:00.000Z, 2026-11-28T12:00:00.000Z)`, an open end as `…`. */
+export function describeWindow(w: DataWindow): string {
+  const at = (t: number | undefined) => (t === undefined ? '…' : new Date(t).toISOString());
+  return `[${at(w.from)}, ${at(w.to)})`;
+}
+
 /** A window end as a flag writes it (see src/config/window-time.ts); `where` names the flag in the error. */
 export function parseWindowTime(value: string, where: string): number {
   const ms = readTime(value);
   if (ms === undefined) throw new ConfigError(`${where}: must be ${TIME_FORMS}, was '${value}'`);
   return ms;
-}
-
-/** A checked window: `from` before `to` when both are set. `where` names the two keys or flags. */
-export function dataWindow(from: number | undefined, to: number | undefined, where: { from: string; to: string }): DataWindow {
-  if (from !== undefined && to !== undefined && from >= to) {
-    throw new ConfigError(`${where.to}: must be after ${where.from} (${new Date(from).toISOString()}), was ${new Date(to).toISOString()}`);
-  }
-  return { from, to };
 }
 
 /** The batches of `source` inside `window` (see DataWindow). The source is closed at `to`. */

@@ -69,6 +69,11 @@ backtest: { latencyMs: 25, equityIntervalMs: 10000 }
     expect(part.summary.data.events).toBe(events.filter((e) => e.tsInit >= t(500) && e.tsInit < t(1000)).length);
     expect(part.summary.data.from).toBe(new Date(t(500)).toISOString());
     expect(Date.parse(part.summary.data.to!)).toBeLessThan(t(1000));
+    expect(part.warnings).toEqual([]);
+    const after = t(events.length - 1) + 1;
+    const none = await runBacktest({ config, data, window: { from: after, to: undefined } });
+    expect(none.summary.data.events).toBe(0);
+    expect(none.warnings).toEqual([`rec.jsonl: no events in the window [${new Date(after).toISOString()}, …)`]);
   });
 
   it('reads times as ISO 8601 with a zone, a date or epoch ms; the config and flags name what is wrong', () => {
