@@ -134,6 +134,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     runId: BACKTEST_RUN_ID,
     log,
     keepGoingOnFault: keepGoing,
+    cancelOnHalt: config.execution.cancelOnHalt,
     onEvent: (event) => {
       if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
       else if (event.type === 'fault' && !keepGoing) faulted = true;

@@ -27,6 +27,8 @@ export interface IntentRouterParts {
   readonly runId: string;
   /** Whether the strategy is hosted (after stop, intents of unknown ids are dropped). */
   readonly hosts: (strategyId: string) => boolean;
+  /** The kill switch denied an order (its message): the engine raises its latched halt. */
+  readonly killSwitch?: (message: string) => void;
 }
 
 /**
@@ -34,7 +36,8 @@ export interface IntentRouterParts {
  * are diffed against the strategy's resting orders (kept within tolerance, the rest cancelled,
  * the missing levels placed), places become requests with a fresh client order id, are checked
  * by risk as one batch (the engine gates first), and what risk approves is tracked and queued
- * for posting. Every denial reaches the strategy as OrderDenied with its code.
+ * for posting. Every denial reaches the strategy as OrderDenied with its code; a kill-switch
+ * denial also raises the engine's latched `killSwitch` halt.
  */
 export class IntentRouter {
   readonly #p: IntentRouterParts;
@@ -114,6 +117,7 @@ export class IntentRouter {
     }
     const verdicts = risk.checkBatch(requests, snapshot.take(now));
     const approved: OrderRecord[] = [];
+    let tripped: string | undefined;
     // the tick these orders answer: the market event being handled, else (a timer, a fill) now
     let tick = desk.tickAt;
     for (let i = 0; i < requests.length; i++) {
@@ -121,6 +125,7 @@ export class IntentRouter {
       const denial = verdicts[i];
       if (denial) {
         desk.metrics.inc(ENGINE_METRICS.denied, DENY_LABELS[denial.code]);
+        if (denial.check === 'killSwitch') tripped ??= denial.message;
         // a denied order is never tracked: its refs go on the event here (the desk adds them for tracked ones)
         desk.orderEvent(strategyId, withRefs<OrderEvent>({ type: 'OrderDenied', clientOrderId: request.clientOrderId, code: denial.code, reason: denial.message, tsInit: now }, request));
         continue;
@@ -132,6 +137,7 @@ export class IntentRouter {
       snapshot.noteOrder(now);
     }
     submitter.submit(approved);
+    if (tripped !== undefined) this.#p.killSwitch?.(tripped);
   }
 
   /** Drops finished orders older than the retention from memory (with the trades booked on them). */

@@ -151,6 +151,10 @@ export class TradingEngine {
       fills: this.#fills,
       runId: options.runId,
       hosts: (id) => this.#host.has(id),
+      // the kill switch tripped: a latched halt (resting orders cancelled, strategies told)
+      killSwitch: (why) => {
+        if (!this.#halts.has('killSwitch')) this.command({ type: 'halt', name: 'killSwitch', reason: `kill switch: ${why}` });
+      },
     });
     if (options.restore) this.#restore(options.restore);
     const persistence = options.persistence;

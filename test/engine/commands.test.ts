@@ -57,7 +57,7 @@ function quoter(heard: LifecycleEvent[], seen: number[] = []) {
   });
 }
 
-function world(strategies: { id: string; definition: StrategyDefinition; params?: Record<string, unknown> }[], extra: { cancelOnHalt?: boolean; store?: RunStore } = {}) {
+function world(strategies: { id: string; definition: StrategyDefinition; params?: Record<string, unknown> }[], extra: { cancelOnHalt?: boolean; store?: RunStore; maxConsecutiveRejects?: number } = {}) {
   const clock = new SimulatedClock(T0);
   const events = new Subject<MarketEvent>();
   const edge = simulatedEdge(clock);
@@ -73,7 +73,7 @@ function world(strategies: { id: string; definition: StrategyDefinition; params?
     marketEvents$: events,
     tokens: TOKENS,
     strategies: specs,
-    risk: { limits: { maxOrderNotional: 100 * M, staleBookMs: 5_000 } },
+    risk: { limits: { maxOrderNotional: 100 * M, staleBookMs: 5_000, maxConsecutiveRejects: extra.maxConsecutiveRejects } },
     settings: SETTINGS,
     startingBalance: 10_000 * M,
     runId: 'feedf00d',
@@ -169,6 +169,34 @@ describe('named halts', () => {
     expect(w.engine.halted).toBe('store write failed');
     expect(heard.map((e) => e.type)).not.toContain('Resumed');
     watch.unsubscribe();
+  });
+});
+
+describe('the kill switch', () => {
+  it('a kill-switch denial raises the latched killSwitch halt: resting orders cancelled, strategies told, no resume', () => {
+    const heard: LifecycleEvent[] = [];
+    // a quote that rests, and on each book a FOK buy far below the ask: the venue kills it (a reject)
+    const rejecter = defineStrategy({
+      name: 'rejecter',
+      onBook: (): OrderIntent[] => [{ kind: 'place', tokenId: YES, side: 'BUY', price: 100_000, size: 5 * M, orderType: 'FOK' }],
+      onLifecycle: ({ event }) => {
+        heard.push(event);
+      },
+    });
+    const w = world([{ id: 'q', definition: quoter([]) }, { id: 'r', definition: rejecter }], { maxConsecutiveRejects: 1 });
+    w.engine.start();
+    w.tick();
+    w.clock.advanceBy(100);
+    expect(w.engine.summary().ordersRejected).toBe(1);
+    expect(resting(w.edge, w.clock)).toBe(1);
+    // the next orders meet the kill switch: denied, and the halt is raised
+    w.tick();
+    expect(w.engine.halts.map((h) => [h.name, h.latched])).toEqual([['killSwitch', true]]);
+    w.clock.advanceBy(100);
+    expect(resting(w.edge, w.clock)).toBe(0);
+    expect(heard.filter((e) => e.type === 'Halted').map((e) => e.type === 'Halted' && e.name)).toEqual(['killSwitch']);
+    expect(w.engine.command({ type: 'resume', name: 'killSwitch' }).ok).toBe(false);
+    expect(w.lines.some((l) => l.msg === 'trading halted' && l.fields?.['halt'] === 'killSwitch')).toBe(true);
   });
 });
 
