@@ -66,6 +66,10 @@ export class CommandRunner {
   }
 
   #dispatch(command: EngineCommand): CommandResult {
+    // once the engine stops, its stop cancels and verifies: only halts are still noted
+    if (this.#p.desk.stopped && command.type !== 'halt' && command.type !== 'resume') {
+      return { ok: false, command: command.type, message: 'the engine has stopped' };
+    }
     switch (command.type) {
       case 'halt':
         return this.#halt(command.name, command.reason);
@@ -90,7 +94,7 @@ export class CommandRunner {
     const at = desk.clock.now();
     if (!halts.raise(name, reason, at)) return { ok: true, command: 'halt', message: `the ${name} halt was on already (reason now: ${reason})`, halts: halts.names() };
     desk.log.warn('trading halted', { halt: name, reason, halts: halts.names() });
-    const cancelled = this.#p.cancelOnHalt ? this.#cancelOpen(undefined) : 0;
+    const cancelled = this.#p.cancelOnHalt && !desk.stopped ? this.#cancelOpen(undefined) : 0;
     this.#p.tell({ type: 'Halted', name, reason, halts: halts.names(), tsInit: at });
     const kept = this.#p.cancelOnHalt ? `${cancelled} resting order(s) being cancelled` : 'resting orders kept (execution.cancelOnHalt: false)';
     return { ok: true, command: 'halt', message: `${name} halt on (${reason}); ${kept}`, cancelled, halts: halts.names() };

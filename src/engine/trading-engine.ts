@@ -413,7 +413,11 @@ export class TradingEngine {
       reserved: reservedByOpenBuys(this.#desk.tracker.open()),
       account: { source: this.#account.source, outside: this.#account.outside() },
       http429: metrics.value(ENGINE_METRICS.httpResponses, STATUS_429),
-      heartbeats: this.heartbeat ? { ...this.heartbeat.stats } : { sent: 0, acknowledged: 0, missed: 0 },
+      heartbeats: {
+        sent: metrics.value(ENGINE_METRICS.heartbeatsSent),
+        acknowledged: metrics.value(ENGINE_METRICS.heartbeatsAcknowledged),
+        missed: metrics.value(ENGINE_METRICS.heartbeatsMissed),
+      },
       openOrders: this.#desk.tracker.open().length,
       strategies: this.#host.states(),
       stop: this.#stopReport,
