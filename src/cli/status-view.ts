@@ -14,7 +14,7 @@ const RECENT_LINES = 5;
  * the engine): markets, open orders, fills, PnL and heartbeat, tick-to-trade, the halts on, the
  * strategies that faulted (the first fault with the file:line of the strategy's code), the
  * busiest tokens, and the run's recent halts, commands, faults and heartbeat changes, which it
- * hears as a listener of the engine's event bus (redrawing at once on a halt or a resume).
+ * hears as a listener of the engine's event bus (redrawing at once on a command or a fault).
  */
 export class StatusView {
   #timer: NodeJS.Timeout | undefined;
@@ -48,8 +48,8 @@ export class StatusView {
     if (line === undefined) return;
     this.#recent.push(`${new Date().toISOString().slice(11, 19)} ${line}`);
     if (this.#recent.length > RECENT_LINES) this.#recent.shift();
-    // a halt or a resume shows at once (not at the next redraw)
-    if (this.#timer !== undefined && event.type === 'lifecycle') this.draw();
+    // a command (a halt, a resume: every halt is one) or a fault shows at once, not at the next redraw
+    if (this.#timer !== undefined && (event.type === 'command' || event.type === 'fault')) this.draw();
   }
 
   draw(): void {

@@ -131,6 +131,12 @@ export class CommandRunner {
     if (state === 'RUNNING') return { ok: true, command: 'startStrategy', message: `strategy '${id}' was running already` };
     if (state === 'CREATED') return { ok: false, command: 'startStrategy', message: `strategy '${id}' starts with the engine (not started yet)` };
     const started = host.restart(id);
+    // started while halted: it hears so, as the strategies of a run started halted do
+    const halts = this.#p.halts.active();
+    if (started && halts.length > 0) {
+      const last = halts[halts.length - 1]!;
+      host.tellOne(id, { type: 'Halted', name: last.name, reason: last.reason, halts: this.#p.halts.names(), tsInit: this.#p.desk.clock.now() });
+    }
     return started
       ? { ok: true, command: 'startStrategy', message: `strategy '${id}' started again (fresh state)` }
       : { ok: false, command: 'startStrategy', message: `strategy '${id}' faulted as it started again (${host.state(id)})` };

@@ -1,8 +1,9 @@
 import type { MetricsSink } from '../core/metrics.ts';
-import type { HeartbeatHealth } from '../execution/heartbeat.ts';
+import type { HeartbeatHealth, HeartbeatStats } from '../execution/heartbeat.ts';
+import type { EngineDesk } from './engine-desk.ts';
 import { HALT_NAMES } from './halts.ts';
 import type { FaultReport } from './engine-summary.ts';
-import { ENGINE_METRICS } from './engine-metrics.ts';
+import { ENGINE_METRICS, STATUS_429 } from './engine-metrics.ts';
 import type { EngineEvent } from './ports.ts';
 
 const HEALTHS: readonly HeartbeatHealth[] = ['idle', 'healthy', 'late', 'lost'];
@@ -20,6 +21,33 @@ export class RunTally {
   #firstFault: FaultReport | undefined;
   /** Subscribed to the bus as is (one function, made once). */
   readonly listener = (event: EngineEvent): void => this.#on(event);
+
+  /**
+   * Subscribes a tally to the engine's bus (after the store's journal, before the run's hook,
+   * which it subscribes next) and registers the collectors of the counts the engine's helpers keep:
+   * the heartbeat's, our open orders, the venue's 429s when the run counts them.
+   */
+  static attach(
+    desk: EngineDesk,
+    options: { readonly heartbeat?: Readonly<HeartbeatStats>; readonly http429?: () => number; readonly onEvent?: (event: EngineEvent) => void },
+  ): RunTally {
+    const metrics = desk.metrics;
+    const tally = new RunTally(metrics);
+    desk.bus.subscribe(tally.listener);
+    if (options.onEvent) desk.bus.subscribe(options.onEvent);
+    const stats = options.heartbeat;
+    if (stats) {
+      metrics.collect((m) => {
+        m.total(ENGINE_METRICS.heartbeatsSent, stats.sent);
+        m.total(ENGINE_METRICS.heartbeatsAcknowledged, stats.acknowledged);
+        m.total(ENGINE_METRICS.heartbeatsMissed, stats.missed);
+      });
+    }
+    metrics.collect((m) => m.set(ENGINE_METRICS.openOrders, desk.tracker.open().length));
+    const http429 = options.http429;
+    if (http429) metrics.collect((m) => m.total(ENGINE_METRICS.httpResponses, http429(), STATUS_429));
+    return tally;
+  }
 
   constructor(metrics: MetricsSink) {
     this.#metrics = metrics;

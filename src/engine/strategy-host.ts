@@ -168,6 +168,11 @@ export class StrategyHost implements EngineListener {
     return this.#runners.get(strategyId)?.restart() ?? false;
   }
 
+  /** Tells one strategy of a lifecycle event (a strategy started again while the run is halted hears Halted). */
+  tellOne(strategyId: string, event: LifecycleEvent): void {
+    this.#runners.get(strategyId)?.lifecycle(Object.freeze(event));
+  }
+
   /** The definition a strategy runs (undefined when unknown). */
   definition(strategyId: string): EngineStrategy['definition'] | undefined {
     return this.#runners.get(strategyId)?.definition;

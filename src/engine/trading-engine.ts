@@ -81,10 +81,6 @@ export class TradingEngine {
     this.#opts = options;
     const desk = new EngineDesk(options);
     this.#desk = desk;
-    // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
-    this.#tally = new RunTally(desk.metrics);
-    desk.bus.subscribe(this.#tally.listener);
-    if (options.onEvent) desk.bus.subscribe(options.onEvent);
     this.portfolio = new Portfolio(options.startingBalance);
     this.risk = new RiskEngine({ checks: options.risk.checks, limits: withBudgets(options.risk.limits, options.strategies) });
     for (const token of options.tokens) this.cache.track(token);
@@ -98,16 +94,9 @@ export class TradingEngine {
         initialId: options.heartbeat.initialId ?? options.restore?.heartbeatId,
         onAck: persistence ? (id, at) => persistence.heartbeatId(id, at) : undefined,
       });
-      const stats = this.heartbeat.stats;
-      desk.metrics.collect((m) => {
-        m.total(ENGINE_METRICS.heartbeatsSent, stats.sent);
-        m.total(ENGINE_METRICS.heartbeatsAcknowledged, stats.acknowledged);
-        m.total(ENGINE_METRICS.heartbeatsMissed, stats.missed);
-      });
     }
-    desk.metrics.collect((m) => m.set(ENGINE_METRICS.openOrders, desk.tracker.open().length));
-    const http429 = options.http429;
-    if (http429) desk.metrics.collect((m) => m.total(ENGINE_METRICS.httpResponses, http429(), STATUS_429));
+    // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
+    this.#tally = RunTally.attach(desk, { heartbeat: this.heartbeat?.stats, http429: options.http429, onEvent: options.onEvent });
     this.#canceller = new OrderCanceller(desk);
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);

@@ -225,7 +225,13 @@ describe('strategy commands', () => {
     expect(resting(w.edge, w.clock)).toBe(1);
 
     expect(w.engine.command({ type: 'stopStrategy', strategyId: 'nobody' })).toMatchObject({ ok: false, message: "no strategy 'nobody'" });
+    // started again while halted: it hears Halted once started; the other strategy is not told again
+    w.engine.command({ type: 'halt', name: 'manual', reason: 'drill' });
+    w.engine.command({ type: 'stopStrategy', strategyId: 'a' });
     expect(w.engine.command({ type: 'startStrategy', strategyId: 'a' })).toMatchObject({ ok: true });
+    expect(heardA.map((e) => e.type)).toEqual(['Halted']);
+    expect(heardB.map((e) => e.type)).toEqual(['Halted']);
+    w.engine.command({ type: 'resume', name: 'manual' });
     w.tick();
     expect(w.engine.strategyState('a')).toBe('RUNNING');
     expect(new Set([...w.engine.tracker.open()].map((r) => r.request.strategyId))).toEqual(new Set(['a', 'b']));
