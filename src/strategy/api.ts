@@ -6,7 +6,8 @@ import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId } from '
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 
-export type { FillEvent, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
+export type { FillEvent, HaltName, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
+export { HALT_NAMES } from '../core/events.ts';
 export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
 
 /**
