@@ -128,6 +128,13 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       closers.push(() => s.close());
       log.info('embedded sandbox listening', { url: s.url });
     }
+    const keySource = config.account?.keySource;
+    if (keySource?.kind === 'sandbox') {
+      log.warn('signing with the embedded sandbox\'s throwaway key (public: derived from the seed); set CLOBOT_PRIVATE_KEY or account.keyFile for any other venue', {
+        seed: keySource.seed,
+        address: config.account?.address,
+      });
+    }
     const venue = opened.venue;
     const tradingUrl = opened.url;
 

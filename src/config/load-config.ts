@@ -126,7 +126,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
   const rules = checkRules(cfg);
   const venue = resolveVenue(cfg.venue, cfg.mode, options.venueUrl);
   const strategies = resolveStrategies({ file: cfg, configDir: dirname(absPath), repoRoot: options.repoRoot ?? PACKAGE_ROOT, checkModules: options.checkModules ?? false });
-  const acct = resolveAccount({ mode: cfg.mode, section: cfg.account, venue: venue.venue, env, cwd });
+  const acct = resolveAccount({ mode: cfg.mode, section: cfg.account, venue: venue.venue, env, cwd, venueUrl: options.venueUrl });
   const issues = [venue.issues, rules.issues, strategies.issues, [...acct.issues]];
   if (issues.some((g) => g.length > 0)) fail(issues);
 

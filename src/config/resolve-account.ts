@@ -34,13 +34,18 @@ export interface ResolveAccountInput {
   readonly venue: VenueConfig | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /**
+   * The command line's `--venue`: with it, an embedded-sandbox config talks to another venue
+   * (a sandbox anyone may share), where the seed's public throwaway key must not stand in.
+   */
+  readonly venueUrl?: string | undefined;
 }
 
 const KEY_FORM = 'expected 64 hex digits, optionally 0x-prefixed, in the secp256k1 range';
 const MAX_KEY_FILE_BYTES = 4096;
 
 export function resolveAccount(input: ResolveAccountInput): ResolvedAccount {
-  const { mode, section, venue, env, cwd } = input;
+  const { mode, section, venue, env, cwd, venueUrl } = input;
   if (mode === 'backtest') return { account: undefined, issues: [], warnings: [] };
   if (mode === 'paper' && section === undefined) return { account: undefined, issues: [], warnings: [] };
 
@@ -81,11 +86,13 @@ export function resolveAccount(input: ResolveAccountInput): ResolvedAccount {
     }
   }
   if (keyBytes === undefined && issues.length === 0 && mode === 'live') {
-    if (venue?.kind === 'embedded') {
+    if (venue?.kind === 'embedded' && venueUrl === undefined) {
       keyBytes = hexToBytes(sandboxPrivateKey(venue.embedded.seed), 32);
       keySource = { kind: 'sandbox', seed: venue.embedded.seed };
     } else {
-      const where = venue?.kind === 'remote' ? ` against ${venue.urls.trading}` : '';
+      // the seed's throwaway key is public knowledge: only the in-process sandbox may take it
+      const url = venueUrl ?? (venue?.kind === 'remote' ? venue.urls.trading : undefined);
+      const where = url !== undefined ? ` against ${url}` : '';
       issues.push({
         path: envKeyPath,
         message: `no private key: live mode${where} signs orders; set the environment variable ${names.privateKey} or account.keyFile`,

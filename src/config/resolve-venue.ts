@@ -8,7 +8,8 @@ import { configFileSchema, type VenueSection } from './schema.ts';
  * a venue, a backtest does not. `venueUrl` (the command line's `--venue`) is the venue in every
  * mode: every group at that URL, the section's other settings (profile, timeouts, limits, chain)
  * kept. With `venue.embedded` the section stays as it is: the run opens `venueUrl` instead of
- * starting the sandbox (app/open-venue.ts), and the sandbox's throwaway key still stands in.
+ * starting the sandbox (app/open-venue.ts), and a live run then needs a key of its own: the sandbox's
+ * throwaway key stands in only for the in-process sandbox (resolve-account.ts).
  */
 export function resolveVenue(section: VenueSection | undefined, mode: Mode, venueUrl?: string): { venue: VenueConfig | undefined; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];

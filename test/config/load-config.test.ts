@@ -196,6 +196,18 @@ describe('loadConfig: the shipped default config', () => {
     expect(config.account.keySource).toEqual({ kind: 'sandbox', seed: 1 });
     expect(config.source.warnings).toEqual([]);
   });
+
+  it('with --venue another venue, it needs a key of its own: the seed\'s public key never stands in', () => {
+    const path = resolve('config/default.yaml');
+    const url = 'http://127.0.0.1:9';
+    const lines = configErrorLines(() => loadConfig(path, {}, { venueUrl: url }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`no private key: live mode against ${url} signs orders; set the environment variable CLOBOT_PRIVATE_KEY or account.keyFile`);
+    const config = loadConfig(path, { CLOBOT_PRIVATE_KEY: VECTOR_KEY }, { venueUrl: url });
+    if (config.mode !== 'live') throw new Error('expected live');
+    expect(config.account.keySource).toEqual({ kind: 'env', name: 'CLOBOT_PRIVATE_KEY' });
+    expect(config.account.address).toBe(VECTOR_ADDRESS);
+  });
 });
 
 describe('loadConfig: the example configs', () => {
