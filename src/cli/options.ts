@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseSet, type ConfigOverride } from '../config/config-overrides.ts';
 
 /** Commander value parsers that reject bad values with one line naming the value. */
 export function parseIntOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -39,4 +40,16 @@ export function parseDurationOption(value: string): number {
   const ms = Math.round(n * factor);
   if (!(ms <= MAX_DURATION_MS)) throw new InvalidArgumentError(`expected a duration of at most 100 years (36500d), got '${value}'`);
   return ms;
+}
+
+/** The help text of `--set`, the same on every command that takes it. */
+export const SET_HELP = 'set a config key for this run, checked as the YAML is: backtest.queueModel=optimistic, risk.maxOrderNotional=50, mm.size=5 (a strategy param; repeatable)';
+
+/** Collects repeated `--set <key>=<value>` flags, each checked for its form (the value is checked with the config). */
+export function collectSet(value: string, previous: ConfigOverride[] = []): ConfigOverride[] {
+  try {
+    return [...previous, parseSet(value)];
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message.replace(/^--set [^:]*: /, '') : String(err));
+  }
 }

@@ -13,6 +13,8 @@ export interface ConfigIssue {
   readonly showValue?: boolean;
   /** The line to name, when it is not the line of `path` (e.g. an unknown key's own line). */
   readonly line?: number;
+  /** Where the key was set when not in the file (`--set backtest.queueModel`): named instead of file:line. */
+  readonly origin?: string;
 }
 
 /** `risk.maxOrderNotional`, `strategies[1].id`, `(root)`. */
@@ -207,10 +209,14 @@ function editDistance(a: string, b: string): number {
   return prev[b.length] as number;
 }
 
-/** The final line: `path (file:line): message[, was value]`. */
-export function formatIssue(issue: ConfigIssue, file: string, data: unknown, lineOf: (path: KeyPath) => number): string {
-  const line = issue.line ?? lineOf(issue.path);
-  let text = `${formatPath(issue.path)} (${file}:${line}): ${issue.message}`;
+/**
+ * The final line: `path (file:line): message[, was value]`, or `path (--set key): ...` for a key set
+ * on the command line (`origin` names the flag that set a path, see config-overrides.ts).
+ */
+export function formatIssue(issue: ConfigIssue, file: string, data: unknown, lineOf: (path: KeyPath) => number, origin?: (path: KeyPath) => string | undefined): string {
+  const from = issue.origin ?? origin?.(issue.path);
+  const where = from ?? `${file}:${issue.line ?? lineOf(issue.path)}`;
+  let text = `${formatPath(issue.path)} (${where}): ${issue.message}`;
   if (issue.showValue) {
     const value = valueAt(data, issue.path);
     if (value !== undefined && !isEnvNamePath(issue.path)) text += `, was ${describeValue(value)}`;

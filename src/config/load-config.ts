@@ -2,6 +2,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../core/errors.ts';
 import { checkStrategies } from './check-strategies.ts';
+import { applyConfigOverrides, type ConfigOverride } from './config-overrides.ts';
 import { fromZodIssues, formatIssue, looksLikeSecret, type ConfigIssue } from './config-issue.ts';
 import { checkRules } from './config-rules.ts';
 import { deepFreeze } from './deep-freeze.ts';
@@ -24,6 +25,8 @@ export interface LoadConfigOptions {
   readonly checkModules?: boolean;
   /** The command line's `--venue`: the venue in every mode, over the file's `venue` URLs (see resolveVenue for `venue.embedded`). */
   readonly venueUrl?: string;
+  /** Keys set on the command line (`--set`, a sweep point), applied over the file's before any check (config-overrides.ts). */
+  readonly overrides?: readonly ConfigOverride[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -95,13 +98,16 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
   if (typeof src.data !== 'object' || Array.isArray(src.data)) {
     throw new ConfigError(`(root) (${file}:${src.lineOf([])}): must be a mapping of sections (mode:, venue:, ...), was ${Array.isArray(src.data) ? 'a list' : 'a single value'}`);
   }
-  const data = emptyToDefaults(src.data, configFileSchema) as Record<string, unknown>;
+  const applied = options.overrides !== undefined && options.overrides.length > 0 ? applyConfigOverrides(src.data as Record<string, unknown>, options.overrides) : undefined;
+  const data = emptyToDefaults(applied?.data ?? src.data, configFileSchema) as Record<string, unknown>;
   const lineOf = (path: KeyPath): number => src.lineOf(path);
+  const origin = applied?.origin;
   const fail = (groups: ConfigIssue[][]): never => {
     const sorted = groups.flatMap((g) => byLine(g, lineOf));
     // only the lines shown are formatted (a file may hold 100k unknown keys)
-    throw new ConfigError(limit(sorted.slice(0, MAX_LINES + 1).map((i) => formatIssue(i, file, data, lineOf)), sorted.length));
+    throw new ConfigError(limit(sorted.slice(0, MAX_LINES + 1).map((i) => formatIssue(i, file, data, lineOf, origin)), sorted.length));
   };
+  if (applied !== undefined && applied.issues.length > 0) fail([applied.issues]);
 
   // 1. secrets written into the file, then the schema
   const account = data['account'];
@@ -135,7 +141,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
     path: absPath,
     dir: dirname(absPath),
     cwd,
-    warnings: byLine([...rules.warnings, ...acct.warnings], lineOf).map((i) => formatIssue(i, file, data, lineOf)),
+    warnings: byLine([...rules.warnings, ...acct.warnings], lineOf).map((i) => formatIssue(i, file, data, lineOf, origin)),
   };
   const base = {
     name: cfg.name ?? basename(absPath, extname(absPath)),

@@ -1,4 +1,4 @@
-import type { ParamOverride } from '../backtest/param-overrides.ts';
+import type { ConfigOverride } from '../config/config-overrides.ts';
 import type { DataWindow } from '../backtest/data-window.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
 
@@ -13,8 +13,8 @@ export interface BacktestJob {
   /** Unique among the jobs run together (a sweep point's label). */
   readonly id: string;
   readonly config: JobConfig;
-  /** Strategy parameters set for this job (a sweep point). */
-  readonly overrides: readonly ParamOverride[];
+  /** Config keys set for this job (`--set`, then the sweep point's keys), applied over the text's as the YAML's own. */
+  readonly overrides: readonly ConfigOverride[];
   readonly data: JobData;
   /** Overrides the config's `backtest.from` / `backtest.to`. */
   readonly window?: Partial<DataWindow>;

@@ -14,10 +14,10 @@ import type { BacktestJob } from './job.ts';
  */
 export async function runJob(job: BacktestJob, verifier: DataVerifier): Promise<BacktestSummary> {
   await verifier.verify(job.data);
-  const config = parseConfig(job.config.text, job.config.file);
+  const config = parseConfig(job.config.text, job.config.file, process.env, { overrides: job.overrides });
   // one thread per job: the runner already keeps every core busy
   const data = await openBacktestData(job.data.path, { decode: 'thread' });
-  const result = await runBacktest({ config, data, overrides: job.overrides, keepGoing: job.keepGoing, window: job.window });
+  const result = await runBacktest({ config, data, keepGoing: job.keepGoing, window: job.window });
   writeResults(result, job.outDir);
   return result.summary;
 }

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { ClobotError, ConfigError } from '../core/errors.ts';
-import type { RunConfig } from '../config/run-config.ts';
+import { loadCheckedConfig } from '../config/load-config.ts';
+import type { ConfigOverride } from '../config/config-overrides.ts';
 import { readConfigText } from '../config/read-config-text.ts';
-import { loadStrategy } from '../strategy/loader.ts';
-import { applyOverrides, pointLabel, sweepGrid, type ParamOverride, type SweepAxis } from '../backtest/param-overrides.ts';
+import { pointLabel, sweepGrid, type SweepAxis } from '../backtest/param-overrides.ts';
 import type { DataWindow } from '../backtest/data-window.ts';
 import { OBJECTIVES, rankBy, type ObjectiveName } from '../backtest/objectives.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
@@ -19,7 +19,8 @@ import type { JobRunner } from './job-runner.ts';
 export interface SweepPoint {
   readonly index: number;
   readonly label: string;
-  readonly overrides: readonly ParamOverride[];
+  /** The point's keys (`--sweep`), applied after the command's `--set` keys. */
+  readonly overrides: readonly ConfigOverride[];
   readonly outDir: string;
 }
 
@@ -40,22 +41,20 @@ export function sweepPoints(axes: readonly SweepAxis[], outDir: string): SweepPo
 }
 
 /**
- * Checks every grid point's parameters against the strategies' own schemas before any run
- * starts, so a bad value is one error naming the parameter, not a failure deep in a worker.
+ * Checks every grid point's config exactly as the YAML is checked (the schema, the cross-key rules,
+ * each strategy's params) before any run starts, so a bad value is one error naming its key and
+ * the flag that set it, not a failure deep in a worker. `sets`: the command's `--set` keys.
  */
-export async function checkSweepPoints(config: RunConfig, points: readonly SweepPoint[]): Promise<void> {
-  for (const s of config.strategies) {
-    if (!s.enabled) continue;
-    const touched = points.some((p) => p.overrides.some((o) => o.strategyId === s.id));
-    if (!touched) continue;
-    for (const p of points) await loadStrategy(s, { params: applyOverrides(s.id, s.params, p.overrides) });
-  }
+export async function checkSweepPoints(configPath: string, points: readonly SweepPoint[], sets: readonly ConfigOverride[] = []): Promise<void> {
+  for (const p of points) await loadCheckedConfig(configPath, process.env, { requireStrategy: true, overrides: [...sets, ...p.overrides] });
 }
 
 export interface SweepJobsInput {
   readonly configPath: string;
   readonly dataPath: string;
   readonly points: readonly SweepPoint[];
+  /** The command's `--set` keys, applied in every point before the point's own. */
+  readonly sets?: readonly ConfigOverride[];
   /** Overrides the config's `backtest.keepGoing` in every point. */
   readonly keepGoing?: boolean;
   /** Overrides the config's `backtest.from` / `backtest.to` in every point. */
@@ -71,7 +70,7 @@ export async function sweepJobs(input: SweepJobsInput): Promise<BacktestJob[]> {
   return input.points.map((p) => ({
     id: p.label,
     config,
-    overrides: p.overrides,
+    overrides: [...(input.sets ?? []), ...p.overrides],
     data,
     ...(input.window !== undefined ? { window: input.window } : {}),
     ...(input.keepGoing !== undefined ? { keepGoing: input.keepGoing } : {}),

@@ -86,12 +86,11 @@ describe('clobot backtest', async () => {
     expect(index.points.map((p) => p.label).sort()).toEqual(
       ['bq.halfSpreadTicks=1_bq.requoteTicks=1', 'bq.halfSpreadTicks=1_bq.requoteTicks=3', 'bq.halfSpreadTicks=2_bq.requoteTicks=1', 'bq.halfSpreadTicks=2_bq.requoteTicks=3'],
     );
-    const config = loadConfig(configPath);
     const axes = [parseSweepAxis('bq.halfSpreadTicks=1,2', ['bq']), parseSweepAxis('requoteTicks=1,3', ['bq'])];
     const summaries = new Set<string>();
     for (const overrides of sweepGrid(axes)) {
-      const label = overrides.map((o) => `bq.${o.path.join('.')}=${String(o.value)}`).join('_');
-      const local = await runBacktest({ config, data: await openBacktestData(binaryFile), overrides });
+      const label = overrides.map((o) => `${o.key}=${String(o.value)}`).join('_');
+      const local = await runBacktest({ config: loadConfig(configPath, process.env, { overrides }), data: await openBacktestData(binaryFile) });
       const text = serializeSummary(local.summary);
       expect(readFileSync(join(out, label, 'summary.json'), 'utf8')).toBe(text);
       expect(existsSync(join(out, label, 'report.html'))).toBe(true);
@@ -136,10 +135,45 @@ describe('clobot backtest', async () => {
     expect(empty.stderr).toBe(`clobot: --to: must be after --from (${new Date(Number(to)).toISOString()}), was ${from}\n`);
   });
 
+  it('--set and --sweep reach any config key: the queue model says which ran; a bad key is one error naming it, exit 2', () => {
+    const set = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('set'), '--no-progress', '--set', 'backtest.queueModel=optimistic', '--set', 'bq.size=5']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/^queue model\s+optimistic$/m);
+    const summary = JSON.parse(readFileSync(join(tmp.path('set'), 'summary.json'), 'utf8')) as { settings: { queueModel: string }; strategies: { params: { size: number } }[] };
+    expect(summary.settings.queueModel).toBe('optimistic');
+    expect(summary.strategies[0]!.params.size).toBe(5);
+
+    const out = tmp.path('sweep-queue');
+    const swept = clobot(['backtest', configPath, '--data', binaryFile, '--out', out, '--no-progress', '--workers', '1', '--sweep', 'backtest.queueModel=conservative,optimistic', '--set', 'bq.halfSpreadTicks=2']);
+    expect(swept.code, swept.stderr).toBe(0);
+    for (const model of ['conservative', 'optimistic']) {
+      const point = JSON.parse(readFileSync(join(out, `backtest.queueModel=${model}`, 'summary.json'), 'utf8')) as typeof summary & { strategies: { params: { halfSpreadTicks: number } }[] };
+      expect(point.settings.queueModel).toBe(model);
+      expect(point.strategies[0]!.params.halfSpreadTicks).toBe(2);
+    }
+    const index = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { points: { params: unknown }[]; sets: unknown };
+    expect(index.sets).toEqual([{ key: 'bq.halfSpreadTicks', value: 2 }]);
+    expect(index.points.map((p) => p.params).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      [{ key: 'backtest.queueModel', value: 'conservative' }],
+      [{ key: 'backtest.queueModel', value: 'optimistic' }],
+    ]);
+
+    const badValue = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad-set'), '--set', 'backtest.queueModel=lucky']);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toBe('backtest.queueModel (--set backtest.queueModel): must be one of conservative, probabilistic, optimistic, was "lucky"\n');
+    const badKey = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad-sweep'), '--sweep', 'backtest.queueModle=conservative,optimistic']);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toBe('backtest.queueModle (--sweep backtest.queueModle): unknown key; did you mean queueModel?\n');
+    const noForm = clobot(['backtest', configPath, '--data', binaryFile, '--set', 'backtest.queueModel']);
+    expect(noForm.code).toBe(2);
+    expect(noForm.stderr).toContain("option '--set <key=value>' argument 'backtest.queueModel' is invalid. expected <key>=<value>");
+    expect(existsSync(tmp.path('bad-set')) || existsSync(tmp.path('bad-sweep'))).toBe(false);
+  });
+
   it('refuses a bad sweep before running anything', () => {
     const bad = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad'), '--sweep', 'bq.halfSpreadTicks=0,1']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^clobot: strategies\.bq\.params\.halfSpreadTicks: /);
+    expect(bad.stderr).toMatch(/^strategies\[0\]\.params\.halfSpreadTicks \(--sweep bq\.halfSpreadTicks\): must be >= 1, was 0\n$/);
     expect(existsSync(tmp.path('bad'))).toBe(false);
     const unknown = clobot(['backtest', configPath, '--data', binaryFile, '--sweep', 'other.size=1']);
     expect(unknown.code).toBe(2);

@@ -38,23 +38,38 @@ describe('metrics', () => {
 });
 
 describe('sweep parameters', () => {
-  it('parses a strategy path or a bare one for a single strategy, with YAML scalar values', () => {
-    expect(parseSweepAxis('mm.size=5,10.5', ['mm', 'x'])).toMatchObject({ strategyId: 'mm', path: ['size'], values: [5, 10.5] });
-    expect(parseSweepAxis('quote.side=buy,true', ['mm'])).toMatchObject({ strategyId: 'mm', path: ['quote', 'side'], values: ['buy', true] });
+  it('parses a strategy path, a bare one for a single strategy, or any config key, with YAML scalar values', () => {
+    expect(parseSweepAxis('mm.size=5,10.5', ['mm', 'x'])).toEqual({ name: 'mm.size', values: [5, 10.5], texts: ['5', '10.5'] });
+    expect(parseSweepAxis('quote.side=buy,true', ['mm'])).toMatchObject({ name: 'mm.quote.side', values: ['buy', true] });
+    expect(parseSweepAxis('backtest.queueModel=conservative,optimistic', ['mm'])).toMatchObject({ name: 'backtest.queueModel', values: ['conservative', 'optimistic'] });
+    expect(parseSweepAxis('strategies.mm.params.size=1', ['mm', 'x'])).toMatchObject({ name: 'mm.size', values: [1] });
+    // a shorthand names the one enabled strategy
+    expect(parseSweepAxis('size=5', ['a', 'b'], ['b'])).toMatchObject({ name: 'b.size' });
     expect(() => parseSweepAxis('size=5', ['a', 'b'])).toThrow(ConfigError);
-    expect(() => parseSweepAxis('mm.size', ['mm'])).toThrow(/expected <param>=<v1>,<v2>/);
+    expect(() => parseSweepAxis('size=5', ['a', 'b'])).toThrow(/^size \(--sweep size\): not a config section .* name the strategy first \(one of a, b\)/);
+    expect(() => parseSweepAxis('strategies.zz.params.size=5', ['a'])).toThrow("no strategy 'zz' in strategies (ids: a)");
+    expect(() => parseSweepAxis('mm.size', ['mm'])).toThrow(/expected <key>=<v1>,<v2>/);
     expect(() => parseSweepAxis('mm.size=5,', ['mm'])).toThrow(/non-empty/);
+    expect(() => parseSweepAxis('mm..size=5', ['mm'])).toThrow(/not a key path/);
   });
 
   it('builds the grid with the first axis slowest and labels points for file names', () => {
-    const grid = sweepGrid([parseSweepAxis('a=1,2', ['s']), parseSweepAxis('b=x,y', ['s'])]);
-    expect(grid.map(pointLabel)).toEqual(['s.a=1_s.b=x', 's.a=1_s.b=y', 's.a=2_s.b=x', 's.a=2_s.b=y']);
+    const grid = sweepGrid([parseSweepAxis('a=1,2', ['s']), parseSweepAxis('backtest.queueModel=x,y', ['s'])]);
+    expect(grid.map(pointLabel)).toEqual(['s.a=1_backtest.queueModel=x', 's.a=1_backtest.queueModel=y', 's.a=2_backtest.queueModel=x', 's.a=2_backtest.queueModel=y']);
+    expect(grid[3]).toEqual([
+      { flag: '--sweep', key: 's.a', value: 2 },
+      { flag: '--sweep', key: 'backtest.queueModel', value: 'y' },
+    ]);
+  });
+
+  it('applies parameter overrides of a run started in code over the params', () => {
     const params = Object.freeze({ a: 0, nested: Object.freeze({ keep: 1 }) });
-    expect(applyOverrides('s', params, [...grid[3]!, { strategyId: 's', path: ['nested', 'deep'], value: 3 }, { strategyId: 'other', path: ['a'], value: 9 }])).toEqual({
-      a: 2,
-      b: 'y',
-      nested: { keep: 1, deep: 3 },
-    });
+    const overrides = [
+      { strategyId: 's', path: ['a'], value: 2 },
+      { strategyId: 's', path: ['nested', 'deep'], value: 3 },
+      { strategyId: 'other', path: ['a'], value: 9 },
+    ];
+    expect(applyOverrides('s', params, overrides)).toEqual({ a: 2, nested: { keep: 1, deep: 3 } });
   });
 
   it('sorts rows best first, lower-is-better metrics ascending, nulls last', () => {

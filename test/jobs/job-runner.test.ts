@@ -57,9 +57,8 @@ describe('jobs and the local pool', async () => {
     const rows = await runSweep(new LocalPoolRunner({ workers: 2 }), points, jobs, (_row, done) => seen.push(done));
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(rows.map((r) => r.label)).toEqual(points.map((p) => p.label));
-    const config = loadConfig(configPath);
     for (const row of rows) {
-      const local = await runBacktest({ config, data: await openBacktestData(dataPath), overrides: row.overrides });
+      const local = await runBacktest({ config: loadConfig(configPath, process.env, { overrides: row.overrides }), data: await openBacktestData(dataPath) });
       expect(serializeSummary(row.summary)).toBe(serializeSummary(local.summary));
       expect(readFileSync(join(row.outDir, 'summary.json'), 'utf8')).toBe(serializeSummary(local.summary));
     }

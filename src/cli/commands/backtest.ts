@@ -3,10 +3,11 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import type { RunConfig } from '../../config/run-config.ts';
-import { ConfigError, StrategyError } from '../../core/errors.ts';
+import { StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
-import { parseIntOption, parsePathOption } from '../options.ts';
+import { collectSet, parseIntOption, parsePathOption, SET_HELP } from '../options.ts';
+import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { renderTable } from '../table.ts';
 import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
 import type { DataWindow } from '../../backtest/data-window.ts';
@@ -17,6 +18,7 @@ interface BacktestOptions {
   data: string;
   out?: string;
   sweep: string[];
+  set: ConfigOverride[];
   sort: string;
   workers?: number;
   decode: DecodePlace;
@@ -61,7 +63,8 @@ export function registerBacktest(program: Command): void {
     .argument('<config>', 'path to the YAML run config', parsePathOption)
     .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)', parsePathOption)
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
-    .option('--sweep <param=values>', 'sweep a strategy parameter over values, e.g. mm.size=5,10,20 (repeatable)', collect, [])
+    .option('--set <key=value>', SET_HELP, collectSet, [])
+    .option('--sweep <key=values>', 'sweep any config key over values, e.g. mm.size=5,10,20 or backtest.queueModel=conservative,optimistic (repeatable)', collect, [])
     .option('--sort <metric>', `sweep table order: ${OBJECTIVE_NAMES.join(', ')}`, parseSort, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
@@ -70,7 +73,7 @@ export function registerBacktest(program: Command): void {
     .option('--no-progress', 'no progress bar')
     .option('--keep-going', 'a strategy that throws does not stop the backtest: the event is skipped and the fault counted (backtest.keepGoing)')
     .action(async (configPath: string, opts: BacktestOptions) => {
-      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true });
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const outDir = resolve(opts.out ?? join('backtest', 'out', config.name));
       const window = { from: opts.from ?? config.backtest.from, to: opts.to ?? config.backtest.to };
@@ -135,20 +138,22 @@ async function sweep(
   const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
   const { checkSweepPoints, runSweep, sortRows, sweepJobs, sweepPoints } = await import('../../jobs/sweep.ts');
   const { LocalPoolRunner } = await import('../../jobs/local-pool.ts');
-  const ids = config.strategies.filter((s) => s.enabled).map((s) => s.id);
+  const ids = config.strategies.map((s) => s.id);
+  const enabled = config.strategies.filter((s) => s.enabled).map((s) => s.id);
   let points;
   try {
-    const axes = opts.sweep.map((spec) => parseSweepAxis(spec, ids));
+    const axes = opts.sweep.map((spec) => parseSweepAxis(spec, ids, enabled));
     points = sweepPoints(axes, outDir);
-    await checkSweepPoints(config, points);
+    await checkSweepPoints(configPath, points, opts.set);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof StrategyError) throw new UsageError(err.message);
+    // a ConfigError is already one line per problem naming its key (and the flag that set it)
+    if (err instanceof StrategyError) throw new UsageError(err.message);
     throw err;
   }
   const { SingleBar, Presets } = (await import('cli-progress')).default;
   const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(points.length, 0);
-  const jobs = await sweepJobs({ configPath, dataPath, points, keepGoing: opts.keepGoing, window });
+  const jobs = await sweepJobs({ configPath, dataPath, points, sets: opts.set, keepGoing: opts.keepGoing, window });
   const runner = new LocalPoolRunner({ workers: opts.workers });
   let rows;
   try {
@@ -165,7 +170,8 @@ async function sweep(
   mkdirSync(outDir, { recursive: true });
   const index = {
     sort: opts.sort,
-    points: sorted.map((r) => ({ label: r.label, params: r.overrides.map((o) => ({ strategy: o.strategyId, param: o.path.join('.'), value: o.value })), dir: r.label, metrics: r.summary.metrics })),
+    sets: opts.set.map((o) => ({ key: o.key, value: o.value })),
+    points: sorted.map((r) => ({ label: r.label, params: r.overrides.map((o) => ({ key: o.key, value: o.value })), dir: r.label, metrics: r.summary.metrics })),
   };
   writeFileSync(join(outDir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
   process.stdout.write(`wrote ${points.length} summaries and reports under ${outDir} (index: ${join(outDir, 'sweep.json')})\n`);
@@ -175,6 +181,7 @@ function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): s
   const m = s.metrics;
   const rows: [string, string][] = [
     ['events', m.events.toLocaleString('en-US')],
+    ['queue model', s.settings.queueModel],
     ['fills (maker/taker)', `${m.fills} (${m.makerFills}/${m.takerFills})`],
     ['pnl realized', m.pnl.realized],
     ['pnl unrealized', m.pnl.unrealized],

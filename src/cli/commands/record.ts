@@ -3,7 +3,8 @@ import { asyncScheduler } from 'rxjs';
 import { longTimer } from '../../core/long-timer.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
-import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
+import { collectSet, parseDurationOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
+import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
@@ -12,6 +13,7 @@ interface RecordOptions {
   venue?: string;
   duration?: number;
   toBinary?: boolean;
+  set: ConfigOverride[];
 }
 
 /** Progress lines: refreshed in place on a terminal, one every few seconds otherwise. */
@@ -33,8 +35,9 @@ export function registerRecord(program: Command): void {
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
+    .option('--set <key=value>', SET_HELP, collectSet, [])
     .action(async (configPath: string, opts: RecordOptions) => {
-      const config = loadConfig(configPath, process.env, { venueUrl: opts.venue });
+      const config = loadConfig(configPath, process.env, { venueUrl: opts.venue, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: false });
       const { startRecorder } = await import('../../app/recorder.ts');

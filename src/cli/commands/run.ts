@@ -7,7 +7,8 @@ import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import type { EngineCommand } from '../../engine/commands.ts';
-import { parseDurationOption, parsePathOption, parseUrlOption } from '../options.ts';
+import { collectSet, parseDurationOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
+import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
 /** Who applies SIGUSR2's commands: the run's engine. */
@@ -22,6 +23,7 @@ interface RunOptions {
   keepOrders?: boolean;
   status?: boolean;
   store?: string;
+  set: ConfigOverride[];
 }
 
 /**
@@ -44,10 +46,11 @@ export function registerRun(program: Command): void {
     .option('--keep-orders', 'leave open orders resting when stopping')
     .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed', parsePathOption)
     .option('--no-status', 'no status view even on a terminal')
+    .option('--set <key=value>', SET_HELP, collectSet, [])
     .action(async (configPath: string, opts: RunOptions) => {
       // every check a run makes of its config and strategies, before anything starts (no sandbox, no venue call)
       // --venue is the venue whatever the file says (a paper config need not name one then)
-      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue });
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
