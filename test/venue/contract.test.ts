@@ -43,7 +43,7 @@ import {
 let sb: RunningSandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 11, markets: 40, events: 12 });
+  sb = await startSandbox({ seed: 11, markets: 40, events: 12, flow: { enabled: false } });
 });
 afterAll(async () => {
   await sb.close();
