@@ -1,7 +1,32 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Three projects, chosen by a file's name (nothing to register; a new file defaults to `unit`):
+ * - `soak`: `*.soak.test.ts`, minutes each (the crash loop, the npm pack install, Chromium);
+ * - `e2e`: `*.e2e.test.ts` and everything under an `e2e/` folder: a sandbox and a run end to
+ *   end, or `clobot` processes spawned, seconds each;
+ * - `unit`: every other `*.test.ts`, in-process, the inner loop (`npm run test:unit`).
+ * `npm test` runs all three in one pool, files side by side; the longest projects start first.
+ */
+const SOAK = ['test/**/*.soak.test.ts'];
+const E2E = ['test/**/*.e2e.test.ts', 'test/**/e2e/**/*.test.ts'];
+const ALL = ['test/**/*.test.ts'];
+
+/** Start order: soak, then e2e, then unit; within a project vitest's own order (longest known first, else largest). */
+const PROJECT_ORDER: Readonly<Record<string, number>> = { soak: 0, e2e: 1, unit: 2 };
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification): number => PROJECT_ORDER[f.project.name] ?? 3;
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -16,12 +41,18 @@ export default defineConfig({
   test: {
     // tsx in worker threads and `clobot` processes the tests start reads the same paths
     env: { TSX_TSCONFIG_PATH: source('./tsconfig.json') },
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // One test file at a time: many files start a sandbox, spawn `clobot` processes or time
-    // real HTTP round trips, and on a 2-core machine running them side by side starves them.
-    fileParallelism: false,
+    // Files run side by side (design note 8). Many files wait on loopback round trips, timers and
+    // child processes rather than compute, so one worker more than the cores keeps both busy.
+    // CLOBOT_TEST_WORKERS overrides (1 runs one file at a time).
+    maxWorkers: Number(process.env.CLOBOT_TEST_WORKERS ?? availableParallelism() + 1),
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ALL, exclude: [...SOAK, ...E2E] } },
+      { extends: true, test: { name: 'e2e', include: E2E, exclude: SOAK } },
+      { extends: true, test: { name: 'soak', include: SOAK } },
+    ],
   },
 });

@@ -5,7 +5,7 @@ import { churn, liveAtVenue, startE2E, waitFor, type E2E } from './harness.ts';
  * A stop is verified (issue 14 point 1): the cancel-all at stop is retried with backoff and the
  * venue's open orders are listed until none of ours is live, within `execution.stopDeadlineMs`.
  * When the venue refuses every cancel, the stop says so: not verified, and the orders still
- * live listed one by one (the CLI then exits 3, see test/app/run-fail-safe.test.ts).
+ * live listed one by one (the CLI then exits 3, see test/app/run-fail-safe.e2e.test.ts).
  */
 
 let run: E2E | undefined;
