@@ -15,9 +15,13 @@ afterEach(() => {
   signer = undefined;
 });
 
-/** Signs rounds until the helpers have taken part (they start in the background). */
-async function untilHelped(s: DigestSigner, digests: Uint8Array[]): Promise<void> {
-  for (let i = 0; i < 500 && s.counters.byHelpers === 0; i++) {
+/**
+ * Signs rounds until the helpers have taken part: they start in the background, and on a loaded
+ * machine a helper thread can take seconds to load before it claims its first digest.
+ */
+async function untilHelped(s: DigestSigner, digests: Uint8Array[], timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (s.counters.byHelpers === 0 && Date.now() < deadline) {
     s.signAll(digests);
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -41,9 +45,13 @@ describe('digest signer', () => {
     expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
   });
 
-  it('takes a digest back when a helper is too slow, with the same result', () => {
+  it('takes a digest back when a helper is too slow, with the same result', async () => {
     // a steal window of 0: any digest a helper holds when the caller runs out is signed again here
     signer = createDigestSigner(KEY, { helpers: 1, spinMs: 50, stealAfterMs: 0 });
+    // first the helper is up (it spins for 50 ms after each round, so back-to-back rounds find it
+    // claiming); counted from the creation, 300 rounds could all end before its thread had loaded
+    await untilHelped(signer, Array.from({ length: 15 }, () => randomBytes(32)));
+    expect(signer.counters.byHelpers).toBeGreaterThan(0);
     for (let i = 0; i < 300 && signer.counters.stolen === 0; i++) {
       const digests = Array.from({ length: 15 }, () => randomBytes(32));
       expect(signer.signAll(digests).map(hex)).toEqual(digests.map((d) => hex(signDigest(d, KEY))));
