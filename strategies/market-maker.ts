@@ -5,19 +5,19 @@
  *
  * Prices and sizes are Micros (integers of 1e-6): 0.52 is 520_000. `px` and `qty` convert.
  */
-import { defineStrategy, fromMicros, MICROS_PER_UNIT, qty, roundToTick, z } from 'clobot';
+import { defineStrategy, fromMicros, MAX_AMOUNT, MICROS_PER_UNIT, qty, roundToTick, z } from 'clobot';
 import type { MarketSnapshot, OrderIntent, StrategyContext } from 'clobot';
 
 const Params = z
   .object({
     /** Shares per quote. */
-    size: z.number().positive().default(10),
+    size: z.number().positive().max(MAX_AMOUNT).default(10),
     /** Quote this many ticks inside the best bid/ask when the spread allows (0 = join the best). */
     improveTicks: z.number().int().min(0).default(1),
     /** Never quote a spread narrower than this many ticks. */
     minSpreadTicks: z.number().int().min(1).default(1),
     /** Stop buying when holding this many shares of a token; stop selling at zero. */
-    maxInventory: z.number().positive().default(100),
+    maxInventory: z.number().positive().max(MAX_AMOUNT).default(100),
     /** Books older than this are not quoted on. */
     maxBookAgeMs: z.number().int().positive().default(10_000),
   })

@@ -12,12 +12,34 @@ const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconcil
  * removes them: the checks of `risk.checks` are the optional ones. Pure.
  */
 export function engineGates(req: OrderRequest, state: RiskState): Denial | undefined {
+  const amount = amountGate(req);
+  if (amount !== undefined) return amount;
   if (state.manualHalt) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
   if (state.heartbeat === 'late' || state.heartbeat === 'lost') return deny('TRADING_HALTED', 'heartbeat', `heartbeat ${state.heartbeat}`);
   if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', RECONCILING_MESSAGE);
   if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
 }
+
+/**
+ * Every amount of an order must be one the venue can represent: a price and a size that are
+ * positive whole numbers of micros, and a notional (price x size) within 2^53 - 1 micros. This is
+ * where an amount is bounded (not in a strategy's params, which may hold times or counts of any
+ * size): a strategy that asks for `size: 1e300` is told, with a code, whatever risk.checks holds.
+ */
+function amountGate(req: OrderRequest): Denial | undefined {
+  const { price, size } = req;
+  if (!(Number.isSafeInteger(price) && price > 0)) return deny('AMOUNT_OUT_OF_RANGE', 'amount', `price ${String(price)} micros is not a positive whole number of micros`);
+  if (!(Number.isSafeInteger(size) && size > 0)) return deny('AMOUNT_OUT_OF_RANGE', 'amount', `size ${String(size)} micros is not a positive whole number of micros below 2^53`);
+  // at a price of at most 1 (1e6 micros) the notional is at most the size, already in range; only
+  // a larger price (denied later by priceBounds) can take it past the limit, checked exactly
+  if (price > 1_000_000 && BigInt(price) * BigInt(size) > MAX_NOTIONAL_PRODUCT) {
+    return deny('AMOUNT_OUT_OF_RANGE', 'amount', `notional of ${formatMicros(size)} at ${formatMicros(price)} is beyond ${formatMicros(Number.MAX_SAFE_INTEGER)}`);
+  }
+  return undefined;
+}
+
+const MAX_NOTIONAL_PRODUCT = BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000n;
 
 /**
  * A SELL of a token the account also holds outside the bot (bought by hand) may sell only the

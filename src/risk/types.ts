@@ -34,10 +34,11 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 
 /**
  * The engine's own gates, run before every configured check and never removable by config:
- * `halt` (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED) and
- * `reconciling` (the order's market has orders of unknown outcome, RECONCILING).
+ * `amount` (a price, size or notional the venue cannot represent, AMOUNT_OUT_OF_RANGE), `halt`
+ * (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED), `reconciling`
+ * (the order's market has orders of unknown outcome, RECONCILING) and `outside`.
  */
-export const GATE_NAMES = ['halt', 'heartbeat', 'reconciling', 'outside'] as const;
+export const GATE_NAMES = ['amount', 'halt', 'heartbeat', 'reconciling', 'outside'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 /**

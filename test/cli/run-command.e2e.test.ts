@@ -57,7 +57,7 @@ describe('a bad config: validate and run refuse it alike, run before starting an
       '      minSpreadTick: 2',
     ]);
     const expected = [
-      `strategies[0].params.size (${path}:10): must be within ±9007199254.740991, the largest amount the venue can represent (2^53 - 1 Micros), was 1e+300`,
+      `strategies[0].params.size (${path}:10): must be <= 9007199254.74099, was 1e+300`,
       `strategies[0].params.improveTicks (${path}:11): must be >= 0, was -1`,
       `strategies[0].params.minSpreadTick (${path}:12): unknown key; did you mean minSpreadTicks?`,
       '',

@@ -34,4 +34,22 @@ describe('engineGates', () => {
     engine.checkBatch([req, order()], state({ heartbeat: 'late' }));
     expect(engine.counts().TRADING_HALTED).toBe(2);
   });
+
+  it('an amount the venue cannot represent is denied AMOUNT_OUT_OF_RANGE, first and whatever the checks', () => {
+    const cases: [Partial<ReturnType<typeof order>>, string][] = [
+      [{ size: 1e300 }, 'size 1e+300 micros is not a positive whole number of micros below 2^53'],
+      [{ size: Number.MAX_SAFE_INTEGER + 1 }, 'size 9007199254740992 micros is not a positive whole number of micros below 2^53'],
+      [{ size: 0 }, 'size 0 micros is not a positive whole number of micros below 2^53'],
+      [{ size: 1.5 }, 'size 1.5 micros is not a positive whole number of micros below 2^53'],
+      [{ price: NaN }, 'price NaN micros is not a positive whole number of micros'],
+      [{ price: 2_000_000, size: Number.MAX_SAFE_INTEGER }, 'notional of 9007199254.740991 at 2 is beyond 9007199254.740991'],
+    ];
+    const none = new RiskEngine({ checks: [], limits: {} });
+    for (const [over, message] of cases) {
+      expect(engineGates(order(over), state({ manualHalt: true }))).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', check: 'amount', message });
+      expect(none.check(order(over), state())).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', check: 'amount' });
+    }
+    // the largest size at a price of at most 1 is in range
+    expect(engineGates(order({ size: Number.MAX_SAFE_INTEGER }), state())).toBeUndefined();
+  });
 });

@@ -40,7 +40,7 @@ describe('RiskEngine configuration', () => {
 
   it('accepts explicit undefined limits as "no limit" and an empty check list', () => {
     const engine = new RiskEngine({ checks: [], limits: { maxOpenOrders: undefined } });
-    expect(engine.check(order({ price: NaN }), state())).toBeUndefined();
+    expect(engine.check(order({ price: m('0.505'), size: 1 }), state())).toBeUndefined();
   });
 });
 
@@ -68,8 +68,10 @@ describe('RiskEngine.check', () => {
   it('a check not in the list never runs', () => {
     const engine = new RiskEngine({ checks: ['tickGrid', 'minSize'], limits: { maxOrderNotional: 0 } });
     expect(engine.check(order(), lossy)).toBeUndefined();
-    // maxNotional would throw on a NaN size (fail-closed denial); it is not listed, so minSize answers.
-    expect(engine.check(order({ size: NaN }), state())?.check).toBe('minSize');
+    // maxNotional is not listed: a size below the minimum and over the notional limit is minSize's
+    expect(engine.check(order({ size: 1 }), state())?.check).toBe('minSize');
+    // a NaN size never reaches a check: the engine's amount gate denies it first
+    expect(engine.check(order({ size: NaN }), state())?.check).toBe('amount');
   });
 
   it('an unknown market is denied by the first check that needs it', () => {
@@ -163,6 +165,7 @@ describe('RiskEngine.counts', () => {
       ['GROSS_EXPOSURE_LIMIT', order({ size: m('20') }), state({ positions: new Map([['FX', m('400')]]) })],
       ['NEG_RISK_EXPOSURE_LIMIT', order({ tokenId: 'EA', price: m('0.2'), size: m('60') }), state()],
       ['STRATEGY_BUDGET', order({ size: m('20') }), state({ strategyCost: () => m('145') })],
+      ['AMOUNT_OUT_OF_RANGE', order({ size: 1e300 }), state()],
     ];
     for (const [code, req, s] of cases) expect(engine.check(req, s)?.code, code).toBe(code);
     expect(cases.map(([code]) => code).sort()).toEqual([...DENY_CODES].sort());
