@@ -156,7 +156,9 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
 
     // durable state: open (or create) the store before anything is sent
     const storePath = options.storePath ?? config.store.path;
-    const store = storePath ? RunStore.open(storePath, { create: true, runName: config.name }) : undefined;
+    // a live store is bound to the address it trades for: another key's run is refused before anything is sent
+    const account = config.mode === 'live' ? config.account?.funder : undefined;
+    const store = storePath ? RunStore.open(storePath, { create: true, runName: config.name, account }) : undefined;
     if (store) closers.push(() => store.close());
     const restore = store ? restoreFromStore(store) : undefined;
     if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });

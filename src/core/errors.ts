@@ -91,7 +91,7 @@ export class StrategyError extends ClobotError {
  * row, or SQLite's own lock: SQLITE_BUSY); READ_ONLY: the file or its folder cannot be written
  * (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM).
  */
-export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED';
+export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED' | 'OTHER_ACCOUNT';
 
 /**
  * A run store (SQLite state file) problem; the message names the file. Never followed by a

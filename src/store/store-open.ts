@@ -6,7 +6,7 @@ import { StoreError } from '../core/errors.ts';
 import { migrateStore } from './migrate.ts';
 import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, removeNewSidecars, sidecarsOf, storeFailure } from './store-file.ts';
 import { claimLock } from './store-lock.ts';
-import { readRun } from './store-queries.ts';
+import { readAccount, readRun } from './store-queries.ts';
 import type { LockHolder, RunInfo, RunStoreOptions, StoreDurability } from './store-types.ts';
 
 type Db = Database.Database;
@@ -78,6 +78,7 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
         if (version > 0) takenOver = claimLock(d, file, now(), false);
         migrateStore(d, file);
         if (version === 0) claimLock(d, file, now(), false);
+        bindAccount(d, file, options.account);
         return ensureRun(d, file, options, now());
       })
       .immediate();
@@ -96,6 +97,26 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
 /** The file no longer counts as open in this process. */
 export function releaseOpened(file: string): void {
   OPEN_HERE.delete(file);
+}
+
+/**
+ * Records the address the store trades for on its first open that names one; refuses another
+ * address later (one line naming both). Addresses compare case-blind (checksummed or not).
+ */
+function bindAccount(db: Db, file: string, account: string | undefined): void {
+  if (account === undefined) return;
+  const recorded = readAccount(db);
+  if (recorded === undefined) {
+    db.prepare("INSERT INTO meta (key, value) VALUES ('account', ?)").run(account);
+    return;
+  }
+  if (recorded.toLowerCase() !== account.toLowerCase()) {
+    throw new StoreError(
+      `${file}: this store trades for ${recorded}, not ${account} (the account of this run's key); run with ${recorded}'s key, or give another store`,
+      'OTHER_ACCOUNT',
+      file,
+    );
+  }
 }
 
 function ensureRun(db: Db, file: string, options: RunStoreOptions, now: number): RunInfo {

@@ -18,7 +18,14 @@ export function readRun(db: Db): RunInfo | undefined {
   const row = db.prepare('SELECT run_id, name, created_at, updated_at FROM run WHERE id = 1').get() as
     | { run_id: string; name: string | null; created_at: number; updated_at: number }
     | undefined;
-  return row ? { runId: row.run_id, runName: row.name ?? undefined, createdAt: row.created_at, updatedAt: row.updated_at } : undefined;
+  if (!row) return undefined;
+  const account = readAccount(db);
+  return { runId: row.run_id, runName: row.name ?? undefined, createdAt: row.created_at, updatedAt: row.updated_at, ...(account ? { account } : {}) };
+}
+
+/** `meta.account`: the address the store trades for, when a run has named one. */
+export function readAccount(db: Db): string | undefined {
+  return (db.prepare("SELECT value FROM meta WHERE key = 'account'").pluck().get() as string | undefined) ?? undefined;
 }
 
 /** First client order id sequence number never reserved (1 on a new store). */

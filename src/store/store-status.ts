@@ -16,7 +16,14 @@ import { SETTLEMENT_NOTE_PREFIX, settlementsOf } from './settlements.ts';
 export interface StatusReport {
   readonly store: string;
   readonly schemaVersion: number;
-  readonly run: { readonly id: string; readonly name: string | null; readonly createdAt: string; readonly updatedAt: string };
+  readonly run: {
+    readonly id: string;
+    readonly name: string | null;
+    readonly createdAt: string;
+    readonly updatedAt: string;
+    /** The address the store trades for (recorded by its first live run), null before one. */
+    readonly address: string | null;
+  };
   /** The process holding the store: `held` (alive), `stale` (gone; the next open takes over), `held-elsewhere` (another host). */
   readonly lock: { readonly pid: number; readonly host: string; readonly since: string; readonly state: string } | null;
   readonly nextClientOrderSeq: number;
@@ -157,7 +164,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
   return {
     store: s.file,
     schemaVersion: s.schemaVersion,
-    run: { id: s.run.runId, name: s.run.runName ?? null, createdAt: iso(s.run.createdAt), updatedAt: iso(s.run.updatedAt) },
+    run: { id: s.run.runId, name: s.run.runName ?? null, createdAt: iso(s.run.createdAt), updatedAt: iso(s.run.updatedAt), address: s.run.account ?? null },
     lock: s.lock ? { pid: s.lock.pid, host: s.lock.host, since: iso(s.lock.since), state: s.lock.state } : null,
     nextClientOrderSeq: s.nextId,
     heartbeat: s.heartbeat ? { id: s.heartbeat.id, at: iso(s.heartbeat.at) } : null,

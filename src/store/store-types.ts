@@ -24,6 +24,12 @@ export interface RunStoreOptions {
    * a different id is refused: a store belongs to one run.
    */
   readonly runId?: string;
+  /**
+   * The address this run trades for (the maker: its positions and cash are that address's). A
+   * store records the first one it is opened with; opening it later for another address is
+   * refused (a store's orders, fills and positions belong to one account).
+   */
+  readonly account?: string;
   readonly durability?: StoreDurability;
   /**
    * Where WAL checkpoints (copying the log into the database file, with fsyncs) run.
@@ -144,6 +150,8 @@ export interface RunInfo {
   readonly runName: string | undefined;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The address the store trades for (the maker), recorded by the first run that named one. */
+  readonly account?: string;
 }
 
 /** Everything a restarted run needs, read in one consistent snapshot. */

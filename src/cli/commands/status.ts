@@ -73,7 +73,7 @@ function faultOf(row: JournalRow): StatusFault {
 export function formatStatus(r: StatusReport, faults: { count: number; list: readonly StatusFault[] } = { count: 0, list: [] }): string {
   const out: string[] = [];
   out.push(`run ${r.run.id}${r.run.name ? ` (${r.run.name})` : ''}  store ${r.store}  schema ${r.schemaVersion}`);
-  out.push(`created ${r.run.createdAt}  updated ${r.run.updatedAt}`);
+  out.push(`created ${r.run.createdAt}  updated ${r.run.updatedAt}${r.run.address ? `  trades for ${r.run.address}` : ''}`);
   out.push(
     r.lock
       ? `lock: pid ${r.lock.pid} on ${r.lock.host} since ${r.lock.since} (${r.lock.state === 'held' ? 'running' : r.lock.state === 'stale' ? 'stale: that process is gone' : 'another host'})`
