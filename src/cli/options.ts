@@ -38,6 +38,8 @@ export function parseDurationOption(value: string): number {
   const unit = m[2] ?? 's';
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : unit === 'h' ? 3_600_000 : 86_400_000;
   const ms = Math.round(n * factor);
+  // a run or recording of no time would start everything only to stop it at once
+  if (ms <= 0) throw new InvalidArgumentError(`expected a duration above zero, got '${value}'`);
   if (!(ms <= MAX_DURATION_MS)) throw new InvalidArgumentError(`expected a duration of at most 100 years (36500d), got '${value}'`);
   return ms;
 }

@@ -98,6 +98,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
   if (typeof src.data !== 'object' || Array.isArray(src.data)) {
     throw new ConfigError(`(root) (${file}:${src.lineOf([])}): must be a mapping of sections (mode:, venue:, ...), was ${Array.isArray(src.data) ? 'a list' : 'a single value'}`);
   }
+  refuseForeignFile(src.data as Record<string, unknown>, file);
   const applied = options.overrides !== undefined && options.overrides.length > 0 ? applyConfigOverrides(src.data as Record<string, unknown>, options.overrides) : undefined;
   const data = emptyToDefaults(applied?.data ?? src.data, configFileSchema) as Record<string, unknown>;
   const lineOf = (path: KeyPath): number => src.lineOf(path);
@@ -204,3 +205,19 @@ function limit(lines: readonly string[], total = lines.length): string {
   if (total <= MAX_LINES) return lines.join('\n');
   return [...lines.slice(0, MAX_LINES), `... and ${total - MAX_LINES} more problems`].join('\n');
 }
+
+/**
+ * A mapping none of whose top-level keys is a config section is some other file (`clobot validate
+ * /etc/shadow`): one line saying so, and none of its lines echoed back as "unknown keys" (they
+ * may be secrets). A file with at least one section is checked key by key as usual.
+ */
+function refuseForeignFile(data: Record<string, unknown>, file: string): void {
+  const keys = Object.keys(data);
+  if (keys.length === 0 || keys.some((k) => TOP_LEVEL_KEYS.has(k))) return;
+  throw new ConfigError(
+    `${file}: not a clobot run config: none of its ${keys.length} top-level key(s) is a section (${[...TOP_LEVEL_KEYS].join(', ')}); its content is not shown`,
+  );
+}
+
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(Object.keys(configFileSchema.shape));
+

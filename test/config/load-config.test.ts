@@ -508,3 +508,18 @@ describe('loadConfig: strategy modules', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('loadConfig: a file that is not a run config', () => {
+  it('says so in one line and echoes none of its lines (clobot validate /etc/shadow)', () => {
+    const path = tmp.write('shadow', 'root:$6$secretsalt$hash:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n');
+    const lines = configErrorLines(() => loadConfig(path, {}));
+    expect(lines).toEqual([
+      `${path}: not a clobot run config: none of its 2 top-level key(s) is a section (mode, name, venue, account, data, strategies, risk, execution, logging, store, paper, backtest); its content is not shown`,
+    ]);
+    expect(lines.join('\n')).not.toContain('secretsalt');
+    // one section is enough to be checked key by key, unknown keys named as before
+    const mixed = configErrorLines(() => loadConfig(tmp.write('mixed.yaml', 'mode: backtest\nmdoe: x\n'), {}));
+    expect(mixed[0]).toContain('unknown key');
+  });
+});
+
