@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { parseSet, type ConfigOverride } from '../config/config-overrides.ts';
 
@@ -25,6 +27,18 @@ export function parseUrlOption(value: string): string {
 export function parsePathOption(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a path, got an empty value');
   return value;
+}
+
+/**
+ * A file to write after a run (`--summary`): an existing folder is refused at once, naming a file
+ * path to give instead, so a long run never ends with nowhere to write.
+ */
+export function parseOutputFileOption(value: string): string {
+  const path = parsePathOption(value);
+  if (path.endsWith('/') || (existsSync(path) && statSync(path).isDirectory())) {
+    throw new InvalidArgumentError(`'${value}' is a folder; give a file path, e.g. ${join(value, 'summary.json')}`);
+  }
+  return path;
 }
 
 /** The longest `--duration`: 100 years (timers wait in chunks, see core/long-timer.ts). */

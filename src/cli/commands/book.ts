@@ -40,9 +40,21 @@ export function registerBook(program: Command): void {
     .addOption(new Option('--profile <p>', 'wire profile').choices(VENUE_PROFILES).default('interface'))
     .action(async (token: string, flags: BookFlags) => {
       const venue = createVenueClient({ baseUrl: flags.venue, profile: flags.profile, retries: 1 });
-      const book = await reachingVenue(flags.venue, async () => getOrderBook(venue, await tokenIdOf(venue, token, flags.outcome)));
+      const book = await reachingVenue(flags.venue, async () => bookOf(venue, await tokenIdOf(venue, token, flags.outcome)));
       process.stdout.write(formatBook(book, flags.depth));
     });
+}
+
+/** The token's book; a token the venue has no book for is one line naming it (exit 2), not a raw error. */
+async function bookOf(venue: VenueClient, tokenId: string): Promise<OrderBook> {
+  try {
+    return await getOrderBook(venue, tokenId);
+  } catch (err) {
+    if (err instanceof VenueRejectError && err.status === 404) {
+      throw new UsageError(`no order book for token '${tokenId}' at ${venue.urls.trading}: ${err.venueMessage} (\`clobot markets\` lists the token ids)`);
+    }
+    throw err;
+  }
 }
 
 /** The token id the argument names: itself when it is one, else the market's outcome. */

@@ -7,7 +7,7 @@ import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import type { EngineCommand } from '../../engine/commands.ts';
-import { collectSet, parseDurationOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
+import { collectSet, parseDurationOption, parseOutputFileOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
@@ -42,7 +42,7 @@ export function registerRun(program: Command): void {
     .argument('<config>', 'path to the YAML run config', parsePathOption)
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
-    .option('--summary <file>', 'write the run summary as JSON to this file', parsePathOption)
+    .option('--summary <file>', 'write the run summary as JSON to this file', parseOutputFileOption)
     .option('--keep-orders', 'leave open orders resting when stopping')
     .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed', parsePathOption)
     .option('--no-status', 'no status view even on a terminal')
@@ -106,11 +106,7 @@ export function registerRun(program: Command): void {
       const summary = await session.stop({ keepOrders: opts.keepOrders === true ? true : undefined });
       process.off('uncaughtException', onException);
       process.off('unhandledRejection', onException);
-      if (opts.summary) {
-        const path = resolve(opts.summary);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, JSON.stringify(summary, null, 2) + '\n');
-      }
+      if (opts.summary) writeSummary(resolve(opts.summary), summary);
       process.stderr.write(
         `stopped: ${summary.ordersSubmitted} orders submitted, ${summary.ordersAccepted} accepted, ${summary.fills} fills, ` +
           `cash ${summary.account.cash}, equity ${summary.account.equity}, realized ${summary.account.realized}, unrealized ${summary.account.unrealized}, fees ${summary.account.fees}\n`,
@@ -129,3 +125,18 @@ export function registerRun(program: Command): void {
       if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
 }
+
+/**
+ * The summary to its file; when the file cannot be written (a folder made meanwhile, a full disk,
+ * no permission) the summary goes to stderr after one line naming the file and why, never lost.
+ */
+function writeSummary(path: string, summary: unknown): void {
+  const text = JSON.stringify(summary, null, 2) + '\n';
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (err) {
+    process.stderr.write(`could not write the summary to ${path} (${err instanceof Error ? err.message : String(err)}); here it is:\n${text}`);
+  }
+}
+

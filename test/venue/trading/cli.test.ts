@@ -62,13 +62,21 @@ describe('clobot book', () => {
     expect((server.requests[0] as SeenRequest).url).toBe(`/book?token_id=${TOKEN}`);
   });
 
-  it('a venue error is one line on stderr, exit 1', async () => {
+  it('a token with no book is one line on stderr naming it and the venue\'s words, exit 2; another venue error, one line, exit 1', async () => {
     server = await startLoopback((_req, res) => sendJson(res, 404, { error: 'No orderbook exists for the requested token id' }));
     const r = await clobot(['book', '123', '--venue', server.url]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('No orderbook exists');
+    expect(r.stderr).toBe(
+      `clobot: no order book for token '123' at ${server.url}: No orderbook exists for the requested token id (\`clobot markets\` lists the token ids)\n`,
+    );
+    expect(r.stderr).not.toContain('VenueRejectError');
+    await server.close();
+    server = await startLoopback((_req, res) => sendJson(res, 400, { error: 'invalid token id' }));
+    const bad = await clobot(['book', '123', '--venue', server.url]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('invalid token id');
   });
 });
 
