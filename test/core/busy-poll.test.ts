@@ -1,33 +1,47 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { keepEventLoopPolling } from '../../src/core/busy-poll.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** CPU time this process spends while it waits `ms` on a timer. */
-async function cpuWhileWaiting(ms: number): Promise<number> {
-  const before = process.cpuUsage();
-  await new Promise((r) => setTimeout(r, ms));
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
+/**
+ * The event loop's utilization (libuv's: the share of the time the loop was not blocked waiting
+ * for events) while this thread waits `ms` on a timer, or until `until` resolves. A loop that
+ * polls never blocks (near 1), a sleeping one nearly always does (near 0). Unlike the CPU time
+ * received, this does not depend on how loaded the machine is: a descheduled thread that was not
+ * blocked in the poll still counts as busy.
+ */
+async function utilizationWhile(until: Promise<unknown>): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  await until;
+  return performance.eventLoopUtilization(before).utilization;
 }
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('keepEventLoopPolling', () => {
-  it('keeps the thread running while it waits, timers still fire on time, and the thread sleeps again after stop', async () => {
-    const asleep = await cpuWhileWaiting(300);
+  it('keeps the thread running while it waits, timers still fire, and the thread sleeps again after stop', async () => {
+    const asleep = await utilizationWhile(sleep(300));
     const stop = keepEventLoopPolling();
+    // a 10 ms interval fires 20 times while the loop polls (counted, not timed: a loaded machine
+    // gives this thread less CPU, and a timer that fires late still fires)
     let fired = 0;
-    const t = setInterval(() => fired++, 10);
-    const polling = await cpuWhileWaiting(300);
+    let t: NodeJS.Timeout | undefined;
+    const twenty = new Promise<void>((resolve) => {
+      t = setInterval(() => {
+        if (++fired === 20) resolve();
+      }, 10);
+    });
+    const polling = await utilizationWhile(twenty);
     clearInterval(t);
     stop();
-    await new Promise((r) => setTimeout(r, 20));
-    const after = await cpuWhileWaiting(300);
-    // a polling loop uses its core; a sleeping one nearly nothing (thresholds far from both)
-    expect(asleep).toBeLessThan(60);
-    expect(polling).toBeGreaterThan(100);
-    expect(after).toBeLessThan(60);
+    await sleep(20);
+    const after = await utilizationWhile(sleep(300));
+    // a polling loop never blocks; a sleeping one nearly always does (thresholds far from both)
+    expect(asleep).toBeLessThan(0.2);
+    expect(polling).toBeGreaterThan(0.8);
+    expect(after).toBeLessThan(0.2);
     expect(fired).toBeGreaterThanOrEqual(20);
   });
 
