@@ -22,6 +22,11 @@ export interface StopReport {
   /** Rounds of cancel and listing it took (or made before the stop deadline). */
   readonly rounds: number;
   readonly live: readonly LiveOrder[];
+  /**
+   * Set when no listing of the venue's open orders answered within the deadline: the stop is
+   * unverified and `live` holds the orders our own book had open, not the venue's word.
+   */
+  readonly unlisted?: true;
 }
 
 /** A strategy's fault as the summary shows it: who, when (ISO 8601, the run's clock) and the stack of its own code. */

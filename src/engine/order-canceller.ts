@@ -131,7 +131,9 @@ export class OrderCanceller {
           if (live !== undefined) last = live;
           if (live !== undefined && live.length === 0) return of<StopReport>({ verified: true, rounds: attempt + 1, live: [] });
           const wait = Math.min(STOP_BACKOFF_MS * 2 ** attempt, STOP_BACKOFF_MAX_MS);
-          if (clock.now() + wait >= deadline) return of<StopReport>({ verified: false, rounds: attempt + 1, live: this.#stillLive(last) });
+          if (clock.now() + wait >= deadline) {
+            return of<StopReport>({ verified: false, rounds: attempt + 1, live: this.#stillLive(last), ...(last === undefined ? { unlisted: true as const } : {}) });
+          }
           return timer(wait, clock.scheduler).pipe(concatMap(() => round(attempt + 1)));
         }),
       );

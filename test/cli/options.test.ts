@@ -36,3 +36,17 @@ describe('--summary', () => {
   });
 });
 
+
+describe('the line of an unverified stop (exit 3)', () => {
+  it('names the orders the venue still lists, or says the list never answered instead of "0 still live"', async () => {
+    const { unverifiedStopMessage } = await import('../../src/cli/commands/run.ts');
+    const order = { orderId: '0xabc', clientOrderId: 'c1', tokenId: 't', side: 'BUY', price: '0.4', size: '5' };
+    expect(unverifiedStopMessage({ verified: false, rounds: 4, live: [order] }, undefined)).toBe('1 order(s) still live at the venue after the stop: 0xabc');
+    expect(unverifiedStopMessage({ verified: false, rounds: 4, live: [], unlisted: true }, undefined)).toBe(
+      "the stop is unverified: the venue's list of open orders never answered within execution.stopDeadlineMs (4 round(s)); 0 order(s) were open in our own book; check the venue",
+    );
+    expect(unverifiedStopMessage({ verified: false, rounds: 2, live: [order], unlisted: true }, { what: 'a store write', message: 'disk full' })).toBe(
+      "the stop is unverified: the venue's list of open orders never answered within execution.stopDeadlineMs (2 round(s)); 1 order(s) were open in our own book: 0xabc; check the venue (the run failed on a store write: disk full)",
+    );
+  });
+});

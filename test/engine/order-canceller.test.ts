@@ -11,7 +11,7 @@ function cancellerOn(options: Parameters<typeof deskOn>[0] = {}) {
     ...options,
     wrap: (base) => {
       const inner = options.wrap ? options.wrap(base) : base;
-      return edgeWith(base, { cancel: (ids) => (calls.push([...ids]), inner.cancel(ids)), cancelAll: (scope) => inner.cancelAll(scope) });
+      return edgeWith(base, { cancel: (ids) => (calls.push([...ids]), inner.cancel(ids)), cancelAll: (scope) => inner.cancelAll(scope), openOrders: () => inner.openOrders() });
     },
   });
   const canceller = new OrderCanceller(world.desk);
@@ -108,4 +108,27 @@ describe('OrderCanceller (virtual time, simulated edge)', () => {
     expect(report?.rounds).toBeGreaterThan(2);
     expect(report?.live).toEqual([{ orderId: a.orderId, clientOrderId: a.request.clientOrderId, tokenId: a.request.tokenId, side: a.request.side, price: '0.4', size: expect.any(String) as string }]);
   });
+
+  it('says the stop is unlisted when the venue\'s open-order list never answers: live is then our own book\'s', () => {
+    const fail = () => throwError(() => new Error('500 from the venue'));
+    const c = cancellerOn({ wrap: (base) => edgeWith(base, { openOrders: fail }) });
+    const a = c.resting(400_000);
+    let report: StopReport | undefined;
+    c.canceller.cancelAndVerify$(3_000).subscribe((r) => (report = r));
+    c.clock.advanceBy(2_999);
+    expect(report).toMatchObject({ verified: false, unlisted: true });
+    // the venue cancelled it (cancel-all answered), so our book has none open: 0 live, unverified
+    expect(a.status).toBe('CANCELED');
+    expect(report?.live).toEqual([]);
+    // a listing that answers (even with orders live) is never unlisted
+    const f2 = () => throwError(() => new Error('500 from the venue'));
+    const d = cancellerOn({ wrap: (base) => edgeWith(base, { cancelAll: f2, cancel: f2 }) });
+    d.resting(400_000);
+    let listed: StopReport | undefined;
+    d.canceller.cancelAndVerify$(3_000).subscribe((r) => (listed = r));
+    d.clock.advanceBy(2_999);
+    expect(listed?.verified).toBe(false);
+    expect(listed && 'unlisted' in listed).toBe(false);
+  });
 });
+

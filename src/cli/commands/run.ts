@@ -7,6 +7,7 @@ import { longTimer } from '../../core/long-timer.ts';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import type { EngineCommand } from '../../engine/commands.ts';
+import type { StopReport } from '../../engine/engine-summary.ts';
 import { collectSet, parseDurationOption, parseOutputFileOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
@@ -119,8 +120,7 @@ export function registerRun(program: Command): void {
       if (fault && process.env['CLOBOT_DEBUG'] === '1') process.stderr.write(`${fault.cause instanceof Error ? (fault.cause.stack ?? fault.message) : fault.message}\n`);
       const live = summary.stop?.verified === false ? summary.stop.live : [];
       if (live.length > 0 || summary.stop?.verified === false) {
-        const ids = live.map((o) => o.orderId ?? o.clientOrderId).join(', ');
-        throw new RunEndError(`${live.length} order(s) still live at the venue after the stop: ${ids}${fault ? ` (the run failed on ${fault.what}: ${fault.message})` : ''}`, EXIT_ORDERS_LIVE);
+        throw new RunEndError(unverifiedStopMessage(summary.stop ?? { verified: false, rounds: 0, live }, fault), EXIT_ORDERS_LIVE);
       }
       if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
@@ -138,5 +138,21 @@ function writeSummary(path: string, summary: unknown): void {
   } catch (err) {
     process.stderr.write(`could not write the summary to ${path} (${err instanceof Error ? err.message : String(err)}); here it is:\n${text}`);
   }
+}
+
+/**
+ * The one line of an unverified stop (exit 3): the orders the venue still listed live, or, when
+ * its list never answered, that the stop could not be checked and what our own book had open.
+ */
+export function unverifiedStopMessage(stop: StopReport, fault: { what: string; message: string } | undefined): string {
+  const ids = stop.live.map((o) => o.orderId ?? o.clientOrderId).join(', ');
+  const failed = fault ? ` (the run failed on ${fault.what}: ${fault.message})` : '';
+  if (stop.unlisted) {
+    return (
+      `the stop is unverified: the venue's list of open orders never answered within execution.stopDeadlineMs (${stop.rounds} round(s)); ` +
+      `${stop.live.length} order(s) were open in our own book${stop.live.length > 0 ? `: ${ids}` : ''}; check the venue${failed}`
+    );
+  }
+  return `${stop.live.length} order(s) still live at the venue after the stop: ${ids}${failed}`;
 }
 
