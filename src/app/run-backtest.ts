@@ -43,6 +43,8 @@ export interface BacktestInput {
   readonly onEvent?: (event: EngineEvent) => void;
   /** The engine once the run has stopped, to read its final orders and positions (clobot/testing). */
   readonly onStopped?: (engine: TradingEngine) => void;
+  /** The engine once built, before the first event (a test reads its orders while the run goes on). */
+  readonly onBuilt?: (engine: TradingEngine) => void;
   /** Overrides `backtest.keepGoing`: a strategy that throws is counted and runs on instead of stopping the backtest. */
   readonly keepGoing?: boolean;
   /** Overrides `backtest.from` / `backtest.to` (each end on its own): the data's window (src/backtest/data-window.ts). */
@@ -141,6 +143,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
       input.onEvent?.(event);
     },
   });
+  input.onBuilt?.(engine);
   const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
   const equity = (): Micros => {
     const t = engine.portfolio.totals(mark);

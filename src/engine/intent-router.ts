@@ -9,6 +9,7 @@ import type { FillBook } from './fill-book.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { OrderSubmitter } from './order-submitter.ts';
 import { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
+import { QuoteHolds } from './quote-holds.ts';
 import type { RiskSnapshot } from './risk-snapshot.ts';
 import { DENY_LABELS, ENGINE_METRICS } from './engine-metrics.ts';
 
@@ -29,22 +30,42 @@ export interface IntentRouterParts {
   readonly hosts: (strategyId: string) => boolean;
   /** The kill switch denied an order (its message): the engine raises its latched halt. */
   readonly killSwitch?: (message: string) => void;
+  /** Shares of a token the account holds and its collateral (what the venue locks orders against). */
+  readonly held: (tokenId: string) => number;
+  readonly cash: () => number;
+  /** Whether the strategy is running (a quote held for a cancel's answer goes out only then). */
+  readonly running: (strategyId: string) => boolean;
 }
 
 /**
  * Turns a strategy's intents into orders: cancels and cancel-alls go to the canceller, quotes
  * are diffed against the strategy's resting orders (kept within tolerance, the rest cancelled,
- * the missing levels placed), places become requests with a fresh client order id, are checked
+ * the missing levels placed, a level that would fight an order being cancelled held until that
+ * cancel is answered: quote-holds.ts), places become requests with a fresh client order id, are checked
  * by risk as one batch (the engine gates first), and what risk approves is tracked and queued
  * for posting. Every denial reaches the strategy as OrderDenied with its code; a kill-switch
  * denial also raises the engine's latched `killSwitch` halt.
  */
 export class IntentRouter {
   readonly #p: IntentRouterParts;
+  readonly #holds: QuoteHolds;
   #seq = 0;
 
   constructor(parts: IntentRouterParts) {
     this.#p = parts;
+    this.#holds = new QuoteHolds({
+      tracker: parts.desk.tracker,
+      held: parts.held,
+      cash: parts.cash,
+      scheduler: parts.desk.clock.scheduler,
+      retry: (strategyId, intent) => this.handle(strategyId, [intent]),
+      live: (strategyId) => !parts.desk.stopped && parts.running(strategyId),
+    });
+  }
+
+  /** Quote levels held back so far until a cancel they would fight was answered. */
+  get heldQuoteLevels(): number {
+    return this.#holds.heldLevels;
   }
 
   handle(strategyId: string, intents: readonly OrderIntent[]): void {
@@ -59,10 +80,14 @@ export class IntentRouter {
           break;
         case 'cancel': {
           const record = tracker.byClientId(intent.clientOrderId);
-          if (record && record.request.strategyId === strategyId) canceller.request(record);
+          if (record && record.request.strategyId === strategyId) {
+            canceller.request(record);
+            this.#holds.dropStrategy(strategyId, { tokenId: record.request.tokenId });
+          }
           break;
         }
         case 'cancelAll':
+          this.#holds.dropStrategy(strategyId, intent);
           for (const record of tracker.open({ strategyId, conditionId: intent.conditionId, tokenId: intent.tokenId })) canceller.request(record);
           break;
         case 'quote': {
@@ -79,7 +104,9 @@ export class IntentRouter {
             const record = tracker.byClientId(id);
             if (record) canceller.request(record);
           }
-          for (const p of diff.place) {
+          const state = cache.get(intent.tokenId);
+          const go = this.#holds.split(strategyId, intent, state?.token.conditionId ?? '', state?.token.complementTokenId, diff.place);
+          for (const p of go) {
             places.push({ kind: 'place', tokenId: intent.tokenId, side: p.side, price: p.price, size: p.size, orderType: 'GTC', postOnly: true, tag: 'quote', ref: intent.ref, group: intent.group });
           }
           break;

@@ -140,6 +140,9 @@ export class TradingEngine {
       fills: this.#fills,
       runId: options.runId,
       hosts: (id) => this.#host.has(id),
+      held: (tokenId) => this.portfolio.size(tokenId) ?? 0,
+      cash: () => this.portfolio.balance(),
+      running: (id) => this.#host.state(id) === 'RUNNING',
       // the kill switch tripped: a latched halt (resting orders cancelled, strategies told)
       killSwitch: (why) => {
         if (!this.#halts.has('killSwitch')) this.command({ type: 'halt', name: 'killSwitch', reason: `kill switch: ${why}` });

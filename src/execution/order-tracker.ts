@@ -35,6 +35,8 @@ export class OrderTracker {
   readonly #byClientId = new Map<string, OrderRecord>();
   readonly #byOrderId = new Map<string, OrderRecord>();
   #listener: OrderTrackerListener | undefined;
+  /** Told of every status change, after the listener (see `onStatus`). */
+  readonly #statusWatchers: ((record: OrderRecord) => void)[] = [];
   /**
    * The records in an open status, in creation order, so `open()` does not walk the whole history
    * (a long backtest places hundreds of thousands of orders). Rebuilt from `#byClientId` when a
@@ -50,6 +52,11 @@ export class OrderTracker {
 
   listen(listener: OrderTrackerListener | undefined): void {
     this.#listener = listener;
+  }
+
+  /** Calls `watcher` after each status change of an order (the quote holds wait on cancels' answers). */
+  onStatus(watcher: (record: OrderRecord) => void): void {
+    this.#statusWatchers.push(watcher);
   }
 
   /** Puts back an order from a previous life of the run (no listener call: it is stored already). */
@@ -112,6 +119,7 @@ export class OrderTracker {
     } else if (!this.#open.has(record.request.clientOrderId)) this.#rebuild(); // open again (rare): back in creation order
     record.history.push(reason === undefined ? { status, at } : { status, at, reason });
     this.#listener?.changed(record, at, reason);
+    for (const watcher of this.#statusWatchers) watcher(record);
     return true;
   }
 

@@ -35,7 +35,20 @@ function routerOn(checks?: readonly CheckName[]) {
     consecutiveRejects: () => 0,
     reconciling: reconciler.markets,
   });
-  const router = new IntentRouter({ desk: world.desk, cache, risk, snapshot, canceller, submitter, fills: new FillBook(world.desk, portfolio), runId: 'feedf00d', hosts: () => true });
+  const router = new IntentRouter({
+    desk: world.desk,
+    cache,
+    risk,
+    snapshot,
+    canceller,
+    submitter,
+    fills: new FillBook(world.desk, portfolio),
+    runId: 'feedf00d',
+    hosts: () => true,
+    held: (tokenId) => portfolio.size(tokenId) ?? 0,
+    cash: () => portfolio.balance(),
+    running: () => true,
+  });
   canceller.start();
   submitter.start();
   return { ...world, router, risk, state, reconciler };
