@@ -10,6 +10,24 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
+// `clobot run` takes SIGUSR2 (halt, then resume) from its first instruction: loading the sources
+// takes seconds on a loaded machine, and a SIGUSR2 before the run's own listener would end the
+// process (the signal's default). Until the run takes them over (src/cli/early-signals.ts), they
+// are counted here.
+if (process.argv[2] === 'run') {
+  let usr2 = 0;
+  const count = () => {
+    usr2++;
+  };
+  process.on('SIGUSR2', count);
+  globalThis[Symbol.for('clobot.earlySignals')] = {
+    take() {
+      process.off('SIGUSR2', count);
+      return usr2;
+    },
+  };
+}
+
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const checkout = existsSync(fileURLToPath(source));
 if (checkout) process.env.TSX_TSCONFIG_PATH ??= fileURLToPath(new URL('../tsconfig.json', import.meta.url));

@@ -83,6 +83,36 @@ describe('clobot run: SIGUSR2 while starting', () => {
   }, 90_000);
 });
 
+/** Whether the process catches SIGUSR2 (Linux: bit 11 of SigCgt in /proc/<pid>/status), or undefined off Linux. */
+function catchesUsr2(pid: number): boolean | undefined {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('SigCgt:'));
+    return line === undefined ? undefined : (BigInt(`0x${line.slice(7).trim()}`) & 0x800n) !== 0n;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('clobot run: SIGUSR2 before the sources have loaded', () => {
+  it.skipIf(process.platform !== 'linux')('is counted from the first instruction: the run starts halted instead of dying', async () => {
+    const config = baseConfig(sandbox.url, dir, [churn()]);
+    config['logging'] = { level: 'info', file: join(dir, 'early.log') };
+    const summaryPath = join(dir, 'early-summary.json');
+    const posts = await orderPosts();
+    const { child, out, stop } = clobotRun(config, 'early', ['--summary', summaryPath]);
+    // the moment bin/clobot.mjs listens, long before the run's own listener (no line is out yet)
+    await waitFor('the early SIGUSR2 listener', () => catchesUsr2(child.pid!) === true, 30_000);
+    const early = !out.stdout.includes('"run starting"');
+    child.kill('SIGUSR2');
+    await waitFor('the run started halted', () => out.stdout.includes('"run started"') && out.stdout.includes('"trading halted"'), 30_000);
+    expect(child.exitCode).toBeNull();
+    expect(await orderPosts()).toBe(posts);
+    await stop(summaryPath);
+    // the signal came before the run's own listener existed (else this test proves nothing new)
+    expect(early).toBe(true);
+  }, 90_000);
+});
+
 describe('clobot run: a SIGUSR2 halt and the halt file', () => {
   it('removing the halt file lifts only its own halt: the SIGUSR2 halt stays on until the next SIGUSR2', async () => {
     const config = baseConfig(sandbox.url, dir, [churn()]);

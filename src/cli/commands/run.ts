@@ -10,6 +10,7 @@ import type { EngineCommand } from '../../engine/commands.ts';
 import type { StopReport } from '../../engine/engine-summary.ts';
 import { collectSet, parseDurationOption, parseOutputFileOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
+import { takeEarlyUsr2 } from '../early-signals.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 
 /** Who applies SIGUSR2's commands: the run's engine. */
@@ -65,6 +66,8 @@ export function registerRun(program: Command): void {
         engine?.command(halted ? { type: 'halt', name: 'signal', reason: 'SIGUSR2' } : { type: 'resume', name: 'signal' });
       };
       process.on('SIGUSR2', onUsr2);
+      // the ones that came while the sources loaded (bin/clobot.mjs counted them)
+      for (let n = takeEarlyUsr2(); n > 0; n--) onUsr2();
       logger.info({ config: config.source.file, mode: config.mode }, 'run starting');
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
