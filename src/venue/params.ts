@@ -16,6 +16,8 @@ export type ParamRule =
   | { readonly kind: 'bool'; readonly required?: boolean }
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly required?: boolean }
   | { readonly kind: 'string'; readonly maxLength?: number; readonly required?: boolean }
+  /** A wallet address: `0x` and 40 hex digits (any case). */
+  | { readonly kind: 'address'; readonly required?: boolean }
   /** Comma-separated list (condition ids). */
   | { readonly kind: 'list'; readonly required?: boolean };
 
@@ -33,6 +35,13 @@ const bool: ParamRule = { kind: 'bool' };
 const list = (required = false): ParamRule => ({ kind: 'list', required });
 const oneOf = (values: readonly string[], required = false): ParamRule => ({ kind: 'enum', values, required });
 const required = str(undefined, true);
+const address = (required = false): ParamRule => ({ kind: 'address', required });
+/**
+ * Largest unix-seconds value a time parameter takes: 9999-12-31T23:59:59Z, the last second a
+ * date can be written in (beyond it a "timestamp" is a typo or a probe, not a time).
+ */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
+const unixSeconds = int(0, MAX_UNIX_SECONDS);
 
 const PAGE_COMMENTS = { limit: int(1, 100), offset: int(0) };
 
@@ -46,14 +55,14 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
       filterType: oneOf(['CASH', 'TOKENS']),
       filterAmount: { kind: 'number', min: 0 },
       market: list(),
-      user: str(),
+      user: address(),
       side: oneOf(SIDES),
     },
     requires: [['filterType', 'filterAmount']],
   },
   getClosedPositions: {
     params: {
-      user: required,
+      user: address(true),
       market: list(),
       title: str(100),
       limit: int(0, 50),
@@ -62,11 +71,11 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
       sortDirection: oneOf(['ASC', 'DESC']),
     },
   },
-  getActivity: { params: { user: required, limit: int(0, 500), offset: int(0, 10_000) } },
+  getActivity: { params: { user: address(true), limit: int(0, 500), offset: int(0, 10_000) } },
   getHolders: { params: { market: list(true), limit: int(0, 500), minBalance: { kind: 'number', min: 0 } } },
   getPositions: {
     params: {
-      user: required,
+      user: address(true),
       market: list(),
       eventId: list(),
       sizeThreshold: { kind: 'number', min: 0 },
@@ -126,8 +135,8 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
   getPricesHistory: {
     params: {
       market: required,
-      startTs: int(0),
-      endTs: int(0),
+      startTs: unixSeconds,
+      endTs: unixSeconds,
       interval: oneOf(PRICE_HISTORY_INTERVALS),
       fidelity: int(1),
     },
@@ -137,7 +146,7 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
   getFeeRate: { params: { token_id: required } },
   // 4.8 account data
   getAccountTrades: {
-    params: { id: str(), taker: str(), maker: str(), market: str(), before: int(0), after: int(0), next_cursor: str() },
+    params: { id: str(), taker: str(), maker: str(), market: str(), before: unixSeconds, after: unixSeconds, next_cursor: str() },
   },
   getAccountOrders: { params: { id: str(), market: str(), asset_id: str(), next_cursor: str() } },
   // account state (docs/protocol-additions.md); token_id is required with CONDITIONAL (checked by both sides)
@@ -150,6 +159,7 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
 export const MAX_TOKENS_PER_BOOKS_REQUEST = 500;
 
 const INT_RE = /^-?\d+$/;
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const NUM_RE = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /**
@@ -171,8 +181,8 @@ export const BODY_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Object
   getBatchPricesHistory: {
     params: {
       markets: list(true),
-      start_ts: int(0),
-      end_ts: int(0),
+      start_ts: unixSeconds,
+      end_ts: unixSeconds,
       interval: oneOf(PRICE_HISTORY_INTERVALS),
       fidelity: int(1),
     },
@@ -234,6 +244,9 @@ function checkValue(route: RouteId, name: string, rule: ParamRule, value: string
       if (rule.maxLength !== undefined && value.length > rule.maxLength) {
         throw new ParameterError(route, name, `must be at most ${rule.maxLength} characters, was ${value.length}`);
       }
+      return;
+    case 'address':
+      if (!ADDRESS_RE.test(value)) throw new ParameterError(route, name, `must be a 0x address (40 hex digits), was '${clip(value)}'`);
       return;
     case 'list':
       if (value.split(',').some((item) => item.trim() === '')) {

@@ -112,3 +112,91 @@ describe('comments by user', () => {
     expect(mine.body.length).toBeGreaterThan(0);
   });
 });
+
+describe('query values the sandbox cannot serve', () => {
+  it('GET /positions, /trades, /activity and /closed-positions answer 400 for a user that is not a 0x address', async () => {
+    for (const path of ['/positions', '/activity', '/closed-positions', '/trades', '/data/positions']) {
+      const answer = await call(`${sb.url}${path}?user=nothex`);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error, path).toMatch(/parameter 'user' must be a 0x address \(40 hex digits\), was 'nothex'$/);
+    }
+    expect((await call(`${sb.url}/positions?user=${alice.address}`)).status).toBe(200);
+    expect((await call(`${sb.url}/positions?user=${alice.address.toLowerCase()}`)).status).toBe(200);
+  });
+
+  it('GET /events, /events/creators and /comments answer 400 for an order column the sandbox does not sort by, naming the ones it does', async () => {
+    const events = await call(`${sb.url}/events?order=bogus`);
+    expect(events.status).toBe(400);
+    expect(events.body).toEqual({ error: "getEvents: parameter 'order' must be one of id, title, slug, startDate, endDate, createdAt, updatedAt, was 'bogus'" });
+    for (const path of ['/events/creators?order=bogus', '/comments?order=bogus', `/comments/${sb.world.comments[0]!.id}?order=toString`]) {
+      const answer = await call(`${sb.url}${path}`);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error, path).toMatch(/parameter 'order' must be one of .*, was '(bogus|toString)'$/);
+    }
+    const sorted = await call<{ id: string }[]>(`${sb.url}/events?order=id&ascending=true&limit=3`);
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.length).toBe(3);
+  });
+
+  it('GET /prices-history answers 400 for an endTs or startTs past the year 9999', async () => {
+    const token = market.tokens[0].tokenId;
+    for (const name of ['endTs', 'startTs']) {
+      const answer = await call(`${sb.url}/prices-history?market=${token}&${name}=99999999999999999`);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body).toEqual({ error: `getPricesHistory: parameter '${name}' must be <= 253402300799, was 100000000000000000` });
+    }
+    const batch = await call(`${sb.url}/batch-prices-history`, { json: { markets: [token], end_ts: 1e17 } });
+    expect(batch.status).toBe(400);
+    expect(batch.body.error).toMatch(/^getBatchPricesHistory: parameter 'end_ts' must be/);
+    expect((await call(`${sb.url}/prices-history?market=${token}&startTs=0&endTs=253402300799`)).status).toBe(200);
+  });
+
+  it('POST /admin/markets/create answers 400 for a body of null (and creates nothing)', async () => {
+    const before = sb.world.markets.length;
+    for (const body of ['null', '[]', '5']) {
+      const answer = await call(`${sb.url}/admin/markets/create`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(answer.status, body).toBe(400);
+      expect(answer.body, body).toEqual({ error: 'admin/markets/create: the body must be a JSON object {"question"?, "tags"?}' });
+    }
+    expect(sb.world.markets.length).toBe(before);
+    expect((await call(`${sb.url}/admin/markets/create`, { json: {} })).status).toBe(200);
+  });
+});
+
+describe('order items that are not the wire shape', () => {
+  const spec = () => ({ market, side: 'BUY', price: 0.11, size: units(market.minOrderSize) }) as const;
+  const withOrderField = (item: WireOrderSubmission, name: string, value: unknown): WireOrderSubmission =>
+    ({ ...item, order: { ...item.order, [name]: value } });
+
+  it('an amount sent as a JSON number, an unknown order or item field, a wrong JSON type: 400 for the whole batch, nothing placed', async () => {
+    const good = alice.sign(spec());
+    const cases: [string, unknown, string][] = [
+      ['makerAmount number', withOrderField(alice.item(alice.sign(spec())), 'makerAmount', 5_000_000), 'body[1].order.makerAmount must be a decimal string, was 5000000'],
+      ['takerAmount number', withOrderField(alice.item(alice.sign(spec())), 'takerAmount', 5), 'body[1].order.takerAmount must be a decimal string, was 5'],
+      ['tokenId number', withOrderField(alice.item(alice.sign(spec())), 'tokenId', 12), 'body[1].order.tokenId must be a decimal string, was 12'],
+      ['signatureType string', withOrderField(alice.item(alice.sign(spec())), 'signatureType', '0'), 'body[1].order.signatureType must be a JSON integer, was "0"'],
+      ['unknown order field', withOrderField(alice.item(alice.sign(spec())), 'feeRateBps', '0'), 'body[1].order.feeRateBps is not a field of an order (fields: salt, maker, signer, tokenId'],
+      ['unknown item field', { ...alice.item(alice.sign(spec())), price: '0.11' }, 'body[1].price is not a field of an order item (fields: order, orderType, owner, postOnly, deferExec)'],
+      ['postOnly string', { ...alice.item(alice.sign(spec())), postOnly: 'true' }, 'body[1].postOnly must be true or false, was "true"'],
+      ['null item', null, 'body[1] must be an order item {order, orderType, owner}, was null'],
+    ];
+    for (const [label, bad, message] of cases) {
+      const before = sb.context.orderLog.entries().length;
+      const answer = await alice.l2('POST', '/orders', [alice.item(good), bad]);
+      expect(answer.status, label).toBe(400);
+      expect(answer.body.error, label).toContain(`Invalid order payload: ${message}`);
+      expect(sb.context.orderLog.entries().length, label).toBe(before);
+      expect(sb.engine.order(good.orderHash), label).toBeUndefined();
+    }
+    const single = await alice.l2('POST', '/order', withOrderField(alice.item(alice.sign(spec())), 'makerAmount', 5_000_000));
+    expect(single.status).toBe(400);
+    expect(single.body).toEqual({ error: 'Invalid order payload: body.order.makerAmount must be a decimal string, was 5000000' });
+  });
+
+  it('takes a salt sent as a JSON number (as the official SDK sends it)', async () => {
+    const item = alice.item(alice.sign(spec()));
+    const answer = await alice.l2('POST', '/orders', [withOrderField(item, 'salt', Number(item.order.salt))]);
+    expect(answer.status).toBe(200);
+    expect(answer.body[0].errorMsg).not.toMatch(/Invalid order payload/);
+  });
+});

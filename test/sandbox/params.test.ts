@@ -71,6 +71,9 @@ function violations(rule: ParamRule): [string, string | undefined][] {
     case 'string':
       if (rule.maxLength !== undefined) out.push(['too long', 'x'.repeat(rule.maxLength + 1)]);
       break;
+    case 'address':
+      out.push(['not an address', 'nothex'], ['39 hex digits', `0x${'a'.repeat(39)}`]);
+      break;
     case 'list':
       out.push(['empty item', 'a,,b']);
       break;

@@ -6,11 +6,13 @@ import type { SandboxContext } from '../context.ts';
 import { notFound } from '../http-error.ts';
 import { toComment } from '../wire/comments.ts';
 import type { SandboxComment } from '../world/model.ts';
-import { checkedQuery, intOf, slice, sortBy, stringOf, type Query } from './query.ts';
+import type { RouteId } from '../../venue/endpoints.ts';
+import { checkedQuery, intOf, orderKeyOf, slice, sortBy, stringOf, type Query } from './query.ts';
 
 /**
  * The comment routes (4.4). `order` sorts by `createdAt` (default), `updatedAt`,
- * `reactionCount`, `replyCount` or `id`, newest / largest first unless `ascending=true`.
+ * `reactionCount`, `replyCount` or `id`, newest / largest first unless `ascending=true`; any
+ * other `order` is a 400 naming the parameter.
  */
 
 const DEFAULT_LIMIT = 20;
@@ -24,15 +26,15 @@ const ORDER: Readonly<Record<string, (c: SandboxComment) => number>> = {
   id: (c) => Number(c.id),
 };
 
-function ordered(comments: readonly SandboxComment[], query: Query): SandboxComment[] {
-  const key = ORDER[stringOf(query, 'order') ?? 'createdAt'] ?? byCreatedAt;
+function ordered(route: RouteId, comments: readonly SandboxComment[], query: Query): SandboxComment[] {
+  const key = orderKeyOf(route, query, ORDER, 'createdAt');
   return sortBy(comments, key, query['ascending'] === 'true');
 }
 
 export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { world } = ctx;
-  const paged = (comments: readonly SandboxComment[], query: Query): WireComment[] =>
-    slice(ordered(comments, query), intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_LIMIT)).map((c) => toComment(world, c));
+  const paged = (route: RouteId, comments: readonly SandboxComment[], query: Query): WireComment[] =>
+    slice(ordered(route, comments, query), intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_LIMIT)).map((c) => toComment(world, c));
 
   app.get('/comments', { config: { routeId: 'getComments' } }, (request) => {
     const query = checkedQuery('getComments', request);
@@ -52,7 +54,7 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
       }
       return true;
     });
-    return paged(comments, query);
+    return paged('getComments', comments, query);
   });
 
   app.get('/comments/user_address/:user_address', { config: { routeId: 'getCommentsByUser' } }, (request) => {
@@ -66,7 +68,7 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
       if (c.wallet === wallet) mine.push(c);
       for (const r of c.replies) if (r.wallet === wallet) mine.push(r);
     }
-    return paged(mine, query);
+    return paged('getCommentsByUser', mine, query);
   });
 
   app.get('/comments/:id', { config: { routeId: 'getCommentReplies' } }, (request) => {
@@ -74,6 +76,6 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: SandboxContext)
     const { id } = request.params as { id: string };
     const comment = world.comment(id);
     if (!comment) throw notFound(`comment '${id.slice(0, 80)}' not found`);
-    return paged(comment.replies, query);
+    return paged('getCommentReplies', comment.replies, query);
   });
 }

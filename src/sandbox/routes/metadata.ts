@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.ts';
 import { notFound } from '../http-error.ts';
 import { toCreator, toEvent, toMetadataMarket, toSearchProfile, toTag } from '../wire/metadata.ts';
 import type { SandboxCreator, SandboxEvent, SandboxMarket } from '../world/model.ts';
-import { boolOf, checkedQuery, intOf, slice, sortBy, stringOf, type Query } from './query.ts';
+import { boolOf, checkedQuery, intOf, orderKeyOf, slice, sortBy, stringOf, type Query } from './query.ts';
 
 /**
  * The metadata routes (4.5, 4.9, PROTOCOL's table): markets in metadata form, events, creators,
@@ -20,7 +20,7 @@ const DEFAULT_TAGS_LIMIT = 100;
 const DEFAULT_CREATORS_LIMIT = 20;
 const DEFAULT_SEARCH_LIMIT = 5;
 
-/** Sort columns of `GET /events/creators`; any other `order` sorts by id. */
+/** Sort columns of `GET /events/creators` (default id); any other `order` is a 400. */
 const creatorById = (c: SandboxCreator): number => Number(c.id);
 const CREATOR_ORDER: Readonly<Record<string, (c: SandboxCreator) => number | string>> = {
   id: creatorById,
@@ -30,7 +30,7 @@ const CREATOR_ORDER: Readonly<Record<string, (c: SandboxCreator) => number | str
   updatedAt: (c) => c.updatedAt,
 };
 
-/** Sort columns of `GET /events`; any other `order` sorts by id. */
+/** Sort columns of `GET /events` (unsorted when absent); any other `order` is a 400. */
 const EVENT_ORDER: Readonly<Record<string, (e: SandboxEvent) => number | string>> = {
   id: (e) => e.index,
   title: (e) => e.title,
@@ -74,7 +74,7 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
     let creators = world.creators.filter(
       (c) => (name === undefined || c.creatorName.toLowerCase().includes(name)) && (handle === undefined || c.creatorHandle.toLowerCase().includes(handle)),
     );
-    const key = CREATOR_ORDER[stringOf(query, 'order') ?? 'id'] ?? creatorById;
+    const key = orderKeyOf('getEventCreators', query, CREATOR_ORDER, 'id');
     creators = sortBy(creators, key, boolOf(query, 'ascending', false));
     return slice(creators, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_CREATORS_LIMIT)).map(toCreator) satisfies WireEventCreator[];
   });
@@ -90,8 +90,7 @@ export function registerMetadataRoutes(app: FastifyInstance, ctx: SandboxContext
         (tagId === undefined || e.tags.some((t) => t.id === tagId)) &&
         flags.every(([name, want]) => want === undefined || e[name] === want),
     );
-    const order = stringOf(query, 'order');
-    if (order !== undefined) events = sortBy(events, EVENT_ORDER[order] ?? (EVENT_ORDER['id'] as (e: SandboxEvent) => number), boolOf(query, 'ascending', false));
+    if (stringOf(query, 'order') !== undefined) events = sortBy(events, orderKeyOf('getEvents', query, EVENT_ORDER, 'id'), boolOf(query, 'ascending', false));
     return slice(events, intOf(query, 'offset', 0), intOf(query, 'limit', DEFAULT_EVENTS_LIMIT)).map(toEvent) satisfies WireEvent[];
   });
 

@@ -14,6 +14,7 @@ import {
   tooManyOrdersMessage,
 } from '../trading/messages.ts';
 import { checkExpiration, processOrderItem } from '../trading/order-intake.ts';
+import { checkOrderShape } from '../trading/order-shape.ts';
 
 /**
  * The order routes (4.2, PROTOCOL "Orders"): `POST /orders` (1 to 15 items, one result per item
@@ -26,7 +27,8 @@ import { checkExpiration, processOrderItem } from '../trading/order-intake.ts';
  * in both. `dropAfterAccept` places the orders and then destroys the connection unanswered;
  * `stallMs` holds the answer after the orders were placed (pipeline). An expiration that is not
  * unix seconds, or not "0" on an order that is not GTD, is a 400 for the whole request
- * (`checkExpiration`), before anything is placed.
+ * (`checkExpiration`), before anything is placed; so is an item that is not the wire's JSON shape
+ * (`checkOrderShape`: an unknown field, an amount sent as a JSON number).
  */
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/orders', { config: { routeId: 'postOrders' } }, async (request, reply) => {
@@ -35,7 +37,10 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     if (!Array.isArray(body)) throw badRequest('Invalid order payload: the body must be a JSON array of orders');
     if (body.length === 0) throw badRequest('Invalid order payload: the batch holds no orders');
     if (body.length > MAX_ORDERS_PER_BATCH) throw badRequest(tooManyOrdersMessage(body.length));
-    body.forEach((item: unknown, i) => checkExpiration(item, `body[${i}]`));
+    body.forEach((item: unknown, i) => {
+      checkExpiration(item, `body[${i}]`);
+      checkOrderShape(item, `body[${i}]`);
+    });
     const extra = requestCost('postOrders', body.length) - 1;
     if (extra > 0) enforceLimits(ctx, request, 'postOrders', extra);
     checkMode(ctx, body);
@@ -50,6 +55,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
       throw badRequest('Invalid order payload: the body must be one order item {order, orderType, owner}');
     }
     checkExpiration(body, 'body');
+    checkOrderShape(body, 'body');
     checkMode(ctx, [body]);
     return answerOrDrop(ctx, request, reply, processOrderItem(ctx, caller, body, 'postOrder').result);
   });

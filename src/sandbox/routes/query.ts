@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ParameterError } from '../../core/errors.ts';
 import type { RouteId } from '../../venue/endpoints.ts';
 import { checkQuery } from '../../venue/params.ts';
 
@@ -50,6 +51,19 @@ export function listOf(query: Query, name: string): string[] | undefined {
 export function stringOf(query: Query, name: string): string | undefined {
   const value = query[name];
   return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * The sort key an `order` parameter names, from the route's table of the columns the sandbox
+ * sorts by; `fallback` when absent. Part 4 leaves the allowed values "not shown": a value the
+ * sandbox cannot sort by is a 400 naming the parameter and the columns it can.
+ */
+export function orderKeyOf<K>(route: RouteId, query: Query, columns: Readonly<Record<string, K>>, fallback: string): K {
+  const name = stringOf(query, 'order') ?? fallback;
+  if (!Object.hasOwn(columns, name)) {
+    throw new ParameterError(route, 'order', `must be one of ${Object.keys(columns).join(', ')}, was '${name.length > 40 ? `${name.slice(0, 40)}…` : name}'`);
+  }
+  return columns[name] as K;
 }
 
 /** `items[offset, offset + limit)`. */

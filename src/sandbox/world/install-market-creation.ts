@@ -54,8 +54,9 @@ export function installMarketCreation(app: FastifyInstance, ctx: SandboxContext,
 }
 
 function parseSpec(ctx: SandboxContext, body: unknown): NewMarketSpec {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('admin/markets/create: the body must be a JSON object {"question"?, "tags"?}');
+  // no body at all is the empty spec; a JSON null, array or scalar is not an object
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('admin/markets/create: the body must be a JSON object {"question"?, "tags"?}');
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).filter((k) => k !== 'question' && k !== 'tags');
   if (unknown.length > 0) throw badRequest(`admin/markets/create: unknown key ${unknown[0]} (keys: question, tags)`);
