@@ -90,7 +90,7 @@ export async function loadStrategy(source: StrategySource, options: LoadStrategy
  * Imports a configured strategy's module and checks its definition (no params): the module must
  * be a regular .ts/.mts/.js/.mjs file. Throws StrategyError with one line naming the module.
  */
-export async function importStrategyModule(source: StrategySource): Promise<StrategyDefinition> {
+export async function importStrategyModule(source: StrategySource, loadTimeoutMs = STRATEGY_LOAD_TIMEOUT_MS): Promise<StrategyDefinition> {
   const { module, modulePath } = source;
   if (!existsSync(modulePath)) {
     const looked = source.moduleCandidates.length > 0 ? source.moduleCandidates : [modulePath];
@@ -100,11 +100,41 @@ export async function importStrategyModule(source: StrategySource): Promise<Stra
   if (problem !== undefined) throw new StrategyError(`strategy module '${module}' ${problem}`);
   let mod: { default?: unknown };
   try {
-    mod = await importModule(modulePath);
+    mod = await withinLoadTime(importModule(modulePath), module, loadTimeoutMs);
   } catch (err) {
+    if (err instanceof StrategyError) throw err;
     throw new StrategyError(loadFailure(module, modulePath, err), { cause: err });
   }
   return checkDefinition(mod.default, module);
+}
+
+/**
+ * How long a strategy module may take to load (its top-level code, awaits included). A top-level
+ * await that never settles would otherwise leave nothing for the event loop to wait on, and Node
+ * ends the process with exit 13 and no word; this timer keeps it waiting, then says so.
+ */
+export const STRATEGY_LOAD_TIMEOUT_MS = 60_000;
+
+function withinLoadTime<T>(loading: Promise<T>, module: string, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new StrategyError(
+          `strategy module '${module}' did not finish loading within ${timeoutMs / 1000} s: a top-level await in it (or in what it imports) never settled`,
+        ),
+      );
+    }, timeoutMs);
+    loading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }
 
 /**

@@ -100,6 +100,19 @@ describe('strategy module files', () => {
       `strategy module './throws.mjs' (${thrown}) failed to load: it threw while loading: first line (${thrown}:1:7); fix: correct the module's top-level code`,
     );
   });
+
+  it('a top-level await that never settles is one line after the load time, not a silent exit 13', async () => {
+    const source = (module: string, modulePath: string) => ({ id: 's', module, modulePath, moduleCandidates: [modulePath], params: {} });
+    const hung = join(dir, 'hangs.mjs');
+    writeFileSync(hung, 'await new Promise(() => {});\nexport default { name: "never" };\n');
+    await expect(importStrategyModule(source('./hangs.mjs', hung), 200)).rejects.toThrow(
+      "strategy module './hangs.mjs' did not finish loading within 0.2 s: a top-level await in it (or in what it imports) never settled",
+    );
+    // a module whose top-level await settles loads as usual within its time
+    const slow = join(dir, 'slow.mjs');
+    writeFileSync(slow, 'await new Promise((r) => setTimeout(r, 20));\nexport default { name: "slow", apiVersion: 3 };\n');
+    await expect(importStrategyModule(source('./slow.mjs', slow), 5_000)).resolves.toMatchObject({ name: 'slow' });
+  });
 });
 
 describe('strategy modules outside the repo', () => {
