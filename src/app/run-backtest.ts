@@ -13,7 +13,7 @@ import { simulatedVenueSettings, SimulatedExecutionClient } from '../sim/edge/si
 import { constantLatency } from '../sim/edge/latency-model.ts';
 import type { BacktestData } from '../backtest/backtest-data.ts';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
-import { MetricsRecorder } from '../backtest/metrics.ts';
+import { EQUITY_TRAIL_MS, MetricsRecorder } from '../backtest/metrics.ts';
 import type { ParamOverride } from '../backtest/param-overrides.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import { queueModel } from '../sim/edge/queue-model.ts';
@@ -149,8 +149,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     const t = engine.portfolio.totals(mark);
     return bt.balance + t.realizedPnl + t.unrealizedPnl - t.fees;
   };
+  const exposed = (): boolean => engine.portfolio.positions().some((p) => p.size !== 0);
   recorder.sample(start, bt.balance);
+  recorder.trace(start, bt.balance, false);
   const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity()));
+  const tracer = interval(EQUITY_TRAIL_MS, clock.scheduler).subscribe(() => recorder.trace(clock.now(), equity(), exposed()));
 
   // a market that joined the recording: the simulated venue lists it, the engine tracks it, the
   // strategies whose filter takes it get its tokens, and every strategy hears MarketAdded, as in
@@ -209,7 +212,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   clock.advanceBy(settle);
   const end = clock.now();
   sampler.unsubscribe();
+  tracer.unsubscribe();
   recorder.sample(end, equity());
+  recorder.trace(end, equity(), exposed());
   const totals = engine.portfolio.totals(mark);
   const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark, strategies: engine.strategyFigures(mark) });
 

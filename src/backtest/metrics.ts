@@ -5,9 +5,11 @@ import { notional } from '../core/money.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
 import type { FillEvent } from '../core/events.ts';
 import type { StrategyFigures } from '../portfolio/strategy-ledger.ts';
+import { MarkoutTracker, type MarkoutRow } from './markouts.ts';
+import { performance, type Performance } from './performance.ts';
 
-/** Milliseconds in the year Sharpe ratios are annualised over: 365 days (the venue never closes). */
-export const YEAR_MS = 365 * 86_400_000;
+/** Spacing of the equity trail drawn in the report (thinned past PRICE_TRAIL_POINTS like a price trail). */
+export const EQUITY_TRAIL_MS = 1_000;
 
 /** One of our fills as the metrics and the report keep it. */
 export interface FillRecord {
@@ -21,11 +23,13 @@ export interface FillRecord {
   readonly liquidity: 'MAKER' | 'TAKER';
 }
 
-/** The equity curve on the fixed virtual-time grid. */
+/** The equity curve on the fixed virtual-time grid (the returns' basis), and a denser trail to draw. */
 export interface EquityCurve {
   readonly intervalMs: number;
   readonly t: readonly number[];
   readonly equity: readonly Micros[];
+  /** Equity every EQUITY_TRAIL_MS of virtual time (thinned on long runs), for the report's charts. */
+  readonly trail: PriceTrail;
   /** Each tracked token's mark (mid) over the run, for the report's price charts. */
   readonly prices: ReadonlyMap<TokenId, PriceTrail>;
 }
@@ -96,9 +100,17 @@ export interface BacktestMetrics {
   readonly endingEquity: Micros;
   /** totalPnl / startingBalance. */
   readonly return: Dec;
-  /** Annualised; undefined with fewer than two returns or none varying. */
-  readonly sharpe: Dec | undefined;
+  /** Sharpe, Sortino and Calmar on their stated basis, or why not (src/backtest/performance.ts). */
+  readonly performance: Performance;
   readonly maxDrawdown: { readonly amount: Micros; readonly fraction: Dec };
+  /** Virtual time the run covered (first to last point of the curve), ms. */
+  readonly spanMs: number;
+  /** Share of the equity trail's points (one a second) at which we held a position. */
+  readonly exposure: Dec;
+  /** Orders with at least one fill (by client order id). */
+  readonly filledOrders: number;
+  /** Mark-outs of our fills at 1 s, 10 s and 60 s (adverse selection). */
+  readonly markouts: readonly MarkoutRow[];
   readonly turnover: Micros;
   /** Closing fills (sells out of a long position) and the ones that made money net of their fee. */
   readonly closingFills: number;
@@ -122,6 +134,11 @@ export class MetricsRecorder {
   readonly #equity: Micros[] = [];
   readonly #prices = new Map<TokenId, PriceTrail>();
   readonly #intervalMs: number;
+  readonly #trail = new PriceTrail();
+  readonly #markouts = new MarkoutTracker();
+  readonly #filledOrders = new Set<string>();
+  #traced = 0;
+  #exposed = 0;
   #closing = 0;
   #winning = 0;
   #maker = 0;
@@ -144,6 +161,8 @@ export class MetricsRecorder {
 
   onFill(strategyId: string, fill: FillEvent, t: number): void {
     this.fills.push({ t, strategyId, tokenId: fill.tokenId, side: fill.side, price: fill.price, size: fill.size, fee: fill.fee, liquidity: fill.liquidity });
+    this.#filledOrders.add(fill.clientOrderId);
+    this.#markouts.onFill(fill.tokenId, fill.side, fill.price, fill.size, t);
     if (fill.liquidity === 'MAKER') this.#maker++;
     else this.#taker++;
     const conditionId = this.#tokenMarket.get(fill.tokenId);
@@ -173,13 +192,21 @@ export class MetricsRecorder {
     this.#equity.push(equity);
   }
 
-  /** A token's mark after a book of it (for the price charts). */
+  /** One point of the equity trail (every EQUITY_TRAIL_MS), and whether we held a position then (exposure). */
+  trace(t: number, equity: Micros, exposed: boolean): void {
+    this.#trail.add(t, equity);
+    this.#traced++;
+    if (exposed) this.#exposed++;
+  }
+
+  /** A token's mark after a book of it (for the price charts and the mark-outs). */
   mark(tokenId: TokenId, t: number, mark: Micros | undefined): void {
+    this.#markouts.onMark(tokenId, t, mark);
     if (mark !== undefined) this.#prices.get(tokenId)?.add(t, mark);
   }
 
   curve(): EquityCurve {
-    return { intervalMs: this.#intervalMs, t: this.#t, equity: this.#equity, prices: this.#prices };
+    return { intervalMs: this.#intervalMs, t: this.#t, equity: this.#equity, trail: this.#trail, prices: this.#prices };
   }
 
   finish(input: {
@@ -207,6 +234,9 @@ export class MetricsRecorder {
       });
     }
     markets.sort((a, b) => b.pnl - a.pnl || b.fills - a.fills || (a.conditionId < b.conditionId ? -1 : a.conditionId > b.conditionId ? 1 : 0));
+    const drawdown = maxDrawdown(this.#equity);
+    const first = this.#t[0] ?? 0;
+    const last = this.#t[this.#t.length - 1] ?? first;
     return {
       events: input.events,
       fills: totals.fills,
@@ -219,8 +249,12 @@ export class MetricsRecorder {
       startingBalance,
       endingEquity: startingBalance + totalPnl,
       return: new Dec(totalPnl).div(startingBalance),
-      sharpe: sharpeRatio(this.#equity, this.#intervalMs),
-      maxDrawdown: maxDrawdown(this.#equity),
+      performance: performance(this.#equity, this.#intervalMs, drawdown.fraction),
+      maxDrawdown: drawdown,
+      spanMs: last - first,
+      exposure: this.#traced > 0 ? new Dec(this.#exposed).div(this.#traced) : new Dec(0),
+      filledOrders: this.#filledOrders.size,
+      markouts: this.#markouts.finish(last),
       turnover: totals.turnover,
       closingFills: this.#closing,
       winningFills: this.#winning,
@@ -229,32 +263,6 @@ export class MetricsRecorder {
       strategies: input.strategies ?? [],
     };
   }
-}
-
-/**
- * Annualised Sharpe ratio of an equity curve sampled every `intervalMs`: the mean of the simple
- * returns between points over their sample standard deviation, times √(points per year), with a
- * risk-free rate of 0. Exact decimal arithmetic, so the same curve gives the same digits anywhere.
- */
-export function sharpeRatio(equity: readonly Micros[], intervalMs: number): Dec | undefined {
-  if (equity.length < 3) return undefined;
-  const returns: Dec[] = [];
-  for (let i = 1; i < equity.length; i++) {
-    const prev = equity[i - 1]!;
-    if (prev <= 0) return undefined;
-    returns.push(new Dec(equity[i]!).div(prev).minus(1));
-  }
-  let sum = new Dec(0);
-  for (const r of returns) sum = sum.plus(r);
-  const mean = sum.div(returns.length);
-  let ss = new Dec(0);
-  for (const r of returns) {
-    const d = r.minus(mean);
-    ss = ss.plus(d.mul(d));
-  }
-  const variance = ss.div(returns.length - 1);
-  if (variance.isZero()) return undefined;
-  return mean.div(variance.sqrt()).mul(new Dec(YEAR_MS).div(intervalMs).sqrt());
 }
 
 /** Largest fall from a running peak: in collateral, and as a share of that peak. */

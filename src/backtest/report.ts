@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { BacktestResult } from './backtest-result.ts';
+import { fmtMoney, summaryRows } from './summary-rows.ts';
 
 /** How many tokens get a price chart with their fills (those with the most fills). */
 export const REPORT_PRICE_CHARTS = 4;
@@ -62,7 +63,8 @@ function snap(points: readonly [number, number][], second: number): number {
 
 function reportData(result: BacktestResult): ReportData {
   const { curve, fills, tokens } = result;
-  const equity = curve.equity.map(toUnits);
+  // the trail (a point a second, thinned on long runs) draws; the coarser grid is the returns' basis
+  const equity = curve.trail.v.map(toUnits);
   let peak = -Infinity;
   const drawdown = equity.map((e) => {
     peak = Math.max(peak, e);
@@ -83,7 +85,7 @@ function reportData(result: BacktestResult): ReportData {
     const markers = own.map((f) => [snap(points, Math.floor(f.t / 1000)), f.side, toUnits(f.price), toUnits(f.size), f.liquidity] as ReportData['prices'][number]['markers'][number]);
     return { tokenId: t.tokenId, title: `${t.question} — ${t.outcome}`, fills: n, points, markers };
   });
-  return { equity: bySecond(curve.t, equity), drawdown: bySecond(curve.t, drawdown), prices };
+  return { equity: bySecond(curve.trail.t, equity), drawdown: bySecond(curve.trail.t, drawdown), prices };
 }
 
 function escapeHtml(text: string): string {
@@ -102,28 +104,14 @@ function scriptJson(value: unknown): string {
  */
 export function renderReport(result: BacktestResult): string {
   const s = result.summary;
-  const m = s.metrics;
   const data = reportData(result);
   const maxAbs = Math.max(1e-9, ...s.markets.map((row) => Math.abs(Number(row.pnl.total))));
-  const metricRows: [string, string][] = [
-    ['Total PnL', m.pnl.total],
-    ['Realized', m.pnl.realized],
-    ['Unrealized', m.pnl.unrealized],
-    ['Fees', m.fees],
-    ['Return', m.return],
-    ['Sharpe (annualised)', m.sharpe ?? '—'],
-    ['Max drawdown', `${m.maxDrawdown.amount} (${m.maxDrawdown.fraction})`],
-    ['Fills (maker / taker)', `${m.fills} (${m.makerFills} / ${m.takerFills})`],
-    ['Turnover', m.turnover],
-    ['Win rate (closing fills)', m.winRate === null ? '—' : `${m.winRate} of ${m.closingFills}`],
-    ['Events', String(m.events)],
-    ['Orders submitted / rejected / denied', `${s.orders.submitted} / ${s.orders.rejected} / ${s.orders.denied}`],
-  ];
+  const metricRows = summaryRows(s).map(([k, v]): [string, string] => [k.charAt(0).toUpperCase() + k.slice(1), v]);
   const marketRows = s.markets
     .map((row) => {
       const v = Number(row.pnl.total);
       const width = ((Math.abs(v) / maxAbs) * 100).toFixed(1);
-      return `<tr><td class="q">${escapeHtml(row.question)}<div class="id">${escapeHtml(row.conditionId)}</div></td><td>${row.fills}</td><td>${row.volume}</td><td>${row.fees}</td><td>${row.pnl.realized}</td><td>${row.pnl.unrealized}</td><td>${row.pnl.total}</td><td class="bar"><div class="${v < 0 ? 'neg' : 'pos'}" style="width:${width}%"></div></td></tr>`;
+      return `<tr><td class="q">${escapeHtml(row.question)}<div class="id">${escapeHtml(row.conditionId)}</div></td><td>${row.fills}</td><td>${fmtMoney(row.volume)}</td><td>${fmtMoney(row.fees)}</td><td>${fmtMoney(row.pnl.realized)}</td><td>${fmtMoney(row.pnl.unrealized)}</td><td>${fmtMoney(row.pnl.total)}</td><td class="bar"><div class="${v < 0 ? 'neg' : 'pos'}" style="width:${width}%"></div></td></tr>`;
     })
     .join('\n');
   // the same names and figures as the run summary's `account` and `clobot status`
@@ -176,7 +164,7 @@ ${
     ? ''
     : `<h2>PnL by strategy</h2>
 <table id="strategies"><tr><th class="q">strategy</th><th>fills</th><th>turnover</th><th>fees</th><th>realized</th><th>unrealized</th><th>total</th></tr>
-${s.strategies.map((x) => `<tr><td class="q">${escapeHtml(x.id)}</td><td>${x.fills}</td><td>${x.turnover}</td><td>${x.fees}</td><td>${x.pnl.realized}</td><td>${x.pnl.unrealized}</td><td>${x.pnl.total}</td></tr>`).join('\n')}
+${s.strategies.map((x) => `<tr><td class="q">${escapeHtml(x.id)}</td><td>${x.fills}</td><td>${fmtMoney(x.turnover)}</td><td>${fmtMoney(x.fees)}</td><td>${fmtMoney(x.pnl.realized)}</td><td>${fmtMoney(x.pnl.unrealized)}</td><td>${fmtMoney(x.pnl.total)}</td></tr>`).join('\n')}
 </table>
 <div class="meta">Each strategy's own fills; fills, turnover, fees and total add up to the run's (realized and unrealized follow each strategy's own average cost).</div>`
 }

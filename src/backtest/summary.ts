@@ -1,12 +1,13 @@
 import { basename } from 'node:path';
-import type { Dec } from '../core/fixed.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import type { MarketSettlement } from '../engine/ports.ts';
 import type { SimulatedExecutionStats } from '../sim/edge/simulated-execution.ts';
+import { Dec } from '../core/fixed.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
+import { describeBasis, formatSpan } from './performance.ts';
 import type { BacktestData } from './backtest-data.ts';
 
 export const SUMMARY_FORMAT = 'clobot-backtest-summary';
@@ -65,8 +66,30 @@ export interface BacktestSummary {
     readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
     readonly fees: string;
     readonly return: string;
+    /** Annualised Sharpe ratio on `ratios`' basis; null with `ratios.note` saying why. */
     readonly sharpe: string | null;
+    readonly sortino: string | null;
+    readonly calmar: string | null;
+    /** The basis of Sharpe, Sortino and Calmar (src/backtest/performance.ts): returns of the equity every `intervalMs`. */
+    readonly ratios: {
+      readonly basis: string;
+      readonly intervalMs: number;
+      readonly returns: number;
+      readonly minReturns: number;
+      /** Why each ratio is not given (null where it is). */
+      readonly notes: { readonly sharpe: string | null; readonly sortino: string | null; readonly calmar: string | null };
+    };
     readonly maxDrawdown: { readonly amount: string; readonly fraction: string };
+    /** Share of the run's seconds at which we held a position. */
+    readonly exposure: string;
+    /** Orders with at least one fill over orders submitted; null without orders. */
+    readonly fillRatio: string | null;
+    readonly filledOrders: number;
+    /**
+     * Mark-outs of our fills (adverse selection): per horizon, the fills marked, Σ (mark later −
+     * fill price) × size signed for our side in collateral, and that per share.
+     */
+    readonly markouts: readonly { readonly horizon: string; readonly fills: number; readonly pnl: string; readonly perShare: string | null }[];
     readonly turnover: string;
     readonly winRate: string | null;
     readonly closingFills: number;
@@ -110,8 +133,11 @@ export interface BacktestSummary {
   }[];
 }
 
+/** A ratio of RATIO_DECIMALS places; a value that rounds to zero is `0.000000`, never `-0.000000`. */
 export function ratio(d: Dec | undefined): string | null {
-  return d === undefined ? null : d.toFixed(RATIO_DECIMALS);
+  if (d === undefined) return null;
+  const text = d.toFixed(RATIO_DECIMALS);
+  return /^-0\.0*$/.test(text) ? text.slice(1) : text;
 }
 
 function sorted(record: Readonly<Record<string, number>>): Record<string, number> {
@@ -148,6 +174,7 @@ export function buildSummary(input: {
   settlements?: readonly MarketSettlement[];
 }): BacktestSummary {
   const { config, metrics: m, engine, execution, replay: r } = input;
+  const p = m.performance;
   const bt = config.backtest;
   return {
     format: SUMMARY_FORMAT,
@@ -196,8 +223,26 @@ export function buildSummary(input: {
       pnl: { realized: money(m.realized), unrealized: money(m.unrealized), total: money(m.totalPnl) },
       fees: money(m.fees),
       return: ratio(m.return)!,
-      sharpe: ratio(m.sharpe),
+      sharpe: ratio(p.sharpe),
+      sortino: ratio(p.sortino),
+      calmar: ratio(p.calmar),
+      ratios: {
+        basis: describeBasis(p.basis),
+        intervalMs: p.basis.intervalMs,
+        returns: p.basis.returns,
+        minReturns: p.basis.minReturns,
+        notes: { sharpe: p.reason ?? null, sortino: p.reason ?? p.sortinoReason ?? null, calmar: p.reason ?? p.calmarReason ?? null },
+      },
       maxDrawdown: { amount: money(m.maxDrawdown.amount), fraction: ratio(m.maxDrawdown.fraction)! },
+      exposure: ratio(m.exposure)!,
+      fillRatio: engine.ordersSubmitted > 0 ? ratio(new Dec(m.filledOrders).div(engine.ordersSubmitted)) : null,
+      filledOrders: m.filledOrders,
+      markouts: m.markouts.map((row) => ({
+        horizon: formatSpan(row.horizonMs),
+        fills: row.fills,
+        pnl: money(row.pnl),
+        perShare: row.size > 0 ? ratio(new Dec(row.pnl).div(row.size)) : null,
+      })),
       turnover: money(m.turnover),
       winRate: ratio(m.winRate),
       closingFills: m.closingFills,

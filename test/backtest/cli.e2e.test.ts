@@ -9,6 +9,7 @@ import { runBacktest } from '../../src/app/run-backtest.ts';
 import { serializeSummary } from '../../src/backtest/summary.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { Dec } from '../../src/core/fixed.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 import { TempDir } from './helpers.ts';
 
@@ -76,9 +77,12 @@ describe('clobot backtest', async () => {
     const r = clobot(['backtest', configPath, '--data', binaryFile, '--out', out, '--sweep', 'bq.halfSpreadTicks=1,2', '--sweep', 'requoteTicks=1,3', '--workers', '2', '--sort', 'fills']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^point\s+pnl\s+return\s+sharpe\s+maxDrawdown\s+fills\s+fees\s+winRate$/);
+    expect(lines[0]).toMatch(/^point\s+pnl\s+return\s+sharpe\s+maxDrawdown\s+fills\s+fees\s+winRate\s+denied \/ rejected$/);
     const rows = lines.slice(2, 6);
     expect(rows).toHaveLength(4);
+    // why a point did not fill: its denials and rejects by code
+    for (const row of rows) expect(row).toMatch(/\s(?:-|(?:denied (?:[A-Z_]+ \d+(?:, )?)+)?(?:; )?(?:rejected .+)?)$/);
+    expect(lines[6]).toBe('sharpe: from returns of the equity every 10 s, annualised; n/a below 30 returns');
     // sorted by fills, best first
     const fills = rows.map((l) => Number(l.trim().split(/\s+/)[5]));
     expect([...fills].sort((a, b) => b - a)).toEqual(fills);
@@ -114,6 +118,40 @@ describe('clobot backtest', async () => {
     const missing = clobot(['backtest', configPath, '--data', tmp.path('nope.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);
+  });
+
+  it('a two-minute backtest shows Sharpe as n/a with its reason; a long one shows it with its basis, in the table, summary.json and the report', () => {
+    const times = [...syntheticEvents({ seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 })].map((e) => e.tsInit);
+    const to = String(times[0]! + 120_000);
+    const shortOut = tmp.path('two-minutes');
+    const short = clobot(['backtest', configPath, '--data', binaryFile, '--out', shortOut, '--to', to, '--set', 'backtest.equityIntervalMs=60000']);
+    expect(short.code, short.stderr).toBe(0);
+    const reason = 'only 2 returns of 1m; a ratio needs 30 or more, that is 30m of data at this basis';
+    expect(short.stdout).toContain(`sharpe               n/a (${reason})`);
+    const shortSummary = JSON.parse(readFileSync(join(shortOut, 'summary.json'), 'utf8')) as { metrics: { sharpe: string | null; ratios: { notes: { sharpe: string } } } };
+    expect(shortSummary.metrics.sharpe).toBeNull();
+    expect(shortSummary.metrics.ratios.notes.sharpe).toBe(reason);
+    expect(readFileSync(join(shortOut, 'report.html'), 'utf8')).toContain(`n/a (${reason})`);
+    expect(short.stdout).toMatch(/^replayed [\d,]+ events in [\d.]+ s \([\d,]+ events\/s\)$/m);
+
+    const longOut = tmp.path('long');
+    const long = clobot(['backtest', configPath, '--data', binaryFile, '--out', longOut]);
+    expect(long.code, long.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(longOut, 'summary.json'), 'utf8')) as {
+      metrics: { sharpe: string; ratios: { basis: string; returns: number; intervalMs: number }; markouts: { horizon: string; fills: number }[]; exposure: string; fillRatio: string };
+    };
+    const { ratios } = summary.metrics;
+    expect(ratios.intervalMs).toBe(10_000);
+    expect(ratios.returns).toBeGreaterThanOrEqual(30);
+    expect(ratios.basis).toBe(`${ratios.returns} returns of 10s`);
+    expect(summary.metrics.sharpe).toMatch(/^-?\d+\.\d{6}$/);
+    const shown = new Dec(summary.metrics.sharpe).toFixed(2);
+    expect(long.stdout).toContain(`sharpe               ${shown} (${ratios.basis}, annualised)`);
+    expect(readFileSync(join(longOut, 'report.html'), 'utf8')).toContain(`${shown} (${ratios.basis}, annualised)`);
+    expect(summary.metrics.markouts.map((x) => x.horizon)).toEqual(['1s', '10s', '1m']);
+    expect(summary.metrics.markouts[0]!.fills).toBeGreaterThan(0);
+    expect(long.stdout).toMatch(/^mark-out 10s\s+-?[\d,]+\.\d\d \(-?\d\.\d{4} a share, \d+ fills\)$/m);
+    expect(long.stdout).not.toMatch(/-0\.0+\b(?!\d)/);
   });
 
   it('windows the data with --from/--to and refuses a bad or empty window with exit 2', () => {

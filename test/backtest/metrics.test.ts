@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FeeRate } from '../../src/core/money.ts';
-import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail, sharpeRatio, YEAR_MS } from '../../src/backtest/metrics.ts';
+import { maxDrawdown, PRICE_TRAIL_POINTS, PriceTrail } from '../../src/backtest/metrics.ts';
+import { formatSpan, MIN_RETURNS, performance, YEAR_MS } from '../../src/backtest/performance.ts';
+import { MarkoutTracker } from '../../src/backtest/markouts.ts';
+import { fmtCounts, fmtMoney, fmtPercent, fmtRatio } from '../../src/backtest/summary-rows.ts';
+import { ratio } from '../../src/backtest/summary.ts';
+import { Dec } from '../../src/core/fixed.ts';
 import { applyOverrides, parseSweepAxis, pointLabel, sweepGrid } from '../../src/backtest/param-overrides.ts';
 import { selectedTokenIds, selectRecordedMarkets } from '../../src/app/recorded-markets.ts';
 import { sortRows } from '../../src/jobs/sweep.ts';
@@ -9,17 +14,78 @@ import { ConfigError } from '../../src/core/errors.ts';
 import { COND, COND2, header, m, NO, NO2, YES, YES2 } from './helpers.ts';
 
 describe('metrics', () => {
-  it('Sharpe: mean over sample deviation of the returns, annualised by points per year', () => {
-    const equity = [100, 101, 100, 102].map((x) => m(String(x)));
-    const r = [0.01, 100 / 101 - 1, 0.02];
-    const mean = r.reduce((a, b) => a + b) / 3;
-    const sd = Math.sqrt(r.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
-    const s = sharpeRatio(equity, 60_000)!;
-    expect(s.toNumber()).toBeCloseTo((mean / sd) * Math.sqrt(YEAR_MS / 60_000), 6);
+  it('Sharpe and Sortino: annualised from the equity curve returns, only with MIN_RETURNS of them', () => {
+    // 40 returns alternating +1% and -0.5% on a 1-minute basis
+    const equity = [m('100')];
+    for (let i = 0; i < 40; i++) equity.push(Math.round(equity[i]! * (i % 2 === 0 ? 1.01 : 0.995)));
+    const r = equity.slice(1).map((e, i) => e / equity[i]! - 1);
+    const mean = r.reduce((a, b) => a + b) / r.length;
+    const sd = Math.sqrt(r.reduce((a, b) => a + (b - mean) ** 2, 0) / (r.length - 1));
+    const down = Math.sqrt(r.reduce((a, b) => a + Math.min(b, 0) ** 2, 0) / r.length);
+    const p = performance(equity, 60_000, maxDrawdown(equity).fraction);
+    expect(p.basis).toEqual({ intervalMs: 60_000, returns: 40, minReturns: MIN_RETURNS });
+    expect(p.sharpe!.toNumber()).toBeCloseTo((mean / sd) * Math.sqrt(YEAR_MS / 60_000), 4);
+    expect(p.sortino!.toNumber()).toBeCloseTo((mean / down) * Math.sqrt(YEAR_MS / 60_000), 4);
+    expect(p.reason).toBeUndefined();
+    // 40 minutes are too short for a Calmar that means something
+    expect(p.calmar).toBeUndefined();
+    expect(p.calmarReason).toBe('needs 30 days of data, had 40m');
     // the same digits every time: exact decimals, not floats
-    expect(sharpeRatio(equity, 60_000)!.toString()).toBe(s.toString());
-    expect(sharpeRatio([m('100'), m('101')], 60_000)).toBeUndefined();
-    expect(sharpeRatio([m('100'), m('100'), m('100')], 60_000)).toBeUndefined();
+    expect(performance(equity, 60_000, maxDrawdown(equity).fraction).sharpe!.toString()).toBe(p.sharpe!.toString());
+    // too few returns: no ratio, and the reason says how many there were and how many it needs
+    const short = performance(equity.slice(0, 3), 60_000, new Dec(0));
+    expect(short.sharpe).toBeUndefined();
+    expect(short.reason).toBe('only 2 returns of 1m; a ratio needs 30 or more, that is 30m of data at this basis');
+    expect(performance(Array(40).fill(m('100')), 60_000, new Dec(0)).reason).toBe('the 39 returns never vary (equity flat or growing evenly)');
+  });
+
+  it('Calmar: the compounded annual return over the largest drawdown, from 30 days of data', () => {
+    // 31 daily points: up 1% a day except one 2% fall
+    const equity = [m('1000')];
+    for (let i = 0; i < 31; i++) equity.push(Math.round(equity[i]! * (i === 10 ? 0.98 : 1.01)));
+    const dd = maxDrawdown(equity);
+    const p = performance(equity, 86_400_000, dd.fraction);
+    const growth = equity[31]! / equity[0]!;
+    expect(p.calmar!.toNumber() / ((growth ** (365 / 31) - 1) / dd.fraction.toNumber())).toBeCloseTo(1, 6);
+    expect(formatSpan(5_400_000)).toBe('1h 30m');
+    expect(formatSpan(10_000)).toBe('10s');
+  });
+
+  it('mark-outs: each fill against the mark 1 s, 10 s and 60 s later, signed for our side', () => {
+    const t = new MarkoutTracker();
+    t.onMark(YES, 0, m('0.5'));
+    t.onFill(YES, 'BUY', m('0.5'), m('10'), 1_000);
+    t.onFill(YES, 'SELL', m('0.52'), m('5'), 1_000);
+    // the mark at 2 s (the due time of the 1 s mark-out) is 0.51: the book at 2.5 s settles it
+    t.onMark(YES, 1_500, m('0.51'));
+    t.onMark(YES, 2_500, m('0.53'));
+    // by 11 s the mark is 0.53; by 61 s 0.45
+    t.onMark(YES, 20_000, m('0.45'));
+    const rows = t.finish(61_000);
+    expect(rows.map((r) => r.horizonMs)).toEqual([1_000, 10_000, 60_000]);
+    // 1 s: buy 10 × (0.51 − 0.5) = 0.1; sell 5 × −(0.51 − 0.52) = 0.05
+    expect(rows[0]).toEqual({ horizonMs: 1_000, fills: 2, pnl: m('0.15'), size: m('15') });
+    // 10 s: 10 × 0.03 − 5 × 0.01 = 0.25
+    expect(rows[1]!.pnl).toBe(m('0.25'));
+    // 60 s: 10 × −0.05 + 5 × 0.07 = −0.15
+    expect(rows[2]!.pnl).toBe(m('-0.15'));
+    // a fill too close to the end is not marked
+    const late = new MarkoutTracker();
+    late.onMark(YES, 0, m('0.5'));
+    late.onFill(YES, 'BUY', m('0.5'), m('1'), 1_000);
+    expect(late.finish(5_000).map((r) => r.fills)).toEqual([1, 0, 0]);
+  });
+
+  it('numbers for people: two decimals, grouped, never a negative zero', () => {
+    expect(fmtMoney('-0.000001')).toBe('0.00');
+    expect(fmtMoney('-1234567.126')).toBe('-1,234,567.13');
+    expect(fmtPercent('0.000167')).toBe('0.02%');
+    expect(fmtPercent('0.0000001')).toBe('0.0000%');
+    expect(fmtPercent('-0.00000001')).toBe('0.0000%');
+    expect(fmtPercent(null)).toBe('n/a');
+    expect(fmtRatio('1.875')).toBe('1.88');
+    expect(ratio(new Dec('-0.0000001'))).toBe('0.000000');
+    expect(fmtCounts({ SELF_CROSS: 2, STALE_BOOK: 5 })).toBe('STALE_BOOK 5, SELF_CROSS 2');
   });
 
   it('max drawdown: the largest fall from a running peak, in money and as a share of that peak', () => {

@@ -183,8 +183,9 @@ describe('two strategies on one token in one run', async () => {
   it('the report has a table of the strategies', () => {
     const html = renderReport(result);
     const table = html.slice(html.indexOf('<table id="strategies">'), html.indexOf('</table>', html.indexOf('<table id="strategies">')));
-    expect(table).toContain('<td class="q">alpha</td><td>2</td><td>22.4</td><td>0.176</td><td>1.6</td><td>0</td><td>1.424</td>');
-    expect(table).toContain('<td class="q">beta</td><td>2</td><td>15.7</td><td>0.143</td>');
+    // rounded for people (summary.json keeps every digit)
+    expect(table).toContain('<td class="q">alpha</td><td>2</td><td>22.40</td><td>0.18</td><td>1.60</td><td>0.00</td><td>1.42</td>');
+    expect(table).toContain('<td class="q">beta</td><td>2</td><td>15.70</td><td>0.14</td>');
   });
 
   it("a per-strategy budget denial carries STRATEGY_BUDGET (and the intent's ref)", () => {

@@ -9,6 +9,7 @@ import { UsageError } from '../usage-error.ts';
 import { collectSet, parseIntOption, parsePathOption, SET_HELP } from '../options.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { renderTable } from '../table.ts';
+import { fmtCounts, fmtMoney, fmtPercent, fmtRatio, summaryRows } from '../../backtest/summary-rows.ts';
 import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
 import type { DataWindow } from '../../backtest/data-window.ts';
 import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
@@ -101,6 +102,7 @@ export function registerBacktest(program: Command): void {
         : undefined;
       bar?.start(Math.max(1, data.bytes), 0, { events: '0', time: '' });
       let result;
+      const began = performance.now();
       try {
         // a strategy that throws ends this with BacktestFaultError (its stack), unless it keeps going
         result = await runBacktest({
@@ -120,8 +122,11 @@ export function registerBacktest(program: Command): void {
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
       const first = result.engine.firstFault;
       if (first) process.stderr.write(`warning: ${result.engine.faults} strategy fault(s), each event skipped; the first:\n${first.stack}\n`);
+      const seconds = (performance.now() - began) / 1000;
       const written = writeResults(result, outDir);
       process.stdout.write(summaryTable(result.summary) + '\n\n' + strategyTable(result.summary) + marketTable(result.summary) + '\n\n');
+      const events = result.summary.data.events;
+      process.stdout.write(`replayed ${events.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s (${Math.round(events / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s)\n`);
       process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
     });
 }
@@ -164,9 +169,13 @@ async function sweep(
   const sorted = sortRows(rows, opts.sort as ObjectiveName);
   const table = sorted.map((r) => {
     const m = r.summary.metrics;
-    return [r.label, m.pnl.total, m.return, m.sharpe ?? '-', m.maxDrawdown.amount, String(m.fills), m.fees, m.winRate ?? '-'];
+    const o = r.summary.orders;
+    const refused = [o.denied > 0 ? `denied ${fmtCounts(o.deniedByCode)}` : '', o.rejected > 0 ? `rejected ${fmtCounts(o.rejectedByReason)}` : ''].filter((x) => x !== '').join('; ');
+    return [r.label, fmtMoney(m.pnl.total), fmtPercent(m.return), fmtRatio(m.sharpe), fmtMoney(m.maxDrawdown.amount), String(m.fills), fmtMoney(m.fees), fmtPercent(m.winRate), refused || '-'];
   });
-  process.stdout.write(renderTable(['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate'], table, [false, true, true, true, true, true, true, true]) + '\n\n');
+  process.stdout.write(renderTable(['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate', 'denied / rejected'], table, [false, true, true, true, true, true, true, true, false]) + '\n');
+  const basis = sorted[0]?.summary.metrics.ratios;
+  if (basis) process.stdout.write(`sharpe: from returns of the equity every ${basis.intervalMs / 1000} s, annualised; n/a below ${basis.minReturns} returns\n\n`);
   mkdirSync(outDir, { recursive: true });
   const index = {
     sort: opts.sort,
@@ -178,36 +187,21 @@ async function sweep(
 }
 
 function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
-  const m = s.metrics;
-  const rows: [string, string][] = [
-    ['events', m.events.toLocaleString('en-US')],
-    ['queue model', s.settings.queueModel],
-    ['fills (maker/taker)', `${m.fills} (${m.makerFills}/${m.takerFills})`],
-    ['pnl realized', m.pnl.realized],
-    ['pnl unrealized', m.pnl.unrealized],
-    ['fees', m.fees],
-    ['pnl total', m.pnl.total],
-    ['return', m.return],
-    ['sharpe', m.sharpe ?? '-'],
-    ['max drawdown', `${m.maxDrawdown.amount} (${m.maxDrawdown.fraction})`],
-    ['turnover', m.turnover],
-    ['win rate', m.winRate === null ? '-' : `${m.winRate} of ${m.closingFills} closing fills`],
-    ['orders', `${s.orders.submitted} submitted, ${s.orders.rejected} rejected, ${s.orders.denied} denied, ${s.orders.canceled} canceled`],
-  ];
+  const rows = summaryRows(s);
   if (s.settled.length > 0) rows.push(['settled markets', s.settled.map((x) => `${x.conditionId.slice(0, 10)}… ${x.winner === null ? 'no winner' : 'won by ' + x.winner.slice(0, 8) + '…'}: +${x.proceeds} (realized ${x.realizedPnl})`).join('; ')]);
   if (s.faults.first) rows.push(['strategy faults', `${s.faults.count} (first at ${s.faults.first.at}: ${s.faults.first.message})`]);
-  return renderTable(['metric', 'value'], rows, [false, true]);
+  return renderTable(['metric', 'value'], rows, [false, false]);
 }
 
 /** Each strategy's own fills, turnover, fees and PnL (adding up to the run's), when the run has more than one. */
 function strategyTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
   if (s.strategies.length < 2) return '';
-  const rows = s.strategies.map((x) => [x.id, String(x.fills), x.turnover, x.fees, x.pnl.realized, x.pnl.unrealized, x.pnl.total]);
+  const rows = s.strategies.map((x) => [x.id, String(x.fills), fmtMoney(x.turnover), fmtMoney(x.fees), fmtMoney(x.pnl.realized), fmtMoney(x.pnl.unrealized), fmtMoney(x.pnl.total)]);
   return renderTable(['strategy', 'fills', 'turnover', 'fees', 'realized', 'unrealized', 'pnl'], rows, [false, true, true, true, true, true, true]) + '\n\n';
 }
 
 function marketTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
-  const rows = s.markets.slice(0, 15).map((r) => [r.question.length > 48 ? r.question.slice(0, 47) + '…' : r.question, String(r.fills), r.volume, r.fees, r.pnl.total]);
+  const rows = s.markets.slice(0, 15).map((r) => [r.question.length > 48 ? r.question.slice(0, 47) + '…' : r.question, String(r.fills), fmtMoney(r.volume), fmtMoney(r.fees), fmtMoney(r.pnl.total)]);
   const more = s.markets.length > 15 ? `\n(${s.markets.length - 15} more markets in summary.json)` : '';
   return renderTable(['market', 'fills', 'volume', 'fees', 'pnl'], rows, [false, true, true, true, true]) + more;
 }
