@@ -16,6 +16,8 @@ const source = (path: string): string => fileURLToPath(new URL(path, import.meta
 const SOAK = ['test/**/*.soak.test.ts'];
 const E2E = ['test/**/*.e2e.test.ts', 'test/**/e2e/**/*.test.ts'];
 const ALL = ['test/**/*.test.ts'];
+/** The default time limit of an e2e or soak test (a test can name its own). */
+const SLOW_TIMEOUT_MS = 120_000;
 
 /** Start order: soak, then e2e, then unit; within a project vitest's own order (longest known first, else largest). */
 const PROJECT_ORDER: Readonly<Record<string, number>> = { soak: 0, e2e: 1, unit: 2 };
@@ -51,8 +53,10 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...SOAK, ...E2E] } },
-      { extends: true, test: { name: 'e2e', include: E2E, exclude: SOAK } },
-      { extends: true, test: { name: 'soak', include: SOAK } },
+      // a test here runs `clobot` processes one after another (each loads tsx: about a second
+      // quiet, several under load) or a run end to end: the time limit is a hang's bound, not a speed check
+      { extends: true, test: { name: 'e2e', include: E2E, exclude: SOAK, testTimeout: SLOW_TIMEOUT_MS, hookTimeout: SLOW_TIMEOUT_MS } },
+      { extends: true, test: { name: 'soak', include: SOAK, testTimeout: SLOW_TIMEOUT_MS, hookTimeout: SLOW_TIMEOUT_MS } },
     ],
   },
 });
