@@ -1,9 +1,10 @@
-import { catchError, EMPTY, exhaustMap, firstValueFrom, from, interval, timer } from 'rxjs';
+import { catchError, EMPTY, exhaustMap, firstValueFrom, from, interval, map, timer } from 'rxjs';
 import { RateLimitError, TransportError, VenueRejectError } from '../core/errors.ts';
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import type { TokenId } from '../core/types.ts';
 import type { OutsidePosition } from '../portfolio/account-figures.ts';
+import { CashFence } from '../portfolio/cash-fence.ts';
 import type { Portfolio } from '../portfolio/portfolio.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { AccountNote, AccountReading, EngineOptions } from './ports.ts';
@@ -15,6 +16,12 @@ const MIN_STABLE_MS = 5_000;
 const FIRST_READ_ATTEMPTS = 5;
 const FIRST_READ_PAUSE_MS = 250;
 
+/**
+ * How far the venue's time stamps of our fills may be off our clock around a reading (their
+ * resolution: the real venue's match times are whole seconds), ms: see CashFence.
+ */
+const FENCE_MARGIN_MS = 1_000;
+
 /** A failure that may pass: the network, a timeout, a 429, or a 5xx from the venue. */
 function isTransient(err: unknown): boolean {
   return err instanceof TransportError || err instanceof RateLimitError || (err instanceof VenueRejectError && err.status >= 500);
@@ -23,8 +30,9 @@ function isTransient(err: unknown): boolean {
 /**
  * The engine's part that holds the account to the venue's truth. Live: the account is read at
  * start (before any strategy runs) and every `intervalMs`; a reading sets the portfolio's cash
- * to the venue's balance (unless our fills moved the cash since the previous reading: then a fill
- * may be in flight on one side, and the next quiet period sets it), so `ctx.balance()` (cash less what our open buys reserve) is the
+ * to the venue's balance with the fills the venue had counted when it answered (a time fence:
+ * portfolio/cash-fence.ts), so a fill that reaches us after the reading is neither lost nor
+ * counted twice, and `ctx.balance()` (cash less what our open buys reserve) is the
  * account's free collateral, and compares the venue's positions with the bot's own (its fills):
  * what the venue lists beyond them is a position held outside the bot (a trade by hand on the
  * same account). Such a position is logged, listed in the summary and the store, kept out of the
@@ -47,8 +55,8 @@ export class AccountSync {
   /** A change of a token's outside size seen, not yet stable long enough to be taken. */
   readonly #pending = new Map<TokenId, { size: Micros; since: number }>();
   #readings = 0;
-  /** The portfolio's cash after the previous reading. */
-  #cashAfter: Micros | undefined;
+  /** Live: the venue's readings and our cash events, each applied with what the venue had counted. */
+  readonly #fence = new CashFence(FENCE_MARGIN_MS);
 
   constructor(desk: EngineDesk, portfolio: Portfolio, mark: (tokenId: TokenId) => Micros | undefined, settings: EngineOptions['account']) {
     this.#desk = desk;
@@ -72,8 +80,9 @@ export class AccountSync {
     }
     for (let attempt = 1; ; attempt++) {
       try {
+        const from = this.#desk.clock.now();
         const reading = await settings.source.read();
-        this.#desk.transaction(() => this.apply(reading));
+        this.#desk.transaction(() => this.apply(reading, from));
         return;
       } catch (err) {
         if (attempt >= FIRST_READ_ATTEMPTS || !isTransient(err)) throw err;
@@ -92,40 +101,40 @@ export class AccountSync {
     this.#desk.subs.add(
       interval(settings.intervalMs, clock.scheduler)
         .pipe(
-          exhaustMap(() =>
-            from(settings.source.read()).pipe(
+          exhaustMap(() => {
+            const asked = clock.now();
+            return from(settings.source.read()).pipe(
+              map((reading) => ({ reading, asked })),
               catchError((err: unknown) => {
                 log.warn('account reading failed', { err: err instanceof Error ? err.message : String(err) });
                 return EMPTY;
               }),
-            ),
-          ),
+            );
+          }),
         )
-        .subscribe((reading) => {
-          if (!this.#desk.stopped) this.#desk.transaction(() => this.apply(reading));
+        .subscribe(({ reading, asked }) => {
+          if (!this.#desk.stopped) this.#desk.transaction(() => this.apply(reading, asked));
         }),
     );
   }
 
-  /** Takes one reading: the venue's cash, and the positions beyond the bot's own. */
-  apply(reading: AccountReading): void {
+  /**
+   * Takes one reading, asked at `asked` (default: now) and answered now: the venue's cash, with
+   * the fills it had counted (the fence), and the positions beyond the bot's own.
+   */
+  apply(reading: AccountReading, asked?: number): void {
     const first = this.#readings++ === 0;
     const portfolio = this.#portfolio;
-    // our fills moved the cash since the previous reading: one of them may be counted by the
-    // venue and not yet by us (or the reverse), so the venue's figure waits for a quiet period
-    const moved = this.#cashAfter !== undefined && portfolio.balance() !== this.#cashAfter;
-    const cash = first || !moved ? reading.cash : undefined;
-    if (cash !== undefined) {
-      if (first || cash !== portfolio.balance()) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash), was: formatMicros(portfolio.balance()) });
-      portfolio.setBalance(cash);
-    }
-    this.#cashAfter = portfolio.balance();
+    const now = this.#desk.clock.now();
+    this.#fence.reading(reading.cash, asked ?? now, now);
+    const cash = this.#fence.cash()!;
+    if (first || cash !== portfolio.balance()) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash), was: formatMicros(portfolio.balance()), venue: formatMicros(reading.cash) });
+    portfolio.setBalance(cash);
     const candidates = new Map<TokenId, Micros>();
     for (const [tokenId, held] of reading.positions) {
       const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0);
       if (extra > 0) candidates.set(tokenId, extra);
     }
-    const now = this.#desk.clock.now();
     const stableMs = Math.max(MIN_STABLE_MS, 2 * (this.#settings?.intervalMs ?? 0));
     for (const tokenId of new Set([...candidates.keys(), ...this.#outside.keys(), ...this.#pending.keys()])) {
       const size = candidates.get(tokenId) ?? 0;
@@ -142,6 +151,21 @@ export class AccountSync {
       this.#pending.delete(tokenId);
       this.#takeOutside(tokenId, size);
     }
+    this.#record(cash);
+  }
+
+  /**
+   * One of our cash events, stored already: a fill (at its match time), a void, a payout. Live,
+   * once read, the cash is the fence's: a fill the last reading holds already moves nothing, and
+   * the correction is written to the store as an anchor after that fill (so `clobot status`
+   * replays the same cash).
+   */
+  cashMoved(at: number, effect: Micros): void {
+    if (!this.#settings || !this.#fence.anchored || this.#desk.stopped) return;
+    this.#fence.event(at, effect);
+    const cash = this.#fence.cash()!;
+    if (cash === this.#portfolio.balance()) return;
+    this.#portfolio.setBalance(cash);
     this.#record(cash);
   }
 

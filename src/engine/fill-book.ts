@@ -44,6 +44,9 @@ export class FillBook {
    * `tell` hears each SettlementChanged (the engine's `lifecycle`); without it the event is only
    * journalled. `ledger`, when given, books each fill for the strategy whose order it was.
    */
+  /** Told of each change of the cash a fill makes once it is stored (at: when the venue counted it). */
+  cashMoved: ((at: number, effect: Micros) => void) | undefined;
+
   constructor(desk: EngineDesk, portfolio: Portfolio, tell?: (event: LifecycleEvent) => void, ledger?: StrategyLedger) {
     this.#desk = desk;
     this.#portfolio = portfolio;
@@ -122,9 +125,12 @@ export class FillBook {
     if (record.filled >= record.request.size) tracker.transition(record, 'FILLED', now);
     else if (record.status === 'LIVE' || record.status === 'PENDING_SUBMIT') tracker.transition(record, 'PARTIALLY_FILLED', now);
     const event = this.#event(record.request, fill, confirmed);
+    const cashBefore = this.#portfolio.balance();
     booked.trades.set(fill.tradeId, this.#apply(event, fill.status, record.request.strategyId));
     if (confirmed) this.#counts.confirmed++;
     desk.persistence?.fill(event);
+    // after the store has the fill: a cash anchor the account sync writes then comes after it
+    this.cashMoved?.(fill.tsEvent, this.#portfolio.balance() - cashBefore);
     desk.fill(record.request.strategyId, event);
   }
 
@@ -219,7 +225,9 @@ export class FillBook {
     const fill = trade.fill;
     trade.voided = true;
     this.#counts.failed++;
+    const cashBefore = this.#portfolio.balance();
     this.#portfolio.voidFill(fill, window.base, window.fills.filter((t) => t.voided !== true).map((t) => t.fill));
+    const cashBack = this.#portfolio.balance() - cashBefore;
     const owner = trade.strategyId;
     const base = owner === undefined ? undefined : window.bases.get(owner);
     if (owner !== undefined && base !== undefined) {
@@ -227,6 +235,8 @@ export class FillBook {
       this.#ledger?.voidFill(owner, fill, base, kept);
     }
     desk.persistence?.voidFill?.(fill, at);
+    // the venue gave the cash back when the trade failed, some time before we learned it
+    this.cashMoved?.(at, cashBack);
     desk.log.warn('a fill failed on chain and is void', { tradeId: fill.tradeId, orderId: fill.orderId, tokenId: fill.tokenId, side: fill.side, size: fill.size, price: fill.price });
   }
 

@@ -28,6 +28,8 @@ export interface MarketLifecycleOptions {
   readonly tell: (event: LifecycleEvent) => void;
   /** Compares our open orders with the venue's (the reconciler's sync). */
   readonly sync: (why: string) => void;
+  /** Told of the cash a resolution paid, once stored (at: when the venue resolved the market). */
+  readonly cashMoved?: (at: number, effect: Micros) => void;
 }
 
 /**
@@ -125,6 +127,7 @@ export class MarketLifecycle {
     });
     this.#settled.set(event.conditionId, settlement);
     desk.persistence?.settlement?.(settlement);
+    if (settlement.proceeds !== 0) this.#o.cashMoved?.(event.tsEvent, settlement.proceeds);
     desk.log.info('market resolved: positions settled', {
       conditionId: event.conditionId,
       winner: event.winnerTokenId ?? null,

@@ -101,9 +101,19 @@ export class TradingEngine {
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
     this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
-    this.#markets = new MarketLifecycle({ desk, cache: this.cache, portfolio: this.portfolio, ledger: this.ledger, canceller: this.#canceller, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
+    this.#markets = new MarketLifecycle({
+      desk,
+      cache: this.cache,
+      portfolio: this.portfolio,
+      ledger: this.ledger,
+      canceller: this.#canceller,
+      tell: (event) => this.lifecycle(event),
+      sync: (why) => this.#reconciler.sync(why),
+      cashMoved: (at, effect) => this.#account.cashMoved(at, effect),
+    });
     const heartbeat = this.heartbeat;
     this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
+    this.#fills.cashMoved = (at, effect) => this.#account.cashMoved(at, effect);
     this.#snapshot = new RiskSnapshot({
       cache: this.cache,
       portfolio: this.portfolio,

@@ -43,6 +43,22 @@ export function applySettlements<B extends Pick<Portfolio, 'settle'> | Pick<Stra
   return book;
 }
 
+/**
+ * Closes the settled positions of a portfolio replayed from fills and balance anchors: a payout
+ * moves the cash only when no balance anchor was written at or after the settlement (an anchor
+ * taken later, a venue reading or the engine's own cash, holds the payout already; adding it
+ * again would count it twice).
+ */
+export function settlePortfolio(portfolio: Portfolio, settlements: readonly MarketSettlement[], anchors: readonly { readonly at: number }[]): Portfolio {
+  const lastAnchorAt = anchors.reduce((at, a) => Math.max(at, a.at), -Infinity);
+  for (const s of settlements) {
+    const before = portfolio.balance();
+    for (const t of s.tokens) portfolio.settle(t.tokenId, t.payout);
+    if (s.at <= lastAnchorAt) portfolio.setBalance(before);
+  }
+  return portfolio;
+}
+
 function decodeSettlement(name: string, value: string): MarketSettlement {
   let o: unknown;
   try {

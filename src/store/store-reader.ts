@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import { replayLedger, replayPortfolio } from './replay-portfolio.ts';
-import { applySettlements, settlementsOf } from './settlements.ts';
+import { applySettlements, settlePortfolio, settlementsOf } from './settlements.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 import { openReadOnlyChecked, storeFailure } from './store-file.ts';
 import { lockState, readLock, type LockState } from './store-lock.ts';
@@ -95,8 +95,8 @@ export class StoreReader {
           fills,
           voidedFills: readVoidedFills(db),
           balances,
-          // positions a market's resolution closed are closed here too (settlements.ts)
-          portfolio: applySettlements(replayPortfolio(fills, balances), settlementsOf(cursors)),
+          // positions a market's resolution closed are closed here too, its payout counted once (settlements.ts)
+          portfolio: settlePortfolio(replayPortfolio(fills, balances), settlementsOf(cursors), balances),
           ledger: applySettlements(replayLedger(fills, readFillOwners(db)), settlementsOf(cursors)),
           cursors,
           counts: readCounts(db),

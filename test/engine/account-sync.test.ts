@@ -85,18 +85,35 @@ describe('AccountSync', () => {
     expect(sync.outside()).toEqual([]);
   });
 
-  it('takes the venue’s cash only in a period our fills did not move it (a fill may be in flight on one side)', () => {
-    const { sync, portfolio, notes } = setUp();
+  it('applies a reading with the fills the venue had counted: a fill delivered after it moves nothing, one after it moves the cash once', () => {
+    const { sync, portfolio, notes, clock } = setUp();
     sync.apply(reading(100 * M));
-    // our buy of 10 @ 0.40 is booked; the venue's reading of the same moment does not count it yet
-    portfolio.applyFill({ tokenId: YES, side: 'BUY', price: 400_000, size: 10 * M, fee: 0 });
-    sync.apply(reading(100 * M, { [YES]: 10 * M }));
+    const fill = (at: number, price: number) => {
+      const before = portfolio.balance();
+      portfolio.applyFill({ tokenId: YES, side: 'BUY', price, size: 10 * M, fee: 0 });
+      sync.cashMoved(at, portfolio.balance() - before);
+    };
+    // a fill matched at +2 s reaches us at +5 s: the cash moves by its cost
+    clock.advanceBy(5_000);
+    fill(T0 + 2_000, 400_000);
     expect(portfolio.balance()).toBe(96 * M);
-    expect(notes.at(-1)?.cash).toBeUndefined();
-    // a quiet period: the venue's figure is taken (here it also took a deposit of 1)
-    sync.apply(reading(97 * M, { [YES]: 10 * M }));
-    expect(portfolio.balance()).toBe(97 * M);
-    expect(notes.at(-1)?.cash).toBe(97 * M);
+    // the venue matched a BUY (cost 3) at +12 s; our reading at +20 s holds it, the fill is still on its way
+    clock.advanceBy(15_000);
+    sync.apply(reading(93 * M, { [YES]: 20 * M }), T0 + 20_000);
+    expect(portfolio.balance()).toBe(93 * M);
+    expect(notes.at(-1)?.cash).toBe(93 * M);
+    // it arrives: counted by the reading already, so the cash stays (and the store hears so)
+    clock.advanceBy(1_000);
+    fill(T0 + 12_000, 300_000);
+    expect(portfolio.balance()).toBe(93 * M);
+    expect(notes.at(-1)?.cash).toBe(93 * M);
+    // a fill matched after the reading moves it once; a later reading takes a deposit of 1
+    clock.advanceBy(4_000);
+    fill(T0 + 25_000, 100_000);
+    expect(portfolio.balance()).toBe(92 * M);
+    clock.advanceBy(5_000);
+    sync.apply(reading(93 * M, { [YES]: 30 * M }), T0 + 30_000);
+    expect(portfolio.balance()).toBe(93 * M);
   });
 
   it('paper and backtest: the configured cash is written once when the run begins, not on a resume', async () => {
