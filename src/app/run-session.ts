@@ -219,6 +219,12 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       cancelOnHalt: config.execution.cancelOnHalt,
     });
     built.engine = engine;
+    // logging.level debug: a line per order batch with its timings (trace adds every venue request)
+    if (logger.isLevelEnabled('debug')) {
+      engine.bus.subscribe((e) => {
+        if (e.type === 'batch') log.debug('order batch', { orders: e.orders, tickToTradeMs: e.timings.tickToTradeSeconds * 1000, prepareMs: e.timings.prepareSeconds * 1000 });
+      });
+    }
     if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     options.beforeStart?.(engine);

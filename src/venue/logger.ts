@@ -4,4 +4,7 @@ export interface VenueLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+  /** One line per venue request at `logging.level: trace` (pino has both). */
+  trace?(obj: object, msg?: string): void;
+  isLevelEnabled?(level: string): boolean;
 }

@@ -140,6 +140,8 @@ export class Transport {
   #spareDeadline: Deadline | undefined = newDeadline();
   /** Live counts of this transport and of those derived from it with `withBeforeSend`. */
   readonly counters: TransportCounters;
+  /** `logging.level: trace`: a line per request (route, method, status, ms), decided once. */
+  readonly #trace: boolean;
 
   constructor(options: TransportOptions) {
     this.counters = options.counters ?? { attempts: 0, http429: 0 };
@@ -150,6 +152,7 @@ export class Transport {
     this.#maxMs = options.backoff?.maxMs ?? DEFAULT_MAX_MS;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.#random = options.random ?? Math.random;
+    this.#trace = options.logger?.isLevelEnabled?.('trace') === true && options.logger.trace !== undefined;
   }
 
   get options(): TransportOptions {
@@ -252,6 +255,7 @@ export class Transport {
         this.#spareDeadline ??= newDeadline();
       }
       const tsInit = this.#opts.clock.now();
+      if (this.#trace) this.#opts.logger?.trace?.({ route, method, path, status, bytes: text.length }, 'venue request');
       if (status >= 200 && status < 300) return { status, text, headers: responseHeaders, tsInit };
       if (status === 429) this.counters.http429++;
       else if (status === 401) this.counters.http401 = (this.counters.http401 ?? 0) + 1;
