@@ -113,15 +113,17 @@ export function resolveAccount(input: ResolveAccountInput): ResolvedAccount {
     if (funder !== undefined && address !== undefined && funder !== address) {
       issues.push({
         path: ['account', 'funder'],
-        message: 'is only for signatureType 1 (proxy wallet) or 2 (Gnosis safe); with 0 the signer itself is the maker',
+        message: 'is only for signatureType 1 (proxy wallet), 2 (Gnosis safe) or 3 (deposit wallet); with 0 the signer itself is the maker',
       });
     }
     funder = address;
   } else if (funder === undefined) {
     issues.push({
       path: ['account', 'funder'],
-      message: `required with signatureType ${signatureType}: the ${signatureType === 1 ? 'proxy wallet' : 'safe'} address that holds the funds`,
+      message: `required with signatureType ${signatureType}: the ${WALLET_KIND[signatureType]} address that holds the funds`,
     });
+  } else if (signatureType === 3 && address !== undefined && funder === address) {
+    issues.push({ path: ['account', 'funder'], message: 'must be the deposit wallet with signatureType 3, not the signer address itself' });
   }
 
   // --- API credentials: all three or none
@@ -130,6 +132,9 @@ export function resolveAccount(input: ResolveAccountInput): ResolvedAccount {
   const account: AccountConfig = { address, funder, signatureType, privateKey, keySource, apiCredentials, env: names };
   return { account, issues, warnings };
 }
+
+/** What each signature type calls the wallet that holds the funds. */
+export const WALLET_KIND: Readonly<Record<0 | 1 | 2 | 3, string>> = { 0: 'EOA', 1: 'proxy wallet', 2: 'safe', 3: 'deposit wallet' };
 
 function describeKeySource(source: KeySource | undefined): string {
   if (source === undefined) return 'no key';

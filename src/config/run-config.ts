@@ -153,8 +153,8 @@ export interface EmbeddedSandboxConfig {
 // ---------------------------------------------------------------------------------------------
 // account
 
-/** 0 EOA, 1 proxy wallet, 2 Gnosis safe (PROTOCOL "Orders"). */
-export type SignatureType = 0 | 1 | 2;
+/** 0 EOA, 1 proxy wallet, 2 Gnosis safe, 3 deposit wallet (POLY_1271; PROTOCOL "Orders"). */
+export type SignatureType = 0 | 1 | 2 | 3;
 
 /** Where the private key came from (never the key itself). */
 export type KeySource =
@@ -181,7 +181,7 @@ export interface SecretEnvNames {
 export interface AccountConfig {
   /** The signer (EOA): derived from the key when there is one, else as given. */
   readonly address: Address | undefined;
-  /** The maker: the funder for signatureType 1 and 2, the signer for 0. */
+  /** The maker: the funder (wallet) for signatureType 1, 2 and 3, the signer for 0. */
   readonly funder: Address | undefined;
   readonly signatureType: SignatureType;
   /** 0x + 64 lowercase hex digits. */

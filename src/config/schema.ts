@@ -189,7 +189,9 @@ const venueSchema = z.strictObject({
 const accountSchema = z.strictObject({
   address: address.optional(),
   funder: address.optional(),
-  signatureType: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (EOA), 1 (proxy wallet) or 2 (Gnosis safe)' }).default(0),
+  signatureType: z
+    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 0 (EOA), 1 (proxy wallet), 2 (Gnosis safe) or 3 (deposit wallet)' })
+    .default(0),
   privateKeyEnv: envName.optional(),
   keyFile: pathText.optional(),
   apiKeyEnv: envName.default(DEFAULT_SECRET_ENV.apiKey),

@@ -217,13 +217,24 @@ describe('addresses and signature types', () => {
     const text = `${REMOTE}account:\n  funder: "0x${'cd'.repeat(20)}"\n`;
     const { path, lines } = errors('sig0.yaml', text, { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
     expect(lines).toEqual([
-      `account.funder (${path}:5): is only for signatureType 1 (proxy wallet) or 2 (Gnosis safe); with 0 the signer itself is the maker`,
+      `account.funder (${path}:5): is only for signatureType 1 (proxy wallet), 2 (Gnosis safe) or 3 (deposit wallet); with 0 the signer itself is the maker`,
     ]);
   });
 
-  it('signatureType must be 0, 1 or 2', () => {
-    const { path, lines } = errors('sig3.yaml', `${REMOTE}account:\n  signatureType: 3\n`);
-    expect(lines).toEqual([`account.signatureType (${path}:5): must be 0 (EOA), 1 (proxy wallet) or 2 (Gnosis safe), was 3`]);
+  it('signatureType 3 needs a deposit wallet as funder, not the signer', () => {
+    const wallet = '0x' + 'ef'.repeat(20);
+    const { path, lines } = errors('sig3.yaml', `${REMOTE}account:\n  signatureType: 3\n`, { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
+    expect(lines).toEqual([`account.funder (${path}:4): required with signatureType 3: the deposit wallet address that holds the funds`]);
+    const self = errors('sig3s.yaml', `${REMOTE}account:\n  signatureType: 3\n  funder: "${VECTOR_ADDRESS}"\n`, { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
+    expect(self.lines).toEqual([`account.funder (${self.path}:6): must be the deposit wallet with signatureType 3, not the signer address itself`]);
+    const config = load('sig3w.yaml', `${REMOTE}account:\n  signatureType: 3\n  funder: "${wallet}"\n`, { CLOBOT_PRIVATE_KEY: VECTOR_KEY });
+    expect(config.account?.signatureType).toBe(3);
+    expect(config.account?.funder?.toLowerCase()).toBe(wallet);
+  });
+
+  it('signatureType must be 0, 1, 2 or 3', () => {
+    const { path, lines } = errors('sig4.yaml', `${REMOTE}account:\n  signatureType: 4\n`);
+    expect(lines).toEqual([`account.signatureType (${path}:5): must be 0 (EOA), 1 (proxy wallet), 2 (Gnosis safe) or 3 (deposit wallet), was 4`]);
   });
 });
 

@@ -34,11 +34,11 @@ export interface OrderParams {
 
 /** Who signs and for whom (resolved once per account, see order-signer.ts). */
 export interface OrderParty {
-  /** Funder address (checksummed): the EOA for type 0, the proxy or safe for 1 and 2. */
+  /** Funder address (checksummed): the EOA for type 0, the proxy or safe for 1 and 2, the deposit wallet for 3. */
   readonly maker: string;
-  /** EOA that signs (checksummed). */
+  /** EOA that signs (checksummed); for type 3 the deposit wallet, as the maker. */
   readonly signer: string;
-  readonly signatureType: 0 | 1 | 2;
+  readonly signatureType: 0 | 1 | 2 | 3;
   /** bytes32 builder code, 0x-hex. */
   readonly builder: string;
 }

@@ -5,9 +5,12 @@ import type { WireOrderSubmission, WireSignedOrder } from '../wire/account.ts';
 import { isAddress, privateKeyToAddress, sameAddress, toChecksumAddress } from './address.ts';
 import { createDigestSigner, type DigestSigner, type DigestSignerCounters } from './digest-signer.ts';
 import { signDigest } from './ecdsa.ts';
+import { depositWalletDigest, wrapDepositWalletSignature } from './deposit-wallet.ts';
 import {
   DEFAULT_EXCHANGE_ADDRESSES,
   domainSeparator,
+  hashOrderStruct,
+  typedDataDigest,
   orderDomain,
   orderDigest,
   POLYGON_CHAIN_ID,
@@ -25,10 +28,13 @@ export interface SigningAccount {
   readonly privateKey: Secret<string>;
   /** EOA of the private key; checked against it. */
   readonly signerAddress: string;
-  /** Funder address; defaults to the signer. Must be the signer for signature type 0. */
+  /**
+   * Funder address; defaults to the signer. Must be the signer for signature type 0; the
+   * deposit wallet (required) for type 3.
+   */
   readonly maker?: string;
-  /** 0 EOA, 1 proxy wallet, 2 Gnosis safe (PROTOCOL "Orders"). */
-  readonly signatureType: 0 | 1 | 2;
+  /** 0 EOA, 1 proxy wallet, 2 Gnosis safe, 3 deposit wallet (POLY_1271, deposit-wallet.ts). */
+  readonly signatureType: 0 | 1 | 2 | 3;
 }
 
 export interface OrderSignerOptions {
@@ -57,7 +63,7 @@ export interface SignedOrder {
 }
 
 export interface OrderSigner {
-  /** Checksummed EOA that signs. */
+  /** Checksummed EOA that signs (the wallet's owner for type 3, whose order `signer` is the wallet). */
   readonly signerAddress: string;
   /** Checksummed funder address. */
   readonly maker: string;
@@ -91,11 +97,14 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   if (!isAddress(makerText)) throw new ConfigError(`account.maker: ${makerText} is not a valid address`);
   const maker = toChecksumAddress(makerText);
   const signatureType = account.signatureType;
-  if (signatureType !== 0 && signatureType !== 1 && signatureType !== 2) {
-    throw new ConfigError(`account.signatureType: must be 0, 1 or 2, was ${String(signatureType)}`);
+  if (signatureType !== 0 && signatureType !== 1 && signatureType !== 2 && signatureType !== 3) {
+    throw new ConfigError(`account.signatureType: must be 0, 1, 2 or 3, was ${String(signatureType)}`);
   }
   if (signatureType === 0 && maker !== signer) {
     throw new ConfigError('account.maker: must be the signer address for signature type 0 (EOA)');
+  }
+  if (signatureType === 3 && (account.maker === undefined || maker === signer)) {
+    throw new ConfigError('account.maker: must be the deposit wallet (not the signer) for signature type 3');
   }
   const builder = options.builder ?? ZERO_BYTES32;
   if (!isHexOfLength(builder, 32)) throw new ConfigError('builder: must be 0x and 32 bytes of hex');
@@ -106,7 +115,8 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
   }
   const standardDomain = domainSeparator(orderDomain(exchanges.standard, chainId));
   const negRiskDomain = domainSeparator(orderDomain(exchanges.negRisk, chainId));
-  const party: OrderParty = { maker, signer, signatureType, builder };
+  // type 3: the wallet is maker and signer of the order; the key signs for it (deposit-wallet.ts)
+  const party: OrderParty = { maker, signer: signatureType === 3 ? maker : signer, signatureType, builder };
   const profile = options.profile;
   const digests: DigestSigner = createDigestSigner(key, { helpers: options.signingHelpers ?? 0, spinMs: options.helperSpinMs });
   const finish = (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array): SignedOrder => ({
@@ -115,6 +125,9 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
     orderType: unsigned.orderType,
     postOnly: unsigned.postOnly,
   });
+  if (signatureType === 3) {
+    return depositWalletSigner({ signer, maker, profile, digests, key, chainId, party, standardDomain, negRiskDomain, finish });
+  }
 
   return {
     signerAddress: signer,
@@ -151,6 +164,75 @@ export function createOrderSigner(account: SigningAccount, options: OrderSignerO
     },
     close() {
       digests.close();
+    },
+  };
+}
+
+interface DepositWalletParts {
+  readonly signer: string;
+  readonly maker: string;
+  readonly profile: VenueProfile;
+  readonly digests: DigestSigner;
+  readonly key: Uint8Array;
+  readonly chainId: number;
+  readonly party: OrderParty;
+  readonly standardDomain: Uint8Array;
+  readonly negRiskDomain: Uint8Array;
+  readonly finish: (unsigned: UnsignedOrder, digest: Uint8Array, signature: Uint8Array) => SignedOrder;
+}
+
+/**
+ * The signer of a deposit-wallet account (type 3): the order hash as for the other types, the
+ * key's signature over the wallet's TypedDataSign digest, wrapped (deposit-wallet.ts). A separate
+ * closure so the paths of types 0-2 stay as they are.
+ */
+function depositWalletSigner(p: DepositWalletParts): OrderSigner {
+  const { party, profile, chainId, finish } = p;
+  interface Prepared {
+    readonly unsigned: UnsignedOrder;
+    readonly orderHash: Uint8Array;
+    readonly separator: Uint8Array;
+    readonly contentsHash: Uint8Array;
+    readonly toSign: Uint8Array;
+  }
+  const prepare = (params: OrderParams): Prepared => {
+    const unsigned = buildOrder(params, party, profile);
+    const separator = unsigned.negRisk ? p.negRiskDomain : p.standardDomain;
+    const contentsHash = hashOrderStruct(unsigned.struct);
+    const orderHash = typedDataDigest(separator, contentsHash);
+    const toSign = depositWalletDigest(separator, contentsHash, chainId, party.maker);
+    return { unsigned, orderHash, separator, contentsHash, toSign };
+  };
+  const done = (x: Prepared, inner: Uint8Array): SignedOrder =>
+    finish(x.unsigned, x.orderHash, wrapDepositWalletSignature(inner, x.separator, x.contentsHash));
+  return {
+    signerAddress: p.signer,
+    maker: p.maker,
+    profile,
+    signingCounters: p.digests.counters,
+    sign(params: OrderParams): SignedOrder {
+      const x = prepare(params);
+      return done(x, signDigest(x.toSign, p.key));
+    },
+    signMany(params: readonly OrderParams[]): (SignedOrder | ParameterError)[] {
+      const out = new Array<SignedOrder | ParameterError>(params.length);
+      const prepared: Prepared[] = [];
+      const at: number[] = [];
+      for (let index = 0; index < params.length; index++) {
+        try {
+          prepared.push(prepare(params[index] as OrderParams));
+          at.push(index);
+        } catch (err) {
+          if (!(err instanceof ParameterError)) throw err;
+          out[index] = err;
+        }
+      }
+      const signatures = p.digests.signAll(prepared.map((x) => x.toSign));
+      for (let k = 0; k < prepared.length; k++) out[at[k] as number] = done(prepared[k] as Prepared, signatures[k] as Uint8Array);
+      return out;
+    },
+    close() {
+      p.digests.close();
     },
   };
 }
