@@ -91,7 +91,7 @@ describe('deposit-wallet (type 3) orders', () => {
           size: size / 1e6,
           side: side === 'BUY' ? sdk.Side.BUY : sdk.Side.SELL,
           metadata: encodeClientOrderId(clientOrderId),
-        } as Parameters<typeof official.buildOrder>[0],
+        },
         { tickSize: tickText, negRisk },
         2,
       ) as unknown as Record<string, string | number>;
