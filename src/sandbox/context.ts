@@ -6,6 +6,7 @@ import type { SandboxProfile } from './profile.ts';
 import type { SandboxRateLimiter } from './rate-limiter.ts';
 import type { RequestStats } from './request-stats.ts';
 import type { ApiKeyRegistry } from './trading/api-keys.ts';
+import type { WalletRegistry } from './trading/wallets.ts';
 import type { Caller, L1Signer } from './trading/caller.ts';
 import type { HeartbeatSessions } from './trading/heartbeats.ts';
 import type { OrderLog } from './trading/order-log.ts';
@@ -46,6 +47,8 @@ export interface SandboxContext {
   readonly trading: TradingSettings;
   /** API keys issued by the L1 routes. */
   readonly apiKeys: ApiKeyRegistry;
+  /** The wallets each signing key controls (registered with its first API key). */
+  readonly wallets: WalletRegistry;
   /** When set, every admin route needs `authorization: Bearer <adminToken>`. */
   readonly adminToken: string | undefined;
   /** Every order item received over HTTP (`GET /admin/orders`). */

@@ -26,6 +26,7 @@ import { registerBalanceAllowanceRoute, registerPositionsRoute } from './routes/
 import { registerHeartbeatRoutes } from './routes/heartbeats.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { ApiKeyRegistry } from './trading/api-keys.ts';
+import { WalletRegistry } from './trading/wallets.ts';
 import { EngineBookSource } from './trading/engine-books.ts';
 import { HeartbeatSessions } from './trading/heartbeats.ts';
 import { OrderLog } from './trading/order-log.ts';
@@ -198,6 +199,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       modeRetryAfterSeconds: MODE_RETRY_AFTER_SECONDS,
     },
     apiKeys: new ApiKeyRegistry(serverSecretOf(options, seed)),
+    wallets: new WalletRegistry(),
     adminToken: options.adminToken,
     orderLog: new OrderLog(),
     heartbeats,

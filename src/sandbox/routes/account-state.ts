@@ -18,9 +18,9 @@ import { boolOf, checkedQuery, intOf, listOf, numberOf, slice, sortBy, stringOf 
  *   (6 decimals) as a digit string. COLLATERAL: the wallet's collateral, free plus what its
  *   resting BUY orders promise (the venue reports the wallet's funds; it is the client that
  *   counts what its orders reserve). CONDITIONAL (`token_id` required): the wallet's tokens of
- *   that id, free plus reserved. The wallet is the caller's address for `signature_type` 0 (the
- *   default) and, for 1 and 2, the funder (`maker`) of the caller's newest order of that
- *   signature type. Allowances are unlimited on both exchanges, as after the venue's approvals.
+ *   that id, free plus reserved. The wallet is the caller's own, by `signature_type`: 0 (the
+ *   default) the key's address, 1 its proxy, 2 its safe, 3 its deposit wallet
+ *   (trading/wallets.ts); never another key's wallet. Allowances are unlimited on both exchanges, as after the venue's approvals.
  * - `GET /positions?user=` (analytics group, no auth): the wallet's tokens held in the ledger
  *   (and the generated world's holdings of a world wallet), in the analytics shape: numbers,
  *   `asset` a token id in profile `polymarket`, `<condition_id>:<outcome_index>` otherwise.
@@ -42,7 +42,9 @@ export function registerBalanceAllowanceRoute(app: FastifyInstance, ctx: Sandbox
     const caller = authenticateL2(ctx, request);
     const query = checkedQuery('getBalanceAllowance', request);
     const signatureType = intOf(query, 'signature_type', 0);
-    const wallet = signatureType === 0 ? caller.address : funderOf(ctx, caller.apiKey, signatureType) ?? caller.address;
+    // only the caller's own wallets: the key itself (0), its proxy (1), safe (2) or deposit wallet (3)
+    const wallet = ctx.wallets.walletFor(caller.address, signatureType);
+    if (wallet === undefined) throw badRequest(`getBalanceAllowance: 'signature_type' must be 0, 1, 2 or 3, was ${signatureType}`);
     const ledger = ctx.engine.ledger;
     let balance: Micros;
     if (query['asset_type'] === 'CONDITIONAL') {
@@ -100,16 +102,6 @@ const SORT: Readonly<Record<string, (r: PositionRow) => number | string>> = {
   PRICE: (r) => r.curPrice,
   AVGPRICE: (r) => r.avgPrice,
 };
-
-/** The funder of the caller's newest order signed with `signatureType` (1 proxy, 2 safe). */
-function funderOf(ctx: SandboxContext, apiKey: string, signatureType: number): string | undefined {
-  const entries = ctx.orderLog.entries();
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.apiKey === apiKey && e.signatureType === signatureType && e.maker !== undefined && isAddress(e.maker)) return toChecksumAddress(e.maker);
-  }
-  return undefined;
-}
 
 /** Tokens `user` holds: the ledger's (trading here) and, for a world wallet, its generated holdings. */
 function heldBy(ctx: SandboxContext, user: string): HeldPosition[] {

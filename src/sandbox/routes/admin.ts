@@ -10,7 +10,8 @@ import type { OrderLogEntry } from '../trading/order-log.ts';
 /**
  * Loopback-only admin routes: read and set the fault knobs, read and reset the request counts,
  * the trading settings (`/admin/trading`), every order item received (`/admin/orders`, filters `owner` = API key, `maker`, `hash`) and an
- * address's balances (`/admin/balances?address=`), and a market's tick change
+ * address's balances (`/admin/balances?address=`), the wallets each signing key controls
+ * (`/admin/wallets`, `?owner=` one key's, registering it), and a market's tick change
  * (`POST /admin/tick-size {"conditionId", "tickSize": "0.01"}`: resting orders stay, new orders
  * are checked against the new tick, the books show it; the metadata routes keep the listed tick).
  * They pass no fault, limit or count, so a test can always turn a storm off. Amounts are decimal
@@ -44,6 +45,16 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     apiKeys: ctx.apiKeys.all().length,
     ordersReceived: ctx.orderLog.entries().length,
   }));
+
+  // every signing key the sandbox knows and the wallets it controls (trading/wallets.ts)
+  app.get('/admin/wallets', admin, (request) => {
+    const owner = ((request.query ?? {}) as Record<string, string | undefined>)['owner'];
+    if (owner !== undefined) {
+      if (!isAddress(owner)) throw badRequest('admin/wallets: ?owner= must be a 0x address');
+      return [ctx.wallets.open(owner)];
+    }
+    return ctx.wallets.all();
+  });
 
   app.get('/admin/orders', admin, (request) => {
     const q = (request.query ?? {}) as Record<string, string | undefined>;

@@ -8,6 +8,11 @@ import { MAX_ORDERS_PER_BATCH } from '../../venue/endpoints.ts';
 
 /** The order's signature does not recover to its `signer`. */
 export const ERR_BAD_SIGNATURE = 'invalid signature';
+/**
+ * The order's signer does not control its `maker` with its signature type (trading/wallets.ts):
+ * the exchange contract would refuse the signature, so the wording starts as the venue's does.
+ */
+export const ERR_MAKER_NOT_CONTROLLED = 'invalid signature: the signer does not control the maker wallet for this signature type';
 /** The item's `owner` is not the API key the request was authenticated with. */
 export const ERR_OWNER_NOT_API_KEY = 'the order owner has to be the owner of the API KEY';
 /** The order's `signer` is not the address the API key belongs to. */

@@ -3,14 +3,15 @@ import { ORDER_TYPES as ORDER_TYPE_LIST, type OrderType } from '../../core/types
 import type { Trade } from '../../sim/types.ts';
 import { ERR_INVALID_PAYLOAD, ERR_PRICE_TICK } from '../../sim/venue-messages.ts';
 import { sameAddress, toChecksumAddress } from '../../venue/signing/address.ts';
-import { domainSeparator, orderDigest, orderDomain, type OrderStruct } from '../../venue/signing/eip712.ts';
+import { depositWalletDigest, unwrapDepositWalletSignature } from '../../venue/signing/deposit-wallet.ts';
+import { domainSeparator, orderDigest, orderDomain, typedDataDigest, type OrderStruct } from '../../venue/signing/eip712.ts';
 import { toHex } from '../../venue/signing/hex.ts';
 import { orderStructFromWire, recoverAddress } from '../../venue/signing/recover.ts';
 import type { WireOrderResult, WireSignedOrder } from '../../venue/wire/account.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest } from '../http-error.ts';
 import type { Caller } from './caller.ts';
-import { ERR_BAD_SIGNATURE, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
+import { ERR_BAD_SIGNATURE, ERR_MAKER_NOT_CONTROLLED, ERR_OWNER_NOT_API_KEY, ERR_SIGNER_NOT_API_KEY } from './messages.ts';
 import type { OrderLogEntry } from './order-log.ts';
 import { transactionHashOf } from './transaction-hash.ts';
 
@@ -19,8 +20,10 @@ import { transactionHashOf } from './transaction-hash.ts';
  * `errorMsg` on refusal. Checks, in order: the item's shape (`Invalid order payload`), the token
  * and, when sent, its `conditionId`; the EIP-712 hash under the market's exchange (neg-risk
  * markets use the neg-risk exchange) and the signature recovering to `signer`
- * (`invalid signature`); `owner` is the caller's API key; `signer` is the caller's address;
- * `maker` equals `signer` for signature type 0 (1 and 2: `maker` is the funder); the price
+ * (`invalid signature`; type 3, profile `polymarket` only: the wrapped signature recovers to the
+ * deposit wallet's owner, see depositWalletSignedBy); `owner` is the caller's API key; the key
+ * that signed is the caller's address; the caller controls `maker` with the signature type
+ * (trading/wallets.ts: 0 the key itself, 1 its proxy, 2 its safe, 3 its deposit wallet); the price
  * implied by the amounts is a whole number of micros (else the tick error). The engine then
  * checks duplicates, whether the market accepts orders, the tick grid and [tick, 1 - tick], the
  * minimum size, the 0.01 lot and the balance of `maker`, and matches.
@@ -106,12 +109,14 @@ export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unkn
   const digest = orderDigest(domainSeparator(orderDomain(exchange, ctx.trading.chainId)), struct);
   const hash = toHex(digest);
   entry.hash = hash;
-  const recovered = typeof wire.signature === 'string' ? recoverAddress(digest, wire.signature) : undefined;
-  if (recovered === undefined || !sameAddress(recovered, struct.signer)) return refuse(ERR_BAD_SIGNATURE);
-  if (owner !== caller.apiKey) return refuse(ERR_OWNER_NOT_API_KEY);
-  if (!sameAddress(struct.signer, caller.address)) return refuse(ERR_SIGNER_NOT_API_KEY);
   const sigType = struct.signatureType;
-  if (sigType === 0 ? !sameAddress(struct.maker, struct.signer) : sigType !== 1 && sigType !== 2) return refuse(ERR_INVALID_PAYLOAD);
+  if (sigType > 3 || (sigType === 3 && ctx.profile !== 'polymarket')) return refuse(ERR_INVALID_PAYLOAD);
+  // the key that signed: the order's signer for types 0-2, the deposit wallet's owner for 3
+  const signedBy = sigType === 3 ? depositWalletSignedBy(ctx, struct, digest, wire.signature) : recoveredSigner(digest, struct, wire.signature);
+  if (signedBy === undefined) return refuse(ERR_BAD_SIGNATURE);
+  if (owner !== caller.apiKey) return refuse(ERR_OWNER_NOT_API_KEY);
+  if (!sameAddress(signedBy, caller.address)) return refuse(ERR_SIGNER_NOT_API_KEY);
+  if (!ctx.wallets.controls(caller.address, struct.maker, sigType)) return refuse(ERR_MAKER_NOT_CONTROLLED);
 
   const amounts = priceAndSize(struct);
   if (amounts === 'invalid') return refuse(ERR_INVALID_PAYLOAD);
@@ -160,6 +165,36 @@ export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unkn
     result.transactionsHashes = submitted.trades.map((t: Trade) => transactionHashOf(t.id));
   }
   return { entry, result };
+}
+
+/** Types 0-2: the address the signature recovers to, when it is the order's `signer`. */
+function recoveredSigner(digest: Uint8Array, struct: OrderStruct, signature: unknown): string | undefined {
+  const recovered = typeof signature === 'string' ? recoverAddress(digest, signature) : undefined;
+  return recovered !== undefined && sameAddress(recovered, struct.signer) ? recovered : undefined;
+}
+
+/**
+ * Type 3 (deposit wallet), as the wallet's EIP-1271 check does (venue/signing/deposit-wallet.ts):
+ * `signer` is the wallet and the `maker`; the wrapped signature carries the exchange's domain
+ * separator and the order's struct hash, which must rebuild the order's digest; its inner 65
+ * bytes must recover, over the wallet's TypedDataSign digest, to the wallet's owner (from the
+ * wallet registry). Returns that owner, or undefined for any mismatch.
+ */
+function depositWalletSignedBy(ctx: SandboxContext, struct: OrderStruct, digest: Uint8Array, signature: unknown): string | undefined {
+  if (typeof signature !== 'string' || !sameAddress(struct.maker, struct.signer)) return undefined;
+  const parts = unwrapDepositWalletSignature(signature);
+  if (parts === undefined) return undefined;
+  if (!bytesEqual(typedDataDigest(parts.separator, parts.contentsHash), digest)) return undefined;
+  const walletDigest = depositWalletDigest(parts.separator, parts.contentsHash, ctx.trading.chainId, struct.signer);
+  const recovered = recoverAddress(walletDigest, toHex(parts.inner));
+  const owner = ctx.wallets.ownerOf(struct.signer);
+  return recovered !== undefined && owner !== undefined && sameAddress(recovered, owner) ? recovered : undefined;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Fields the log keeps even when the order does not parse as a whole. */

@@ -12,6 +12,9 @@ import { createOrderSigner, type OrderSigner, type SignedOrder } from '../../../
 import { hexToBytes } from '../../../src/venue/signing/hex.ts';
 import type { WireOrderSubmission } from '../../../src/venue/wire/account.ts';
 import type { OrderType } from '../../../src/core/types.ts';
+import { sandboxWalletAddress, type WalletKind } from '../../../src/sandbox/trading/wallets.ts';
+
+const WALLET_SIGNATURE_TYPE: Readonly<Record<WalletKind, 1 | 2 | 3>> = { proxy: 1, safe: 2, deposit: 3 };
 
 /**
  * Test traders for the sandbox's trading routes: plain fetch, real ClobAuth and order
@@ -76,14 +79,14 @@ export class TestTrader {
     readonly profile: SandboxProfile,
     readonly clock: Clock,
     keyNumber: number,
-    options: { signatureType?: 0 | 1 | 2; maker?: string } = {},
+    /** `wallet`: trade through the key's own sandbox wallet of that kind (type 1, 2 or 3, trading/wallets.ts). */
+    options: { signatureType?: 0 | 1 | 2 | 3; maker?: string; wallet?: WalletKind } = {},
   ) {
     this.privateKey = testKey(keyNumber);
     this.address = privateKeyToAddress(hexToBytes(this.privateKey, 32) as Uint8Array);
-    this.signer = createOrderSigner(
-      { privateKey: new Secret(this.privateKey), signerAddress: this.address, signatureType: options.signatureType ?? 0, maker: options.maker },
-      { profile },
-    );
+    const signatureType = options.wallet === undefined ? (options.signatureType ?? 0) : WALLET_SIGNATURE_TYPE[options.wallet];
+    const maker = options.wallet === undefined ? options.maker : sandboxWalletAddress(this.address, options.wallet);
+    this.signer = createOrderSigner({ privateKey: new Secret(this.privateKey), signerAddress: this.address, signatureType, maker }, { profile });
   }
 
   get apiKey(): string {

@@ -221,9 +221,9 @@ describe('POST /orders', () => {
     expect(answer.body.map((r: any) => r.errorMsg)).toEqual(['', 'invalid signature']);
   });
 
-  it('accepts signature types 1 and 2 (maker = funder), refuses type 0 with maker != signer', async () => {
-    const funder = '0x00000000000000000000000000000000000F00D5';
-    const proxy = await new TestTrader(sb.url, 'interface', clock, 0x33, { signatureType: 1, maker: funder }).login();
+  it('accepts signature types 1 and 2 (maker = the key\'s own wallet), refuses type 0 with maker != signer', async () => {
+    const proxy = await new TestTrader(sb.url, 'interface', clock, 0x33, { wallet: 'proxy' }).login();
+    const funder = proxy.signer.maker;
     const size = units(market.minOrderSize);
     const answer = await proxy.post({ market, side: 'BUY', price: 0.11, size });
     expect(answer.body[0]).toMatchObject({ success: true, status: 'live' });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopback, type Loopback, type SeenRequest } from '../loopback-server.ts';
+import { sandboxWalletAddress } from '../../../src/sandbox/trading/wallets.ts';
 import { ADDRESS, API_KEY, API_PASSPHRASE, API_SECRET, KEY, TOKEN } from './helpers.ts';
 
 let server: Loopback | undefined;
@@ -88,12 +89,28 @@ describe('clobot keys', () => {
     const r = await clobot(['keys', '--venue', server.url, '--nonce', '3'], { CLOBOT_PRIVATE_KEY: KEY });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe([`address    ${ADDRESS}`, 'apiKey     f4f2…755a', 'secret     CzBV…YYY=', 'passphrase 0123…cdef', ''].join('\n'));
+    expect(r.stdout).toBe([`address    ${ADDRESS}`, `wallet     EOA (signatureType 0) ${ADDRESS}`, 'apiKey     f4f2…755a', 'secret     CzBV…YYY=', 'passphrase 0123…cdef', ''].join('\n'));
     for (const secret of [API_SECRET, API_PASSPHRASE, KEY, KEY.slice(2)]) expect(r.stdout + r.stderr).not.toContain(secret);
     const req = server.requests[0] as SeenRequest;
     expect(req.url).toBe('/auth/derive-api-key');
     expect(req.headers['service_nonce']).toBe('3');
     expect(req.headers['service_address']).toBe(ADDRESS);
+  });
+
+  it('says which wallet type is in use: --signature-type and --funder, or the sandbox\'s wallet of the key', async () => {
+    server = await startLoopback((_req, res) => sendJson(res, 200, answer));
+    const wallet = '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4';
+    const deposit = await clobot(['keys', '--venue', server.url, '--signature-type', '3', '--funder', wallet.toLowerCase()], { CLOBOT_PRIVATE_KEY: KEY });
+    expect(deposit.status).toBe(0);
+    expect(deposit.stdout).toContain(`wallet     deposit wallet (signatureType 3) ${wallet}\n`);
+    const proxy = await clobot(['keys', '--venue', server.url, '--signature-type', '1'], { CLOBOT_PRIVATE_KEY: KEY });
+    expect(proxy.stdout).toContain(`wallet     proxy wallet (signatureType 1) ${sandboxWalletAddress(ADDRESS, 'proxy')} (the sandbox's proxy wallet of this key; on the venue pass --funder)\n`);
+    const self = await clobot(['keys', '--venue', server.url, '--signature-type', '3', '--funder', ADDRESS], { CLOBOT_PRIVATE_KEY: KEY });
+    expect(self).toMatchObject({ status: 2, stdout: '' });
+    expect(self.stderr).toContain('--funder: must be the deposit wallet');
+    const four = await clobot(['keys', '--venue', server.url, '--signature-type', '4'], { CLOBOT_PRIVATE_KEY: KEY });
+    expect(four.status).not.toBe(0);
+    expect(four.stderr).toContain('expected 0..3');
   });
 
   it('--show prints them in full', async () => {
