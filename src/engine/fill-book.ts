@@ -4,6 +4,7 @@ import type { Micros } from '../core/fixed.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { VenueFill } from '../execution/execution-client.ts';
+import type { OrderRecord } from '../execution/order-tracker.ts';
 import type { Portfolio, TokenBookState } from '../portfolio/portfolio.ts';
 import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { TradeStatus } from '../venue/domain/statuses.ts';
@@ -118,6 +119,7 @@ export class FillBook {
     const confirmed = fill.status === 'CONFIRMED';
     booked.size += fill.size;
     const now = desk.clock.now();
+    if (record.status === 'SUBMIT_UNKNOWN') this.#foundByFill(record, now);
     // the filled size may already count this fill: a restart's reconciliation takes the venue's
     // matched size before the fills behind it are polled, so it is never below what is booked
     tracker.setFilled(record, Math.min(record.request.size, Math.max(record.filled, booked.size)), now);
@@ -132,6 +134,20 @@ export class FillBook {
     // after the store has the fill: a cash anchor the account sync writes then comes after it
     this.cashMoved?.(fill.tsEvent, this.#portfolio.balance() - cashBefore);
     desk.fill(record.request.strategyId, event);
+  }
+
+  /**
+   * A fill of an order whose post had no answer proves the venue took it: it is accepted (counted
+   * as reconciliation would count it when found) and LIVE before the fill is booked, so the
+   * strategy hears OrderAccepted before OrderFilled and the reconciliation that follows finds it
+   * settled instead of counting it again.
+   */
+  #foundByFill(record: OrderRecord, now: number): void {
+    const desk = this.#desk;
+    desk.metrics.inc(ENGINE_METRICS.accepted);
+    desk.metrics.inc(ENGINE_METRICS.reconciledFound);
+    desk.tracker.transition(record, 'LIVE', now, 'found by a fill');
+    desk.orderEvent(record.request.strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: record.orderId!, tsInit: now });
   }
 
   /** Asks the edge for our fills once more (on stop); emits once done, never errors. */

@@ -34,6 +34,21 @@ function bookOn(persistence?: EnginePersistence) {
 }
 
 describe('FillBook', () => {
+  it('a fill of an order whose post had no answer accepts it first: counted once, OrderAccepted before OrderFilled', () => {
+    const w = bookOn();
+    w.desk.tracker.transition(w.record, 'SUBMIT_UNKNOWN', T0, 'post timed out');
+    const accepted = w.desk.counters.accepted;
+    w.book.onVenueFill(w.fill('t1', 4 * M, 'MATCHED'));
+    expect(w.desk.counters.accepted).toBe(accepted + 1);
+    expect(w.record.status).toBe('PARTIALLY_FILLED');
+    expect(w.events.map((e) => e.type)).toEqual(['OrderAccepted']);
+    expect(w.fills.map((f) => f.tradeId)).toEqual(['t1']);
+    // a second fill of the same order is not another acceptance
+    w.book.onVenueFill(w.fill('t2', 6 * M, 'MATCHED'));
+    expect(w.desk.counters.accepted).toBe(accepted + 1);
+    expect(w.record.status).toBe('FILLED');
+  });
+
   it('books a trade once: on the order, in the portfolio, to the strategy; a later CONFIRMED only marks it', () => {
     const w = bookOn();
     w.book.onVenueFill(w.fill('t1', 4 * M, 'MATCHED'));
