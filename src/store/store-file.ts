@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { REQUIRED_TABLES, STORE_FORMAT, STORE_SCHEMA_VERSION } from './schema.ts';
@@ -73,7 +73,7 @@ export function openReadOnlyChecked(file: string): { db: Db; schemaVersion: numb
   const before = sidecarsOf(file);
   let db: Db | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openForReading(file);
     const problems = db.pragma('integrity_check') as { integrity_check: string }[];
     const first = problems[0]?.integrity_check;
     if (first !== 'ok') {
@@ -93,6 +93,42 @@ export function openReadOnlyChecked(file: string): { db: Db; schemaVersion: numb
     db?.close();
     removeNewSidecars(file, before);
     throw storeFailure(file, 'open', err, 'CORRUPT');
+  }
+}
+
+/**
+ * A read-only connection. A WAL store needs its `-shm` file, which SQLite creates beside the
+ * store; on a read-only mount (or a folder we cannot write) that fails with SQLITE_CANTOPEN.
+ * When no `-wal` holding anything is beside the store, every committed page is in the file
+ * itself, so a copy of it is read from memory instead (its header marked rollback-journal, as
+ * SQLite's in-memory databases have no WAL; this build of SQLite takes no `immutable=1` URI).
+ * A `-wal` holding pages cannot be read without its `-shm`, so that case stays an error.
+ */
+function openForReading(file: string): Db {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('schema_version');
+    return db;
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: unknown }).code;
+    if (code !== 'SQLITE_CANTOPEN' || walHoldsPages(file)) throw err;
+    const image = readFileSync(file);
+    image[WRITE_VERSION_OFFSET] = 1;
+    image[READ_VERSION_OFFSET] = 1;
+    return new Database(image, { readonly: true });
+  }
+}
+
+/** The database header's file format write and read versions: 2 means WAL, 1 rollback journal. */
+const WRITE_VERSION_OFFSET = 18;
+const READ_VERSION_OFFSET = 19;
+
+function walHoldsPages(file: string): boolean {
+  try {
+    return statSync(`${file}-wal`).size > 0;
+  } catch {
+    return false;
   }
 }
 
