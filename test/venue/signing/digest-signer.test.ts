@@ -74,24 +74,26 @@ describe('digest signer', () => {
   // left on their own, each of these children died that way more often than not.
   describe('shutdown while a helper is signing', () => {
     const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+    /** Each test runs a Node child that starts and closes tens of threads: seconds quiet, more under load (a hang's bound). */
+    const CHILD_TIMEOUT_MS = 120_000;
     const child = (args: string[], env: Record<string, string> = {}) =>
       spawnSync(process.execPath, ['bin/run-ts.mjs', 'test/venue/signing/digest-signer-child.ts', ...args], { cwd: REPO, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
 
     it('close waits for the helper to leave the addon: 40 closes, the process lives', () => {
       const r = child(['close', '40']);
       expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'ok 40\n' });
-    });
+    }, CHILD_TIMEOUT_MS);
 
     it('the same through the npm packages (CLOBOT_NATIVE_SIGNER=0): helpers sign with the same library as the caller', () => {
       const r = child(['close', '10'], { CLOBOT_NATIVE_SIGNER: '0' });
       expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'ok 10\n' });
-    });
+    }, CHILD_TIMEOUT_MS);
 
     it('a process that exits with an open signer exits cleanly, three times in a row', () => {
       for (let i = 0; i < 3; i++) {
         const r = child(['exit']);
         expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'ok 1\n' });
       }
-    });
+    }, CHILD_TIMEOUT_MS);
   });
 });

@@ -102,6 +102,7 @@ describe('signing backends: clobot\'s addon and the npm packages', () => {
         console.log('survived');`;
       const r = node(code);
       expect({ status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, signal: null, stdout: 'survived\n', stderr: '' });
-    });
+      // 60 threads started and terminated in a child: seconds quiet, over 30 s at load 16 (a hang's bound)
+    }, 120_000);
   });
 });
