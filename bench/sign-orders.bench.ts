@@ -16,6 +16,7 @@ import { printTable, type BenchTable } from './table.ts';
 
 const KEY = '0x' + '11'.repeat(32);
 const ADDRESS = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';
+const DEPOSIT_WALLET = '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4';
 const TOKEN_ID = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
 const CONDITION_ID = '0x' + 'c1'.repeat(32);
 const TICK = 10_000; // 0.01
@@ -145,6 +146,16 @@ export async function run(): Promise<BenchTable> {
       for (const b of batches) helped.signMany(b);
     },
   };
+  // a deposit-wallet account (type 3): one more struct hash and digest per order, and the wrap
+  const depositSigner = createOrderSigner({ ...account, signatureType: 3, maker: DEPOSIT_WALLET }, { profile: 'interface' });
+  const deposit: Contender = {
+    name: 'clobot signer, deposit wallet (type 3), 1 thread',
+    perRound: 500,
+    best: 0,
+    round: () => {
+      for (let i = 0; i < 500; i++) depositSigner.sign(params[i] as OrderParams);
+    },
+  };
   const recovery: Contender = {
     name: 'recoverOrderSigner (the sandbox check), 1 thread',
     perRound: toVerify.length,
@@ -177,13 +188,13 @@ export async function run(): Promise<BenchTable> {
   const raw = signingBackend.name === 'system libsecp256k1' ? [rawInUse, rawPackage] : [rawInUse];
   const sdk = await sdkContender(params);
   try {
-    await race([single, pooledLarge, pooled15, recovery, ...raw, ...(typeof sdk === 'string' ? [] : [sdk])]);
+    await race([single, pooledLarge, pooled15, deposit, recovery, ...raw, ...(typeof sdk === 'string' ? [] : [sdk])]);
   } finally {
     helped.close();
   }
 
   const sdkRate = typeof sdk === 'string' ? undefined : sdk.best;
-  const rows: (string | number)[][] = [single, pooledLarge, pooled15].map((c) => [c.name, Math.round(c.best), ratio(c.best, sdkRate)]);
+  const rows: (string | number)[][] = [single, pooledLarge, pooled15, deposit].map((c) => [c.name, Math.round(c.best), ratio(c.best, sdkRate)]);
   rows.push([recovery.name, Math.round(recovery.best), '-']);
   for (const c of raw) rows.push([c.name, Math.round(c.best), '-']);
   const notes = [
