@@ -38,10 +38,12 @@ function isTransient(err: unknown): boolean {
  * same account). Such a position is logged, listed in the summary and the store, kept out of the
  * bot's figures and PnL, and shown to risk, which refuses a SELL of the bot beyond the bot's own
  * shares in that token (the engine gate `outside`), so it is never sold by accident. The first
- * reading is taken as it is; later, a token's outside size changes (up, down or to none) only
- * once the readings have shown the new size for `stableMs` (the larger of 5 s and two periods):
- * a trade of the bot reaches the venue's positions before its fill reaches us (the fills poller),
- * and such a gap must neither be reported as a manual position nor lift the protection of one.
+ * reading is taken as it is. A position is outside only beyond what our own orders can explain,
+ * by order id: what is left of an open BUY of ours and what a closed one matched beyond the fills
+ * booked on it (a trade of the bot reaches the venue's positions before its fill reaches us,
+ * however late). Later, a token's outside size changes (up, down or to none) only once the
+ * readings have shown the new size for `stableMs` (the larger of 5 s and two periods): the
+ * venue's positions route is a cache that lags our SELLs.
  * Paper and backtest: the cash starts at the configured balance, written to the store once when
  * a run begins.
  */
@@ -55,6 +57,11 @@ export class AccountSync {
   /** A change of a token's outside size seen, not yet stable long enough to be taken. */
   readonly #pending = new Map<TokenId, { size: Micros; since: number }>();
   #readings = 0;
+  /**
+   * Shares per token our orders may hold at the venue beyond their booked fills (the fill book's
+   * `unbookedBuys`): a position within them is never called outside.
+   */
+  unbooked: (() => ReadonlyMap<TokenId, Micros>) | undefined;
   /** Live: the venue's readings and our cash events, each applied with what the venue had counted. */
   readonly #fence = new CashFence(FENCE_MARGIN_MS);
 
@@ -131,8 +138,10 @@ export class AccountSync {
     if (first || cash !== portfolio.balance()) this.#desk.log.info('account cash from the venue', { cash: formatMicros(cash), was: formatMicros(portfolio.balance()), venue: formatMicros(reading.cash) });
     portfolio.setBalance(cash);
     const candidates = new Map<TokenId, Micros>();
+    // what our own orders can explain (by order id: matched, fill not booked yet) is never outside
+    const unbooked = this.unbooked?.();
     for (const [tokenId, held] of reading.positions) {
-      const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0);
+      const extra = held - Math.max(0, portfolio.size(tokenId) ?? 0) - (unbooked?.get(tokenId) ?? 0);
       if (extra > 0) candidates.set(tokenId, extra);
     }
     const stableMs = Math.max(MIN_STABLE_MS, 2 * (this.#settings?.intervalMs ?? 0));

@@ -4,7 +4,7 @@ import type { Micros } from '../core/fixed.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { VenueFill } from '../execution/execution-client.ts';
-import type { OrderRecord } from '../execution/order-tracker.ts';
+import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { Portfolio, TokenBookState } from '../portfolio/portfolio.ts';
 import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { TradeStatus } from '../venue/domain/statuses.ts';
@@ -72,6 +72,24 @@ export class FillBook {
     if (all === undefined) return undefined;
     const confirmed = all - (this.#provisional.get(tokenId) ?? 0);
     return Math.abs(confirmed) > Math.abs(all) ? confirmed : all;
+  }
+
+  /**
+   * Shares per token our BUY orders may hold at the venue beyond the fills booked on them, by
+   * order id: what is left of an open BUY (it may have matched, its fill still on its way), and
+   * what a closed one matched beyond its booked fills. A position the venue lists within this is
+   * ours, however late its fills arrive (the account sync's `outside`).
+   */
+  unbookedBuys(): Map<TokenId, Micros> {
+    const out = new Map<TokenId, Micros>();
+    for (const record of this.#desk.tracker.all()) {
+      const request = record.request;
+      if (request.side !== 'BUY') continue;
+      const booked = record.orderId === undefined ? 0 : (this.#booked.get(record.orderId)?.size ?? 0);
+      const may = OPEN_STATUSES.has(record.status) ? request.size - booked : record.filled - booked;
+      if (may > 0) out.set(request.tokenId, (out.get(request.tokenId) ?? 0) + may);
+    }
+    return out;
   }
 
   /**

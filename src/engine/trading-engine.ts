@@ -114,6 +114,7 @@ export class TradingEngine {
     const heartbeat = this.heartbeat;
     this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
     this.#fills.cashMoved = (at, effect) => this.#account.cashMoved(at, effect);
+    this.#account.unbooked = () => this.#fills.unbookedBuys();
     this.#snapshot = new RiskSnapshot({
       cache: this.cache,
       portfolio: this.portfolio,

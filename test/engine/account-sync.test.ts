@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError, VenueRejectError } from '../../src/core/errors.ts';
 import { AccountSync } from '../../src/engine/account-sync.ts';
+import { FillBook } from '../../src/engine/fill-book.ts';
 import { reservedByOpenBuys } from '../../src/portfolio/free-balance.ts';
 import type { AccountNote, AccountReading, EnginePersistence } from '../../src/engine/ports.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
@@ -114,6 +115,40 @@ describe('AccountSync', () => {
     clock.advanceBy(5_000);
     sync.apply(reading(93 * M, { [YES]: 30 * M }), T0 + 30_000);
     expect(portfolio.balance()).toBe(93 * M);
+  });
+
+  it('never calls our own fill outside, however late it arrives: the venue position our BUY explains (by order id) is ours', () => {
+    const { desk, clock } = deskOn();
+    const portfolio = new Portfolio(0);
+    const sync = new AccountSync(desk, portfolio, () => 500_000, { source: { read: () => Promise.resolve(reading(0)) }, intervalMs: 1_000 });
+    const fills = new FillBook(desk, portfolio);
+    sync.unbooked = () => fills.unbookedBuys();
+    sync.apply(reading(100 * M));
+    const record = desk.tracker.add(request({ size: 10 * M }), T0);
+    desk.tracker.setOrderId(record, 'o1', T0);
+    desk.tracker.transition(record, 'LIVE', T0);
+    // the venue matched it; a minute of readings shows the 10 shares before the fill reaches us
+    for (let i = 0; i < 60; i++) {
+      clock.advanceBy(1_000);
+      sync.apply(reading(96 * M, { [YES]: 10 * M }));
+    }
+    expect(sync.outsideSize(YES)).toBe(0);
+    // the venue says the order is done (a sync) before its fill comes: still explained
+    desk.tracker.setFilled(record, 10 * M, clock.now());
+    desk.tracker.transition(record, 'FILLED', clock.now());
+    for (let i = 0; i < 10; i++) {
+      clock.advanceBy(1_000);
+      sync.apply(reading(96 * M, { [YES]: 10 * M }));
+    }
+    expect(sync.outsideSize(YES)).toBe(0);
+    fills.onVenueFill({ tradeId: 't1', orderId: 'o1', tokenId: YES, side: 'BUY', price: 400_000, size: 10 * M, fee: 0, liquidity: 'TAKER', status: 'CONFIRMED', tsEvent: T0 + 500, tsInit: clock.now() });
+    expect(fills.unbookedBuys().get(YES)).toBeUndefined();
+    // 5 shares beyond every order of ours: outside, once the readings have shown it long enough
+    for (let i = 0; i < 10; i++) {
+      clock.advanceBy(1_000);
+      sync.apply(reading(96 * M, { [YES]: 15 * M }));
+    }
+    expect(sync.outsideSize(YES)).toBe(5 * M);
   });
 
   it('paper and backtest: the configured cash is written once when the run begins, not on a resume', async () => {
