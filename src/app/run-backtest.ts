@@ -7,6 +7,7 @@ import type { TokenId } from '../core/types.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
+import { ENGINE_METRICS } from '../engine/engine-metrics.ts';
 import { DEFAULT_DRAIN_MS, TradingEngine, type EngineEvent, type EngineLogger, type EngineStrategy } from '../engine/trading-engine.ts';
 import type { StrategyDefinition } from '../strategy/api.ts';
 import { simulatedVenueSettings, SimulatedExecutionClient } from '../sim/edge/simulated-execution.ts';
@@ -250,8 +251,22 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     engine: engineSummary,
     execution: execution.stats,
     settlements: engine.settlements(),
+    strategyMetrics: strategyValues(engine),
   });
   return { summary, metrics, curve: recorder.curve(), fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
+}
+
+/** Each strategy's own figures (`ctx.metric`) at the end, read from the run's metrics. */
+function strategyValues(engine: TradingEngine): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const g of engine.metrics.snapshot().gauges) {
+    if (g.name !== ENGINE_METRICS.strategyValue) continue;
+    const id = g.labels['strategy']!;
+    const row = out.get(id) ?? {};
+    row[g.labels['name']!] = g.value;
+    out.set(id, row);
+  }
+  return out;
 }
 
 /** The engine's mark of a token: the mid of its book, else the one side there is, else the last trade. */

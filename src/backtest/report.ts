@@ -106,7 +106,7 @@ export function renderReport(result: BacktestResult): string {
   const s = result.summary;
   const data = reportData(result);
   const maxAbs = Math.max(1e-9, ...s.markets.map((row) => Math.abs(Number(row.pnl.total))));
-  const metricRows = summaryRows(s).map(([k, v]): [string, string] => [k.charAt(0).toUpperCase() + k.slice(1), v]);
+  const metricRows = summaryRows(s);
   const marketRows = s.markets
     .map((row) => {
       const v = Number(row.pnl.total);

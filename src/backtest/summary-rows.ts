@@ -42,6 +42,19 @@ export function fmtPrice(text: string | null): string {
   return text === null ? 'n/a' : unsigned(new Dec(text).toFixed(4));
 }
 
+/** A strategy's own figure: as it is when short, else to 6 significant digits (`0.000123457`, `1234.57`). */
+export function fmtNumber(value: number): string {
+  const text = String(value);
+  if (text.length <= 10) return text === '-0' ? '0' : text;
+  return String(Number(value.toPrecision(6)));
+}
+
+/** `name=value` of each strategy's own figures (`bq.fills=3 bq.edge=0.12`); `-` without any. */
+export function fmtStrategyMetrics(s: BacktestSummary): string {
+  const parts = s.strategies.flatMap((x) => Object.entries(x.metrics).map(([name, v]) => `${s.strategies.length > 1 ? `${x.id}.` : ''}${name}=${fmtNumber(v)}`));
+  return parts.length === 0 ? '-' : parts.join(' ');
+}
+
 /** `code 3, other 1` from counts by code, most first; `none` when empty. */
 export function fmtCounts(counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts).filter(([, n]) => n > 0);
@@ -82,6 +95,9 @@ export function summaryRows(s: BacktestSummary): [string, string][] {
   ];
   for (const x of m.markouts) {
     rows.push([`mark-out ${x.horizon}`, x.fills === 0 ? 'n/a (no fill marked)' : `${fmtMoney(x.pnl)} (${fmtPrice(x.perShare)} a share, ${x.fills} fills)`]);
+  }
+  for (const x of s.strategies) {
+    for (const [name, value] of Object.entries(x.metrics)) rows.push([`${x.id}: ${name}`, fmtNumber(value)]);
   }
   rows.push(['orders', `${s.orders.submitted} submitted, ${s.orders.rejected} rejected, ${s.orders.denied} denied, ${s.orders.canceled} canceled`]);
   if (s.orders.denied > 0) rows.push(['denied by code', fmtCounts(s.orders.deniedByCode)]);

@@ -48,6 +48,8 @@ export interface BacktestSummary {
     readonly turnover: string;
     readonly fees: string;
     readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
+    /** The strategy's own figures (`ctx.metric(name, value)`), each its latest value, names sorted. */
+    readonly metrics: Readonly<Record<string, number>>;
   }[];
   readonly settings: {
     readonly balance: string;
@@ -172,6 +174,8 @@ export function buildSummary(input: {
   engine: EngineSummary;
   execution: SimulatedExecutionStats;
   settlements?: readonly MarketSettlement[];
+  /** Each strategy's own figures (`ctx.metric`), by strategy id. */
+  strategyMetrics?: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }): BacktestSummary {
   const { config, metrics: m, engine, execution, replay: r } = input;
   const p = m.performance;
@@ -200,6 +204,7 @@ export function buildSummary(input: {
         turnover: money(f?.turnover ?? 0),
         fees: money(f?.fees ?? 0),
         pnl: { realized: money(f?.realizedPnl ?? 0), unrealized: money(f?.unrealizedPnl ?? 0), total: money(f?.pnl ?? 0) },
+        metrics: sorted(input.strategyMetrics?.get(s.id) ?? {}),
       };
     }),
     settings: {

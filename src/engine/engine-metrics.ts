@@ -38,6 +38,8 @@ export const ENGINE_METRICS = {
   /** Commands applied, by `command` and `result` (ok, refused). */
   commands: 'clobot_commands_total',
   openOrders: 'clobot_open_orders',
+  /** A strategy's own figure (`ctx.metric`), by `strategy` and `name`: its latest value. */
+  strategyValue: 'clobot_strategy_value',
   /** The venue's answers by `status` (429, 401): written by the app's transport collector (or the `http429` option). */
   httpResponses: 'clobot_http_responses_total',
 } as const;

@@ -14,6 +14,8 @@ import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { AccountSnapshot, MarketSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
 import type { EngineListener } from './engine-desk.ts';
+import { ENGINE_METRICS } from './engine-metrics.ts';
+import type { MetricLabels, MetricsSink } from '../core/metrics.ts';
 import type { EngineLogger, EngineStrategy } from './ports.ts';
 
 export interface StrategyHostOptions {
@@ -29,6 +31,8 @@ export interface StrategyHostOptions {
   readonly ledger?: StrategyLedger;
   /** A token's mark, for `ctx.account()` (unmarked: positions at cost). */
   readonly mark?: (tokenId: TokenId) => Micros | undefined;
+  /** Where `ctx.metric` writes (the run's metrics); default: nowhere. */
+  readonly metrics?: MetricsSink;
   /** Where a strategy's intents go. */
   readonly onIntents: (strategyId: string, intents: readonly OrderIntent[]) => void;
   /** Called once when a strategy faults (it has already been stopped). */
@@ -36,6 +40,9 @@ export interface StrategyHostOptions {
   /** A strategy's hook that throws is reported and the strategy runs on (backtest `keepGoing`); default: it is stopped. */
   readonly keepGoing?: boolean;
 }
+
+/** A strategy's own figure's name (`ctx.metric`). */
+const METRIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * Hosts the strategies: one guarded runner each, a frozen context over the engine's state, and
@@ -92,6 +99,7 @@ export class StrategyHost implements EngineListener {
         const record = tracker.byRef(spec.id, refOrClientOrderId);
         return record === undefined ? undefined : tracker.snapshot(record);
       },
+      metric: (name: string, value: number) => this.#metric(spec.id, name, value),
     });
     const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault, this.#opts.keepGoing);
     this.#runners.set(spec.id, runner);
@@ -100,6 +108,18 @@ export class StrategyHost implements EngineListener {
       list.push(runner);
       this.#byToken.set(tokenId, list);
     }
+  }
+
+  /** The labels of each (strategy, name) figure, made once (the sink keys series by labels object). */
+  readonly #metricLabels = new Map<string, MetricLabels>();
+
+  #metric(strategyId: string, name: string, value: number): void {
+    if (typeof name !== 'string' || !METRIC_NAME.test(name)) throw new TypeError(`ctx.metric: name ${JSON.stringify(name)} must be 1 to 64 letters, digits, _, . or -, starting with a letter`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`ctx.metric ${name}: value must be a finite number, was ${String(value)}`);
+    const key = `${strategyId}\u0000${name}`;
+    let labels = this.#metricLabels.get(key);
+    if (labels === undefined) this.#metricLabels.set(key, (labels = Object.freeze({ strategy: strategyId, name })));
+    this.#opts.metrics?.set(ENGINE_METRICS.strategyValue, value, labels);
   }
 
   /**

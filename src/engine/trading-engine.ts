@@ -136,6 +136,7 @@ export class TradingEngine {
       portfolio: this.portfolio,
       ledger: this.ledger,
       mark: (tokenId) => this.#snapshot.mark(tokenId),
+      metrics: desk.metrics,
       onIntents: (id, intents) => this.handleIntents(id, intents),
       onFault: (id, err) => this.#onFault(id, err),
       keepGoing: options.keepGoingOnFault,

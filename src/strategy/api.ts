@@ -110,6 +110,13 @@ export interface StrategyContext<P = unknown> {
    * its client order id; undefined when unknown, another strategy's, or long closed (API version 3).
    */
   order(refOrClientOrderId: string): OrderSnapshot | undefined;
+  /**
+   * Sets one of the strategy's own figures (`ctx.metric('spreadCaptured', 1.25)`): the latest value
+   * of each name is kept, shown in the backtest's summary, table and report and the sweep table,
+   * and exported as the gauge `clobot_strategy_value{strategy, name}`. `name`: 1 to 64 letters,
+   * digits, `_`, `.` or `-`, starting with a letter; `value`: a finite number (else it throws).
+   */
+  metric(name: string, value: number): void;
 }
 
 type Out = OrderIntent[] | OrderIntent | void | undefined;

@@ -9,7 +9,7 @@ import { UsageError } from '../usage-error.ts';
 import { collectSet, parseIntOption, parsePathOption, SET_HELP } from '../options.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { renderTable } from '../table.ts';
-import { fmtCounts, fmtMoney, fmtPercent, fmtRatio, summaryRows } from '../../backtest/summary-rows.ts';
+import { fmtCounts, fmtMoney, fmtPercent, fmtRatio, fmtStrategyMetrics, summaryRows } from '../../backtest/summary-rows.ts';
 import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
 import type { DataWindow } from '../../backtest/data-window.ts';
 import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
@@ -167,13 +167,18 @@ async function sweep(
     bar?.stop();
   }
   const sorted = sortRows(rows, opts.sort as ObjectiveName);
+  // a column of the strategies' own figures (ctx.metric) when any point has one
+  const own = sorted.some((r) => r.summary.strategies.some((x) => Object.keys(x.metrics).length > 0));
   const table = sorted.map((r) => {
     const m = r.summary.metrics;
     const o = r.summary.orders;
     const refused = [o.denied > 0 ? `denied ${fmtCounts(o.deniedByCode)}` : '', o.rejected > 0 ? `rejected ${fmtCounts(o.rejectedByReason)}` : ''].filter((x) => x !== '').join('; ');
-    return [r.label, fmtMoney(m.pnl.total), fmtPercent(m.return), fmtRatio(m.sharpe), fmtMoney(m.maxDrawdown.amount), String(m.fills), fmtMoney(m.fees), fmtPercent(m.winRate), refused || '-'];
+    const row = [r.label, fmtMoney(m.pnl.total), fmtPercent(m.return), fmtRatio(m.sharpe), fmtMoney(m.maxDrawdown.amount), String(m.fills), fmtMoney(m.fees), fmtPercent(m.winRate), refused || '-'];
+    return own ? [...row, fmtStrategyMetrics(r.summary)] : row;
   });
-  process.stdout.write(renderTable(['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate', 'denied / rejected'], table, [false, true, true, true, true, true, true, true, false]) + '\n');
+  const head = ['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate', 'denied / rejected'];
+  const right = [false, true, true, true, true, true, true, true, false];
+  process.stdout.write(renderTable(own ? [...head, 'strategy metrics'] : head, table, own ? [...right, false] : right) + '\n');
   const basis = sorted[0]?.summary.metrics.ratios;
   if (basis) process.stdout.write(`sharpe: from returns of the equity every ${basis.intervalMs / 1000} s, annualised; n/a below ${basis.minReturns} returns\n\n`);
   mkdirSync(outDir, { recursive: true });
