@@ -89,9 +89,10 @@ export class StrategyError extends ClobotError {
 /**
  * Why a run store could not be opened or written. LOCKED: another process holds it (its lock
  * row, or SQLite's own lock: SQLITE_BUSY); READ_ONLY: the file or its folder cannot be written
- * (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM).
+ * (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM); DISK_FULL: a new store could not be created
+ * for want of space (SQLITE_FULL; the partial file removed).
  */
-export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED' | 'OTHER_ACCOUNT';
+export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED' | 'OTHER_ACCOUNT' | 'DISK_FULL';
 
 /**
  * A run store (SQLite state file) problem; the message names the file. Never followed by a

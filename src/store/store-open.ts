@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
@@ -89,9 +89,32 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
     return { file, db: d, info, durability, now, takenOver };
   } catch (err) {
     db?.close();
-    removeNewSidecars(file, sidecars);
-    throw storeFailure(file, 'open', err);
+    if (exists) {
+      removeNewSidecars(file, sidecars);
+      throw storeFailure(file, 'open', err);
+    }
+    throw abandonNewStore(file, err);
   }
+}
+
+/**
+ * A store this open was creating failed part way: its file and sidecars are removed (nothing in
+ * them was ever committed for a run), so a retry starts clean. A full disk says so in one line.
+ */
+function abandonNewStore(file: string, err: unknown): StoreError {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      rmSync(f, { force: true });
+    } catch {
+      // best effort: the failure is what gets reported
+    }
+  }
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE') {
+    const message = err instanceof Error ? err.message : String(err);
+    return new StoreError(`${file}: cannot create the store: no space left on the disk (${String(code)}: ${message}); nothing was left behind`, 'DISK_FULL', file, { cause: err });
+  }
+  return storeFailure(file, 'create', err);
 }
 
 /** The file no longer counts as open in this process. */
