@@ -37,7 +37,7 @@ import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/e
 import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
 import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
-import { installMarketChannel } from './ws/install-market-channel.ts';
+import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
 import { installMarketCreation } from './world/install-market-creation.ts';
@@ -100,7 +100,17 @@ export interface SandboxOptions {
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
   readonly newMarkets?: NewMarketOptions;
+  /** The WebSocket market channel's caps per caller (remote IP address) and its backpressure limit. */
+  readonly ws?: SandboxWsOptions;
+  /**
+   * A request whose body (or headers) has not fully arrived this long after it started is
+   * answered 408 and its connection closed, ms. Default 10,000; 0 turns the limit off.
+   */
+  readonly requestTimeoutMs?: number;
 }
+
+/** Default `requestTimeoutMs`: a partial request body is not held open longer than this. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 export interface RunningSandbox {
   /** `http://host:port`, no trailing slash. */
@@ -208,13 +218,18 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   ctx.accountTrades = accountTradesHandler(ctx);
   // typed as Fastify's logger, so the instance is the plain FastifyInstance, not one generic over pino
   const logger: FastifyBaseLogger | undefined = options.logger;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // node checks the timeout on a timer of this period (default 30 s): a quarter of the limit, 50 ms to 1 s
+  const http = { requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 4))) };
   const app: FastifyInstance = logger
     ? Fastify({
         loggerInstance: logger,
         logController: new LogController({ disableRequestLogging: true }),
         forceCloseConnections: true,
+        requestTimeout,
+        http,
       })
-    : Fastify({ logger: false, forceCloseConnections: true });
+    : Fastify({ logger: false, forceCloseConnections: true, requestTimeout, http });
   contexts.set(app, ctx);
   // Housekeeping on the sandbox clock: heartbeat deadlines, and GTD expiries so they reach
   // event listeners (the WebSocket channel) without waiting for the next engine call.
@@ -270,7 +285,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   );
   // Synthetic order flow (starts when the app is ready) and the WS market channel on this server.
   installSyntheticFlow(app, ctx, ctx.engine, options.flow);
-  installMarketChannel(app, ctx, ctx.engine);
+  installMarketChannel(app, ctx, ctx.engine, options.ws);
   installMarketResolution(app, ctx, options.resolution, options.logger);
   installMarketCreation(app, ctx, options.newMarkets, options.logger);
   return app;
@@ -350,6 +365,10 @@ function checkOptions(o: SandboxOptions): void {
   }
   int('heartbeatTimeoutMs', o.heartbeatTimeoutMs, 1, 86_400_000);
   int('heartbeatCheckMs', o.heartbeatCheckMs, 1, 60_000);
+  int('requestTimeoutMs', o.requestTimeoutMs, 0, 3_600_000);
+  int('ws.maxConnectionsPerCaller', o.ws?.maxConnectionsPerCaller, 1, 1_000_000);
+  int('ws.maxSubscriptionsPerCaller', o.ws?.maxSubscriptionsPerCaller, 1, 100_000_000);
+  int('ws.maxBufferedBytes', o.ws?.maxBufferedBytes, 1024, 2 ** 31);
   positive('authWindowSeconds', o.authWindowSeconds, 86_400 * 365);
   int('chainId', o.chainId, 1, Number.MAX_SAFE_INTEGER);
   if (o.exchanges !== undefined && (!isAddress(o.exchanges.standard) || !isAddress(o.exchanges.negRisk))) {

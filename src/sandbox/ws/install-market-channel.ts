@@ -3,14 +3,25 @@ import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
 import { MarketChannel } from './market-channel.ts';
 
+/** The market channel's caps per caller (remote IP address) and its backpressure limit (`SandboxOptions.ws`). */
+export interface SandboxWsOptions {
+  /** Connections one caller may hold open; one more is closed at once with code 1008 and a reason. Default 64. */
+  readonly maxConnectionsPerCaller?: number;
+  /** Assets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
+  readonly maxSubscriptionsPerCaller?: number;
+  /** A connection whose unsent data passes this many bytes is dropped (its client reconnects). Default 4 MiB. */
+  readonly maxBufferedBytes?: number;
+}
+
 /**
  * Serves the WebSocket market channel on the sandbox app's own HTTP server (paths `/ws/market`
  * and `/clob/ws/market`), fed by `engine`. Connections are terminated before the app closes.
  * Admin routes (loopback only): `GET /admin/ws` (counts) and `POST /admin/ws/drop` (terminate
  * every connection, for reconnect tests).
  */
-export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, engine: MatchingEngine): MarketChannel {
+export function installMarketChannel(app: FastifyInstance, ctx: SandboxContext, engine: MatchingEngine, options: SandboxWsOptions = {}): MarketChannel {
   const channel = new MarketChannel({
+    ...options,
     engine,
     clock: ctx.clock,
     // fault `wsSilent`: connections open, PINGs answered, no market message

@@ -16,6 +16,18 @@ export const MARKET_CHANNEL_PATHS: readonly string[] = ['/ws/market', '/clob/ws/
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Largest client message accepted (64 KiB: a subscription of several hundred assets). */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+/** Connections one caller (remote IP address) may hold open at once. */
+export const DEFAULT_MAX_CONNECTIONS_PER_CALLER = 64;
+/** Asset subscriptions one caller may hold over all its connections (a 5,000-market world twice over). */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER = 20_000;
+/** WebSocket close code of a connection refused by a per-caller cap (RFC 6455: policy violation). */
+export const WS_CLOSE_CAP_EXCEEDED = 1008;
+/**
+ * Snapshot text sent per turn of the event loop, bytes: the snapshots that subscriptions ask for
+ * are sent in slices of about this much, each slice in its own turn (setImmediate), so HTTP
+ * requests and heartbeats are served between them however many sockets subscribe at once.
+ */
+const SNAPSHOT_BYTES_PER_TURN = 256 * 1024;
 
 export interface MarketChannelOptions {
   readonly engine: MatchingEngine;
@@ -27,6 +39,10 @@ export interface MarketChannelOptions {
   readonly silent?: () => boolean;
   /** Last trade price of a token that has not traded in the engine yet (the world's), for snapshots. */
   readonly lastTradeFallback?: (tokenId: TokenId) => Micros | undefined;
+  /** Connections one caller (remote IP address) may hold; one more is closed with 1008. Default 64. */
+  readonly maxConnectionsPerCaller?: number;
+  /** Assets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
+  readonly maxSubscriptionsPerCaller?: number;
 }
 
 export interface MarketChannelStats {
@@ -40,12 +56,28 @@ export interface MarketChannelStats {
   readonly droppedSlow: number;
   /** Connections dropped on request (`dropAll`). */
   readonly droppedByRequest: number;
+  /** Connections closed by a per-caller cap (connections or subscriptions), code 1008. */
+  readonly refusedByCap: number;
+  /** Turns of the event loop that sent queued snapshots (a slice of about 256 KiB each). */
+  readonly snapshotSlices: number;
+}
+
+/** What one caller (remote IP address) holds: connections and subscribed assets over them. */
+interface CallerUse {
+  connections: number;
+  subscriptions: number;
 }
 
 class Connection {
   readonly assets = new Set<TokenId>();
+  /** Assets asked for whose snapshot has not been sent yet (they join `assets` when it is). */
+  readonly pending = new Set<TokenId>();
   custom = false;
-  constructor(readonly ws: WebSocket) {}
+  constructor(
+    readonly ws: WebSocket,
+    readonly caller: string,
+    readonly use: CallerUse,
+  ) {}
 }
 
 /**
@@ -67,6 +99,12 @@ class Connection {
  *   fault `wsSilent`: a connection that looks alive and says nothing).
  * - Backpressure: a connection whose unsent data passes `maxBufferedBytes` is terminated; it
  *   never buffers without bound. Its client reconnects and gets fresh snapshots.
+ * - Snapshots are queued and sent about 256 KiB per turn of the event loop, so HTTP requests are
+ *   served between slices however many sockets subscribe at once; a connection joins an asset's
+ *   deltas when its snapshot goes out. A `PING` sends the connection's own queued snapshot first.
+ * - Caps per caller (remote IP address): `maxConnectionsPerCaller` connections and
+ *   `maxSubscriptionsPerCaller` assets over them; past either, the connection is closed with
+ *   1008 (`WS_CLOSE_CAP_EXCEEDED`) and a reason naming the cap.
  */
 export class MarketChannel {
   readonly #engine: MatchingEngine;
@@ -81,6 +119,14 @@ export class MarketChannel {
   readonly #pairs = new Map<ConditionId, readonly [TokenId, TokenId]>();
   /** Last top sent as best_bid_ask, per asset with a custom-feature subscriber. */
   readonly #lastTop = new Map<TokenId, string>();
+  /** The `book` message text of a token as of its last change, shared by every snapshot until the next. */
+  readonly #snapshotText = new Map<TokenId, string>();
+  /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
+  readonly #snapshotQueue = new Set<Connection>();
+  #drainScheduled = false;
+  readonly #callers = new Map<string, CallerUse>();
+  readonly #maxConnectionsPerCaller: number;
+  readonly #maxSubscriptionsPerCaller: number;
   readonly #unlisten: () => void;
   #server: Server | undefined;
   #closed = false;
@@ -88,6 +134,8 @@ export class MarketChannel {
   #pings = 0;
   #droppedSlow = 0;
   #droppedByRequest = 0;
+  #refusedByCap = 0;
+  #snapshotSlices = 0;
 
   constructor(options: MarketChannelOptions) {
     this.#engine = options.engine;
@@ -96,6 +144,8 @@ export class MarketChannel {
     this.#paths = new Set(options.paths ?? MARKET_CHANNEL_PATHS);
     this.#lastTradeFallback = options.lastTradeFallback;
     this.#silent = options.silent ?? (() => false);
+    this.#maxConnectionsPerCaller = options.maxConnectionsPerCaller ?? DEFAULT_MAX_CONNECTIONS_PER_CALLER;
+    this.#maxSubscriptionsPerCaller = options.maxSubscriptionsPerCaller ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
     this.#unlisten = this.#engine.onEvent((event) => this.#onEngineEvent(event));
   }
@@ -117,6 +167,8 @@ export class MarketChannel {
       pings: this.#pings,
       droppedSlow: this.#droppedSlow,
       droppedByRequest: this.#droppedByRequest,
+      refusedByCap: this.#refusedByCap,
+      snapshotSlices: this.#snapshotSlices,
     };
   }
 
@@ -155,15 +207,27 @@ export class MarketChannel {
       socket.destroy();
       return;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws));
+    const caller = request.socket.remoteAddress ?? 'unknown';
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, caller));
   };
 
-  #accept(ws: WebSocket): void {
+  #accept(ws: WebSocket, caller: string): void {
     if (this.#closed) {
       ws.terminate();
       return;
     }
-    const conn = new Connection(ws);
+    let use = this.#callers.get(caller);
+    if (use === undefined) {
+      use = { connections: 0, subscriptions: 0 };
+      this.#callers.set(caller, use);
+    }
+    if (use.connections >= this.#maxConnectionsPerCaller) {
+      this.#refusedByCap++;
+      ws.close(WS_CLOSE_CAP_EXCEEDED, `too many connections from ${caller.slice(0, 45)}: ${use.connections} open (max ${this.#maxConnectionsPerCaller})`);
+      return;
+    }
+    use.connections++;
+    const conn = new Connection(ws, caller, use);
     this.#connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(conn, data, isBinary));
     ws.on('close', () => this.#forget(conn));
@@ -175,6 +239,8 @@ export class MarketChannel {
     const text = rawDataText(data);
     if (text === 'PING') {
       this.#pings++;
+      // answers keep their order on a connection: its own queued snapshot goes before the PONG
+      if (conn.pending.size > 0) this.#sendSnapshot(conn, this.#clock.now());
       this.#send(conn, 'PONG', false);
       return;
     }
@@ -197,15 +263,66 @@ export class MarketChannel {
     this.#subscribe(conn, assets);
   }
 
+  /**
+   * Counts the new assets against the caller's cap and queues their snapshot; the connection
+   * joins each asset's deltas when the snapshot is sent (`#drainSnapshots`), so it gets the state
+   * at that moment and every later change.
+   */
   #subscribe(conn: Connection, assets: readonly string[]): void {
-    const now = this.#clock.now();
-    const snapshots: WireWsBook[] = [];
+    let added = 0;
+    const fresh: TokenId[] = [];
     for (const id of assets) {
-      if (conn.assets.has(id) || this.#engine.tokenInfo(id) === undefined) continue;
-      // The book call may expire orders and dispatch their events; the connection joins after,
-      // so it gets the state after expiry in the snapshot and every later change as deltas.
-      const book = this.#engine.book(id, now);
-      snapshots.push(this.#bookMessage(book));
+      if (conn.assets.has(id) || conn.pending.has(id) || this.#engine.tokenInfo(id) === undefined) continue;
+      fresh.push(id);
+      added++;
+    }
+    if (added === 0) return;
+    const use = conn.use;
+    if (use.subscriptions + added > this.#maxSubscriptionsPerCaller) {
+      this.#refusedByCap++;
+      this.#forget(conn);
+      conn.ws.close(WS_CLOSE_CAP_EXCEEDED, `too many subscriptions from ${conn.caller.slice(0, 45)}: ${use.subscriptions} + ${added} (max ${this.#maxSubscriptionsPerCaller})`);
+      return;
+    }
+    use.subscriptions += added;
+    for (const id of fresh) conn.pending.add(id);
+    this.#snapshotQueue.add(conn);
+    this.#scheduleDrain();
+  }
+
+  #scheduleDrain(): void {
+    if (this.#drainScheduled || this.#closed) return;
+    this.#drainScheduled = true;
+    setImmediate(() => {
+      this.#drainScheduled = false;
+      this.#drainSnapshots();
+    });
+  }
+
+  /**
+   * Sends queued snapshots, about SNAPSHOT_BYTES_PER_TURN per turn (at least one connection's),
+   * then yields to the event loop. Each token's `book` text is made once per book change and
+   * shared by every connection. A connection already past `maxBufferedBytes` is dropped, never
+   * sent more.
+   */
+  #drainSnapshots(): void {
+    const now = this.#clock.now();
+    let bytes = 0;
+    if (this.#snapshotQueue.size > 0) this.#snapshotSlices++;
+    for (const conn of this.#snapshotQueue) {
+      if (bytes >= SNAPSHOT_BYTES_PER_TURN) break;
+      bytes += this.#sendSnapshot(conn, now);
+    }
+    if (this.#snapshotQueue.size > 0) this.#scheduleDrain();
+  }
+
+  /** Sends a connection's pending snapshots as one array and joins it to their deltas; the text's length. */
+  #sendSnapshot(conn: Connection, now: number): number {
+    this.#snapshotQueue.delete(conn);
+    if (!this.#connections.has(conn) || conn.pending.size === 0) return 0;
+    const texts: string[] = [];
+    for (const id of conn.pending) {
+      texts.push(this.#snapshotOf(id, now, conn.custom));
       conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
@@ -213,13 +330,33 @@ export class MarketChannel {
         this.#subs.set(id, set);
       }
       set.add(conn);
-      if (conn.custom) this.#lastTop.set(id, topKey(book.bids[0]?.price, book.asks[0]?.price));
     }
-    if (snapshots.length > 0) this.#send(conn, JSON.stringify(snapshots));
+    conn.pending.clear();
+    const text = `[${texts.join(',')}]`;
+    this.#send(conn, text);
+    return text.length;
+  }
+
+  /** The `book` text of a token, made from the engine on the first ask after a change. */
+  #snapshotOf(id: TokenId, now: number, custom: boolean): string {
+    let text = this.#snapshotText.get(id);
+    if (text === undefined || custom) {
+      // The book call may expire orders and dispatch their events (which clear this cache); the text is made after.
+      const book = this.#engine.book(id, now);
+      text = JSON.stringify(this.#bookMessage(book));
+      this.#snapshotText.set(id, text);
+      if (custom) this.#lastTop.set(id, topKey(book.bids[0]?.price, book.asks[0]?.price));
+    }
+    return text;
   }
 
   #unsubscribe(conn: Connection, id: TokenId): void {
+    if (conn.pending.delete(id)) {
+      conn.use.subscriptions--;
+      return;
+    }
     if (!conn.assets.delete(id)) return;
+    conn.use.subscriptions--;
     const set = this.#subs.get(id);
     set?.delete(conn);
     if (set !== undefined && set.size === 0) {
@@ -230,7 +367,10 @@ export class MarketChannel {
 
   #forget(conn: Connection): void {
     if (!this.#connections.delete(conn)) return;
-    for (const id of [...conn.assets]) this.#unsubscribe(conn, id);
+    for (const id of [...conn.assets, ...conn.pending]) this.#unsubscribe(conn, id);
+    this.#snapshotQueue.delete(conn);
+    conn.use.connections--;
+    if (conn.use.connections === 0 && conn.use.subscriptions === 0) this.#callers.delete(conn.caller);
   }
 
   #drop(conn: Connection): void {
@@ -243,6 +383,12 @@ export class MarketChannel {
     const ws = conn.ws;
     if (ws.readyState !== WebSocket.OPEN) return;
     if (data && this.#silent()) return;
+    // backpressure: a connection that has not taken what it was sent is dropped, not waited for
+    if (ws.bufferedAmount > this.#maxBuffered) {
+      this.#droppedSlow++;
+      this.#drop(conn);
+      return;
+    }
     ws.send(text);
     this.#sent++;
     if (ws.bufferedAmount > this.#maxBuffered) {
@@ -254,6 +400,7 @@ export class MarketChannel {
   // ------------------------------------------------------------------------ engine events
 
   #onEngineEvent(event: SimEvent): void {
+    this.#forgetSnapshots(event);
     if (this.#subs.size === 0) return;
     switch (event.type) {
       case 'BookChanged':
@@ -264,6 +411,24 @@ export class MarketChannel {
         return;
       case 'TickSizeChanged':
         this.#onTickSize(event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Drops the cached `book` texts an event makes stale (levels, hash, last trade, tick). */
+  #forgetSnapshots(event: SimEvent): void {
+    if (this.#snapshotText.size === 0) return;
+    switch (event.type) {
+      case 'BookChanged':
+        for (const top of event.tops) this.#snapshotText.delete(top.tokenId);
+        return;
+      case 'TradeExecuted':
+        for (const id of this.#pair(event.trade.conditionId) ?? []) this.#snapshotText.delete(id);
+        return;
+      case 'TickSizeChanged':
+        for (const id of event.tokenIds) this.#snapshotText.delete(id);
         return;
       default:
         return;

@@ -1,0 +1,246 @@
+/**
+ * A sandbox that WebSocket subscribers cannot stall (issue 28 point 6): `GET /book` and
+ * `POST /heartbeats` latency while N market-channel connections, each subscribed to every asset
+ * of the world, connect, take their snapshots and then follow the synthetic flow's deltas; N = 0
+ * is the baseline. Server on the bench's main thread; the subscribers in one worker thread and the
+ * prober in another, so neither waits on the server's event loop (the machine has 2 cores).
+ *
+ * `npm run bench -- sandbox-ws-load`. Rounds: CLOBOT_BENCH_ROUNDS (default 3). Each round runs
+ * every case once, the baseline first; a case's ratio is taken against its own round's baseline
+ * and given as the median with its range over rounds. Subscribers: CLOBOT_BENCH_WS_SUBSCRIBERS
+ * (default "100,300").
+ */
+import { Worker } from 'node:worker_threads';
+import { LiveClock } from '../src/core/clock.ts';
+import { Secret } from '../src/core/secret.ts';
+import { startSandbox, type SandboxOptions } from '../src/sandbox/server.ts';
+import { getOrCreateApiKey } from '../src/venue/actions/get-or-create-api-key.ts';
+import { withL1Auth } from '../src/venue/auth/with-l1-auth.ts';
+import { createVenueClient } from '../src/venue/client.ts';
+import { privateKeyToAddress } from '../src/venue/signing/address.ts';
+import type { BenchTable } from './table.ts';
+
+const MARKETS = 200;
+const ROUNDS = Number(process.env['CLOBOT_BENCH_ROUNDS'] ?? 3);
+const SUBSCRIBERS = (process.env['CLOBOT_BENCH_WS_SUBSCRIBERS'] ?? '100,300').split(',').map(Number);
+/** The prober's window (it starts with the subscribers' connects), and each request's own limit. */
+const WINDOW_MS = Number(process.env['CLOBOT_BENCH_WS_WINDOW_MS'] ?? 8_000);
+const REQUEST_TIMEOUT_MS = 10_000;
+/** One `GET /book` and one `POST /heartbeats` every this many ms. */
+const PROBE_EVERY_MS = 50;
+const KEY = '0x2222222222222222222222222222222222222222222222222222222222222222';
+
+/** N connections, each subscribing to every asset on open; counts what comes back. */
+const SUBSCRIBERS_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { WebSocket } = require('ws');
+const { url, n, assets, windowMs } = workerData;
+const out = { opened: 0, snapshots: 0, messages: 0, bytes: 0, closes: {}, errors: 0, allSnapshotsMs: -1 };
+const sockets = [];
+const t0 = performance.now();
+const subscribe = JSON.stringify({ assets_ids: assets, type: 'market' });
+for (let i = 0; i < n; i++) {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  let first = true;
+  ws.on('open', () => { out.opened++; ws.send(subscribe); });
+  ws.on('message', (data) => {
+    out.messages++;
+    out.bytes += data.length;
+    if (first && data[0] === 0x5b) {
+      first = false;
+      if (++out.snapshots === n) out.allSnapshotsMs = performance.now() - t0;
+    }
+  });
+  ws.on('close', (code) => { out.closes[code] = (out.closes[code] || 0) + 1; });
+  ws.on('error', () => { out.errors++; });
+  sockets.push(ws);
+}
+setTimeout(() => {
+  for (const ws of sockets) ws.terminate();
+  parentPort.postMessage(out);
+}, windowMs + 500);
+`;
+
+/** GET /book and signed POST /heartbeats, one each every PROBE_EVERY_MS, for windowMs. */
+const PROBER_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHmac } = require('node:crypto');
+const { base, tokens, creds, windowMs, everyMs, timeoutMs } = workerData;
+const key = Buffer.from(creds.secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+const book = [], beat = [];
+let bookLate = 0, beatLate = 0, bookFailed = 0, beatFailed = 0;
+async function timed(url, init, into) {
+  const t = performance.now();
+  try {
+    const r = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    await r.arrayBuffer();
+    if (!r.ok) return 'failed';
+    into.push(performance.now() - t);
+    return 'ok';
+  } catch (err) {
+    return err && err.name === 'TimeoutError' ? 'late' : 'failed';
+  }
+}
+function beatHeaders() {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const sig = createHmac('sha256', key).update(ts + 'POST' + '/heartbeats').digest('hex');
+  return { SERVICE_ADDRESS: creds.address, SERVICE_API_KEY: creds.apiKey, SERVICE_PASSPHRASE: creds.passphrase, SERVICE_TIMESTAMP: ts, SERVICE_SIGNATURE: sig };
+}
+(async () => {
+  const t0 = performance.now();
+  const pending = [];
+  for (let i = 0; performance.now() - t0 < windowMs; i++) {
+    const token = tokens[i % tokens.length];
+    pending.push(timed(base + '/book?token_id=' + token, {}, book).then((s) => { if (s === 'late') bookLate++; else if (s === 'failed') bookFailed++; }));
+    pending.push(timed(base + '/heartbeats', { method: 'POST', headers: beatHeaders() }, beat).then((s) => { if (s === 'late') beatLate++; else if (s === 'failed') beatFailed++; }));
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  await Promise.all(pending);
+  parentPort.postMessage({ book, beat, bookLate, beatLate, bookFailed, beatFailed });
+})();
+`;
+
+interface SubscriberResult {
+  opened: number;
+  snapshots: number;
+  messages: number;
+  bytes: number;
+  closes: Record<string, number>;
+  errors: number;
+  allSnapshotsMs: number;
+}
+interface ProbeResult {
+  book: number[];
+  beat: number[];
+  bookLate: number;
+  beatLate: number;
+  bookFailed: number;
+  beatFailed: number;
+}
+interface CaseResult {
+  readonly label: string;
+  readonly subscribers: number;
+  readonly probe: ProbeResult;
+  readonly subs: SubscriberResult | undefined;
+}
+
+interface Case {
+  readonly label: string;
+  readonly subscribers: number;
+  /** Sandbox options of the case (the WS caps); main's code ignores what it does not know. */
+  readonly options: Partial<SandboxOptions> & Record<string, unknown>;
+}
+
+/** Caps lifted, so every subscriber connects and the fan-out itself is measured. */
+const NO_CAPS = { ws: { maxConnectionsPerCaller: 10_000, maxSubscriptionsPerCaller: 10_000_000 } };
+
+const CASES: readonly Case[] = [
+  { label: 'none', subscribers: 0, options: {} },
+  ...SUBSCRIBERS.map((n) => ({ label: `${n} x all assets`, subscribers: n, options: NO_CAPS })),
+  { label: `${Math.max(...SUBSCRIBERS)} x all assets, default caps`, subscribers: Math.max(...SUBSCRIBERS), options: {} },
+];
+
+function runWorker<T>(source: string, workerData: unknown): { done: Promise<T>; worker: Worker } {
+  const worker = new Worker(source, { eval: true, workerData });
+  const done = new Promise<T>((resolve, reject) => {
+    worker.once('message', (m: T) => resolve(m));
+    worker.once('error', reject);
+  });
+  return { done, worker };
+}
+
+async function measure(c: Case): Promise<CaseResult> {
+  const sandbox = await startSandbox({ seed: 1, markets: MARKETS, events: 50, limits: { enabled: false }, ...c.options });
+  try {
+    const privateKey = new Secret(KEY);
+    const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
+    const venue = createVenueClient({ baseUrl: sandbox.url, clock: new LiveClock(), limits: { enabled: false } });
+    const credentials = await getOrCreateApiKey(withL1Auth(venue, { privateKey }), { privateKey });
+    const tokens = sandbox.world.markets.flatMap((m) => m.tokens.map((t) => t.tokenId));
+    // warm-up: the routes compiled and every book seeded before anything is timed
+    for (const token of tokens) await (await fetch(`${sandbox.url}/book?token_id=${token}`)).arrayBuffer();
+    const wsUrl = `${sandbox.url.replace(/^http/, 'ws')}/ws/market`;
+    const subs =
+      c.subscribers > 0 ? runWorker<SubscriberResult>(SUBSCRIBERS_WORKER, { url: wsUrl, n: c.subscribers, assets: tokens, windowMs: WINDOW_MS }) : undefined;
+    const probe = runWorker<ProbeResult>(PROBER_WORKER, {
+      base: sandbox.url,
+      tokens,
+      creds: { address, apiKey: credentials.apiKey, secret: credentials.secret.reveal(), passphrase: credentials.passphrase.reveal() },
+      windowMs: WINDOW_MS,
+      everyMs: PROBE_EVERY_MS,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const [probeResult, subsResult] = await Promise.all([probe.done, subs?.done]);
+    await probe.worker.terminate();
+    await subs?.worker.terminate();
+    return { label: c.label, subscribers: c.subscribers, probe: probeResult, subs: subsResult };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function pct(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+function median(values: readonly number[]): number {
+  return pct(values, 50);
+}
+const round1 = (n: number): number => (Number.isFinite(n) ? Number(n.toFixed(n >= 100 ? 0 : 1)) : NaN);
+function medRange(values: readonly number[]): string {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length < values.length) return `${values.length - finite.length}/${values.length} no answer`;
+  return `${round1(median(finite))} (${round1(Math.min(...finite))}-${round1(Math.max(...finite))})`;
+}
+
+export async function run(): Promise<BenchTable> {
+  const perCase = new Map<string, CaseResult[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of CASES) {
+      const r = await measure(c);
+      const list = perCase.get(c.label) ?? [];
+      list.push(r);
+      perCase.set(c.label, list);
+    }
+  }
+  const base = perCase.get('none') ?? [];
+  const rows: (string | number)[][] = [];
+  for (const c of CASES) {
+    const results = perCase.get(c.label) ?? [];
+    const p99Book = results.map((r) => pct(r.probe.book, 99));
+    const p99Beat = results.map((r) => pct(r.probe.beat, 99));
+    const ratio = (get: (r: CaseResult) => number): string =>
+      medRange(results.map((r, i) => get(r) / Math.max(0.01, get(base[i] as CaseResult))));
+    const late = results.reduce((s, r) => s + r.probe.bookLate + r.probe.beatLate + r.probe.bookFailed + r.probe.beatFailed, 0);
+    const subs = results.map((r) => r.subs).filter((s): s is SubscriberResult => s !== undefined);
+    const closes = new Map<string, number>();
+    for (const s of subs) for (const [code, n] of Object.entries(s.closes)) closes.set(code, (closes.get(code) ?? 0) + n);
+    rows.push([
+      c.label,
+      medRange(results.map((r) => pct(r.probe.book, 50))),
+      medRange(p99Book),
+      medRange(results.map((r) => Math.max(...r.probe.book))),
+      ratio((r) => pct(r.probe.book, 99)),
+      medRange(results.map((r) => pct(r.probe.beat, 50))),
+      medRange(p99Beat),
+      ratio((r) => pct(r.probe.beat, 99)),
+      late,
+      subs.length === 0 ? '-' : medRange(subs.map((s) => s.snapshots)),
+      subs.length === 0 ? '-' : medRange(subs.map((s) => (s.allSnapshotsMs < 0 ? NaN : s.allSnapshotsMs))),
+      closes.size === 0 ? '-' : [...closes].map(([code, n]) => `${code}:${n}`).join(' '),
+    ]);
+  }
+  return {
+    title: `sandbox GET /book and POST /heartbeats latency (ms) with WS subscribers on all ${MARKETS * 2} assets, ${ROUNDS} rounds`,
+    columns: ['subscribers', 'book p50', 'book p99', 'book max', 'book p99 / none', 'beat p50', 'beat p99', 'beat p99 / none', 'late or failed', 'snapshots got', 'all snapshots ms', 'closes (code:n)'],
+    rows,
+    notes: [
+      `cells: median (min-max) over rounds; a ratio is taken against the same round's 'none' case`,
+      `server on the main thread, subscribers and prober in two worker threads; synthetic flow on (intensity 1), rate limits off`,
+      `prober: one GET /book (a random asset) and one L2-signed POST /heartbeats every ${PROBE_EVERY_MS} ms for ${WINDOW_MS} ms from the subscribers' first connect; a request unanswered after ${REQUEST_TIMEOUT_MS} ms counts as late`,
+      `'all snapshots ms': from the first connect until every connection has its snapshot (no answer: some never got one in the window); closes: WS close codes seen by the subscribers (1006: dropped by the server without a close frame)`,
+      `the rows with N subscribers lift the per-caller caps (every subscriber is on 127.0.0.1, one caller); the 'default caps' row keeps them`,
+    ],
+  };
+}
