@@ -15,6 +15,7 @@ describe.skipIf(!canMount)('a new store on a full disk', () => {
       'dd if=/dev/zero of="$d/filler" bs=4k 2>/dev/null',
       '"$1" bin/run-ts.mjs test/store/create-child.ts "$d/new.db"',
       'ls -A "$d" | tr "\\n" " "',
+      'umount "$d" && rmdir "$d"',
     ].join('\n');
     const r = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', process.execPath], { cwd: REPO, encoding: 'utf8' });
     expect(r.stderr).toBe('');
