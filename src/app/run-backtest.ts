@@ -50,6 +50,8 @@ export interface BacktestInput {
   readonly keepGoing?: boolean;
   /** Overrides `backtest.from` / `backtest.to` (each end on its own): the data's window (src/backtest/data-window.ts). */
   readonly window?: Partial<DataWindow>;
+  /** Stops the replay at the event reached (Ctrl-C): the run ends there as if the data did, its summary marked partial. */
+  readonly signal?: AbortSignal;
 }
 
 /** Client order id prefix of every backtest: fixed, so ids (and everything else) repeat exactly. */
@@ -177,7 +179,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const batches: AsyncIterable<readonly MarketEvent[]> = {
     [Symbol.asyncIterator]: () => ({
       next: async () => {
-        if (faulted) return { done: true, value: undefined };
+        if (faulted || input.signal?.aborted === true) return { done: true, value: undefined };
         if (first) {
           first = false;
           return head;
@@ -252,6 +254,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     execution: execution.stats,
     settlements: engine.settlements(),
     strategyMetrics: strategyValues(engine),
+    partial: input.signal?.aborted === true,
   });
   return { summary, metrics, curve: recorder.curve(), fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
 }

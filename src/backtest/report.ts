@@ -146,7 +146,7 @@ td.bar { width: 200px; } .bar div { height: 12px; } .pos { background: #26a69a; 
 </style>
 </head>
 <body>
-<h1>Backtest ${escapeHtml(s.name)}</h1>
+<h1>Backtest ${escapeHtml(s.name)}${s.data.partial ? ' (partial: stopped before the end of the data)' : ''}</h1>
 <div class="meta">${escapeHtml(s.data.file)} (${escapeHtml(s.data.source)}) from ${escapeHtml(s.data.from ?? '—')} to ${escapeHtml(s.data.to ?? '—')};
 ${s.data.markets} markets, ${s.data.tokens} tokens; balance ${s.settings.balance}; latency ${s.settings.entryLatencyMs} ms in, ${s.settings.responseLatencyMs} ms back;
 queue model ${escapeHtml(s.settings.queueModel)}; fees from ${escapeHtml(s.settings.fees.source)}</div>

@@ -35,6 +35,8 @@ export interface BacktestSummary {
     readonly outOfOrder: number;
     readonly markets: number;
     readonly tokens: number;
+    /** True when the run was stopped (Ctrl-C) before the end of its data: the figures cover `from` to `to` only. */
+    readonly partial: boolean;
   };
   /**
    * Each strategy with its own figures (its fills only): fills, turnover, fees and PnL add up to
@@ -176,6 +178,8 @@ export function buildSummary(input: {
   settlements?: readonly MarketSettlement[];
   /** Each strategy's own figures (`ctx.metric`), by strategy id. */
   strategyMetrics?: ReadonlyMap<string, Readonly<Record<string, number>>>;
+  /** Stopped before the end of the data. */
+  partial?: boolean;
 }): BacktestSummary {
   const { config, metrics: m, engine, execution, replay: r } = input;
   const p = m.performance;
@@ -193,6 +197,7 @@ export function buildSummary(input: {
       outOfOrder: r.outOfOrder,
       markets: input.markets.length,
       tokens: input.tokens.length,
+      partial: input.partial ?? false,
     },
     strategies: input.strategies.map((s) => {
       const f = m.strategies.find((row) => row.strategyId === s.id);

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadCheckedConfig } from '../../config/load-config.ts';
 import type { RunConfig } from '../../config/run-config.ts';
-import { StrategyError } from '../../core/errors.ts';
+import { RunEndError, StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
 import { collectSet, parseIntOption, parsePathOption, SET_HELP } from '../options.ts';
@@ -103,6 +103,14 @@ export function registerBacktest(program: Command): void {
       bar?.start(Math.max(1, data.bytes), 0, { events: '0', time: '' });
       let result;
       const began = performance.now();
+      // Ctrl-C stops the replay at the event reached; the partial summary and report are written
+      const interrupt = new AbortController();
+      const onInterrupt = (): void => {
+        bar?.stop();
+        process.stderr.write('interrupted: stopping the backtest at the event reached; writing the partial summary and report\n');
+        interrupt.abort();
+      };
+      process.once('SIGINT', onInterrupt);
       try {
         // a strategy that throws ends this with BacktestFaultError (its stack), unless it keeps going
         result = await runBacktest({
@@ -113,9 +121,11 @@ export function registerBacktest(program: Command): void {
           progressEvery: 20_000,
           keepGoing: opts.keepGoing,
           window,
+          signal: interrupt.signal,
         });
-        bar?.update(data.bytes);
+        if (!interrupt.signal.aborted) bar?.update(data.bytes);
       } finally {
+        process.off('SIGINT', onInterrupt);
         bar?.stop();
         logger?.flush();
       }
@@ -128,6 +138,7 @@ export function registerBacktest(program: Command): void {
       const events = result.summary.data.events;
       process.stdout.write(`replayed ${events.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s (${Math.round(events / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s)\n`);
       process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
+      if (result.summary.data.partial) throw new RunEndError(`interrupted: partial results (to ${result.summary.data.to ?? 'the start'}) in ${outDir}`, 130);
     });
 }
 

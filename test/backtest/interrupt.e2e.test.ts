@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
+import { createRecordingWriter } from '../../src/data/recording/writer.ts';
+import { TempDir } from './helpers.ts';
+
+/** Ctrl-C during a backtest stops it, says so in one line, and writes the partial summary and report. */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STRATEGY_API = fileURLToPath(new URL('../../src/strategy/index.ts', import.meta.url));
+const tmp = new TempDir();
+afterAll(() => tmp.remove());
+
+// a strategy that says on stderr when it has seen 100 books: the test's cue to press Ctrl-C
+const STRATEGY = `import { defineStrategy } from ${JSON.stringify(STRATEGY_API)};
+let books = 0;
+export default defineStrategy({
+  name: 'cue',
+  onBook() {
+    if (++books === 100) process.stderr.write('cue: replaying\\n');
+    return undefined;
+  },
+});
+`;
+
+describe('Ctrl-C during a backtest', async () => {
+  tmp.write('cue.ts', STRATEGY);
+  const config = tmp.write('cue.yaml', `mode: backtest\nname: cue\ndata:\n  markets: { filter: { maxCount: 2 } }\nstrategies:\n  - id: cue\n    module: ./cue.ts\n`);
+  const data = tmp.path('long.bin');
+  const options = { seed: 5, markets: 2, depth: 8, events: 400_000, meanGapMs: 400 };
+  const writer = createRecordingWriter(data, syntheticHeader(options), { form: 'binary' });
+  for (const event of syntheticEvents(options)) writer.write(event);
+  await writer.close();
+
+  it('stops at the event reached, says so in one line, writes the partial summary and report, exit 130', async () => {
+    const out = tmp.path('out');
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' } });
+    let stderr = '';
+    let stdout = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('cue: replaying')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(130);
+    // one line when it stops, and the exit's own line naming where the partial results are
+    expect(stderr).toContain('\ninterrupted: stopping the backtest at the event reached; writing the partial summary and report\n');
+    expect(stderr.trimEnd().split('\n').at(-1)).toMatch(/interrupted: partial results \(to .*\) in /);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { data: { partial: boolean; events: number } };
+    expect(summary.data.partial).toBe(true);
+    expect(summary.data.events).toBeGreaterThan(0);
+    expect(summary.data.events).toBeLessThan(options.events);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('(partial: stopped before the end of the data)');
+    expect(stdout).toContain(`wrote ${join(out, 'summary.json')}`);
+  });
+});
