@@ -14,6 +14,9 @@ import { createVenueClient, type VenueClient } from '../../src/venue/client.ts';
 import { decodeBalanceAllowance, decodePositions } from '../../src/venue/decode.ts';
 import { ADDRESS, addressOf, KEY, OTHER_KEY, signer } from './trading/helpers.ts';
 
+/** A well-formed wallet address, so the parameter under test is the one refused. */
+const USER = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';
+
 /** The account-state routes (docs/protocol-additions.md): decoders on the venue's shapes, then client and sandbox together. */
 
 const fixture = (path: string): unknown => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
@@ -67,7 +70,7 @@ describe('client parameters', () => {
   it('CONDITIONAL without a token id, and a positions query without a user, are refused before sending', async () => {
     await expect(getBalanceAllowance(client, { assetType: 'CONDITIONAL', tokenId: '' })).rejects.toThrow(ParameterError);
     await expect(getPositions(client, { user: '' })).rejects.toThrow(/user/);
-    await expect(getPositions(client, { user: '0xu', limit: 501 })).rejects.toThrow(/limit/);
+    await expect(getPositions(client, { user: USER, limit: 501 })).rejects.toThrow(/limit/);
   });
 });
 

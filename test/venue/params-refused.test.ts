@@ -20,6 +20,8 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A well-formed wallet address, so the parameter under test is the one refused. */
+const USER = '0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A';
 const long = 'x'.repeat(101);
 
 const CASES: readonly (readonly [string, string, () => Promise<unknown>])[] = [
@@ -30,14 +32,14 @@ const CASES: readonly (readonly [string, string, () => Promise<unknown>])[] = [
   ['GET /trades unknown side', 'side', () => venue.getTrades(client, { side: 'HOLD' as Side })],
   ['GET /trades empty market item', 'market', () => venue.getTrades(client, { market: ['0xa', ''] })],
   ['GET /closed-positions without user', 'user', () => venue.getClosedPositions(client, { user: '' })],
-  ['GET /closed-positions title > 100', 'title', () => venue.getClosedPositions(client, { user: '0xu', title: long })],
-  ['GET /closed-positions limit > 50', 'limit', () => venue.getClosedPositions(client, { user: '0xu', limit: 51 })],
-  ['GET /closed-positions offset > 100000', 'offset', () => venue.getClosedPositions(client, { user: '0xu', offset: 100_001 })],
-  ['GET /closed-positions unknown sortBy', 'sortBy', () => venue.getClosedPositions(client, { user: '0xu', sortBy: 'SIZE' as 'TITLE' })],
-  ['GET /closed-positions unknown sortDirection', 'sortDirection', () => venue.getClosedPositions(client, { user: '0xu', sortDirection: 'UP' as 'ASC' })],
+  ['GET /closed-positions title > 100', 'title', () => venue.getClosedPositions(client, { user: USER, title: long })],
+  ['GET /closed-positions limit > 50', 'limit', () => venue.getClosedPositions(client, { user: USER, limit: 51 })],
+  ['GET /closed-positions offset > 100000', 'offset', () => venue.getClosedPositions(client, { user: USER, offset: 100_001 })],
+  ['GET /closed-positions unknown sortBy', 'sortBy', () => venue.getClosedPositions(client, { user: USER, sortBy: 'SIZE' as 'TITLE' })],
+  ['GET /closed-positions unknown sortDirection', 'sortDirection', () => venue.getClosedPositions(client, { user: USER, sortDirection: 'UP' as 'ASC' })],
   ['GET /activity without user', 'user', () => venue.getActivity(client, { user: '' })],
-  ['GET /activity limit > 500', 'limit', () => venue.getActivity(client, { user: '0xu', limit: 501 })],
-  ['GET /activity offset > 10000', 'offset', () => venue.getActivity(client, { user: '0xu', offset: 10_001 })],
+  ['GET /activity limit > 500', 'limit', () => venue.getActivity(client, { user: USER, limit: 501 })],
+  ['GET /activity offset > 10000', 'offset', () => venue.getActivity(client, { user: USER, offset: 10_001 })],
   ['GET /holders without market', 'market', () => venue.getHolders(client, { market: [] })],
   ['GET /holders limit > 500', 'limit', () => venue.getHolders(client, { market: ['0xa'], limit: 501 })],
   ['GET /holders negative minBalance', 'minBalance', () => venue.getHolders(client, { market: ['0xa'], minBalance: -1 })],
