@@ -142,6 +142,7 @@ export function trackedTokens(markets: readonly RecordedMarket[]): TrackedToken[
       makerBaseFeeBps: m.makerBaseFeeBps,
       takerBaseFeeBps: m.takerBaseFeeBps,
       acceptingOrders: true,
+      rewards: m.rewards === undefined ? undefined : { dailyRate: m.rewards.dailyRate, minSize: micros(m.rewards.minSize, `markets[${m.conditionId}].rewards.minSize`), maxSpreadCents: m.rewards.maxSpreadCents },
     }),
   );
 }

@@ -52,6 +52,8 @@ export interface ListedMarket {
   readonly makerBaseFeeBps: number;
   readonly takerBaseFeeBps: number;
   readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
+  /** The market's liquidity rewards when it pays some (docs/rewards.md); `minSize` a decimal string. */
+  readonly rewards?: { readonly dailyRate: number; readonly minSize: string; readonly maxSpreadCents: number };
 }
 
 /** The states of one of our orders, as the engine tracks it. */

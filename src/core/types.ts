@@ -1,4 +1,5 @@
 import type { Micros } from './fixed.ts';
+import type { RewardRules } from './rewards.ts';
 
 /**
  * Domain types shared by every room. Prices and sizes are Micros (integers of 1e-6, exact);
@@ -68,4 +69,6 @@ export interface MarketRules {
   readonly makerBaseFeeBps: number;
   readonly takerBaseFeeBps: number;
   readonly acceptingOrders: boolean;
+  /** The market's liquidity rewards (docs/rewards.md); absent when it pays none. */
+  readonly rewards?: RewardRules | undefined;
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.ts';
+import type { RewardRules } from '../core/rewards.ts';
 import type { TokenId } from '../core/types.ts';
 import type { VenueClient } from '../venue/client.ts';
 import { getMarketBySlug } from '../venue/actions/get-market-by-slug.ts';
@@ -104,8 +105,15 @@ export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<T
         makerBaseFeeBps: market.makerBaseFeeBps,
         takerBaseFeeBps: market.takerBaseFeeBps,
         acceptingOrders: market.acceptingOrders,
+        rewards: rewardRulesOfMarket(market),
       },
       keep,
     ),
   );
+}
+
+/** A market's reward rules alone (the scoring model's fields, not the per-asset rates); undefined when it pays none. */
+export function rewardRulesOfMarket(market: Pick<TradingMarket, 'rewards'>): RewardRules | undefined {
+  const r = market.rewards;
+  return r === undefined ? undefined : { dailyRate: r.dailyRate, minSize: r.minSize, maxSpreadCents: r.maxSpreadCents };
 }

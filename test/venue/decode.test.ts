@@ -115,7 +115,7 @@ describe('every fixture of a covered route decodes', () => {
       const odd = page.items.find((m) => m.minOrderSize === 14_970_000);
       expect(odd).toBeDefined(); // minimum_order_size 14.97 as exact Micros
       expect(page.items.every((m) => m.tickSize === 10_000 || m.tickSize === 1_000)).toBe(true);
-      expect(page.items.some((m) => m.rewards.rates.length === 0)).toBe(true); // rates: null
+      expect(page.items.some((m) => m.rewards === undefined)).toBe(true); // rates: null: pays no rewards
     }
   });
 
@@ -128,7 +128,9 @@ describe('every fixture of a covered route decodes', () => {
     expect(m.acceptingOrderTimestamp).toBeUndefined(); // null on the wire
     expect(m.endDate).toBe(Date.UTC(2024, 10, 5));
     expect(m.tokens.map((t) => t.price)).toEqual([486_500, 513_500]);
-    expect(m.rewards.rates[0]).toEqual({ assetAddress: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', rewardsDailyRate: 750 });
+    expect(m.rewards?.rates[0]).toEqual({ assetAddress: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', rewardsDailyRate: 750 });
+    // the scoring model's rules (core/rewards.ts): min_size 200 shares, max_spread 1.5 cents
+    expect(m.rewards).toMatchObject({ dailyRate: 750, minSize: 200_000_000, maxSpreadCents: 1.5 });
   });
 
   it('venue/gamma_market.json (GET /markets/slug/{slug}, metadata form)', () => {

@@ -82,5 +82,6 @@ export function recordedMarketOf(market: TradingMarket): RecordedMarket {
     makerBaseFeeBps: market.makerBaseFeeBps,
     takerBaseFeeBps: market.takerBaseFeeBps,
     tokens: market.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
+    ...(market.rewards !== undefined ? { rewards: { dailyRate: market.rewards.dailyRate, minSize: formatMicros(market.rewards.minSize), maxSpreadCents: market.rewards.maxSpreadCents } } : {}),
   };
 }

@@ -227,7 +227,20 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
     makerBaseFeeBps: fee('makerBaseFeeBps'),
     takerBaseFeeBps: fee('takerBaseFeeBps'),
     tokens,
+    ...(mo['rewards'] !== undefined ? { rewards: recordedRewards(mo['rewards'], `${p}.rewards`) } : {}),
   };
+}
+
+/** A market's `rewards` (optional): `{dailyRate, minSize, maxSpreadCents}`, non-negative, `minSize` a decimal string. */
+function recordedRewards(value: unknown, p: string): NonNullable<RecordedMarket['rewards']> {
+  const o = obj(value, p);
+  const num = (key: string): number => {
+    const v = o[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new DecodeError(`${p}.${key}`, 'a non-negative number', v);
+    return v;
+  };
+  decimal(o['minSize'], `${p}.minSize`);
+  return { dailyRate: num('dailyRate'), minSize: o['minSize'] as string, maxSpreadCents: num('maxSpreadCents') };
 }
 
 /** Makes a market's tokens ones that events may name. */

@@ -70,6 +70,7 @@ export function encodeMarket(m: RecordedMarket): string {
     makerBaseFeeBps: m.makerBaseFeeBps,
     takerBaseFeeBps: m.takerBaseFeeBps,
     tokens: m.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
+    ...(m.rewards !== undefined ? { rewards: { dailyRate: m.rewards.dailyRate, minSize: m.rewards.minSize, maxSpreadCents: m.rewards.maxSpreadCents } } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 import { DecodeError } from '../../core/errors.ts';
+import { rewardRulesOf } from '../../core/rewards.ts';
 import type { MarketEventRef, MarketRewards, MarketToken, Page, RewardRate, SimplifiedMarket, TradingMarket } from '../domain/trading.ts';
 import {
   asObj,
@@ -53,17 +54,21 @@ function decodeToken(v: unknown, path: string): MarketToken {
   };
 }
 
-function decodeRewards(v: unknown, path: string): MarketRewards {
-  if (v === undefined || v === null) return { rates: [], minSize: 0, maxSpread: 0 };
+/** `rewards` onto the scoring model's rules (core/rewards.ts); undefined when it pays none (no rates). */
+function decodeRewards(v: unknown, path: string): MarketRewards | undefined {
+  if (v === undefined || v === null) return undefined;
   const o = asObj(v, path);
-  return {
-    rates: list(o, path, 'rates', (r, p): RewardRate => {
-      const ro = asObj(r, p);
-      return { assetAddress: reqStr(ro, p, 'asset_address'), rewardsDailyRate: reqNum(ro, p, 'rewards_daily_rate') };
-    }),
-    minSize: optNum(o, path, 'min_size') ?? 0,
-    maxSpread: optNum(o, path, 'max_spread') ?? 0,
-  };
+  const rates = list(o, path, 'rates', (r, p): RewardRate => {
+    const ro = asObj(r, p);
+    return { assetAddress: reqStr(ro, p, 'asset_address'), rewardsDailyRate: reqNum(ro, p, 'rewards_daily_rate') };
+  });
+  const minSize = optNum(o, path, 'min_size') ?? 0;
+  const maxSpread = optNum(o, path, 'max_spread') ?? 0;
+  if (minSize < 0) throw new DecodeError(at(path, 'min_size'), 'a non-negative number', minSize);
+  if (maxSpread < 0) throw new DecodeError(at(path, 'max_spread'), 'a non-negative number', maxSpread);
+  for (const [i, r] of rates.entries()) if (r.rewardsDailyRate < 0) throw new DecodeError(at(at(path, 'rates'), i), 'a non-negative rewards_daily_rate', r.rewardsDailyRate);
+  const rules = rewardRulesOf({ rates, minSize, maxSpread });
+  return rules === undefined ? undefined : { ...rules, rates };
 }
 
 function decodeEventRef(o: Obj, path: string): MarketEventRef | undefined {

@@ -1,4 +1,5 @@
 import type { Micros } from '../../core/fixed.ts';
+import type { RewardRules } from '../../core/rewards.ts';
 import type { ConditionId, MarketRules, TokenId } from '../../core/types.ts';
 
 /**
@@ -31,10 +32,13 @@ export interface RewardRate {
   readonly rewardsDailyRate: number;
 }
 
-export interface MarketRewards {
+/**
+ * A market's `rewards` (2.10), decoded: the rules the scoring model takes (`dailyRate` the sum of
+ * the per-asset rates, `minSize` in Micros, `maxSpreadCents` as sent) and the rates as sent. A
+ * market whose `rates` is null or empty pays none: its `rewards` is undefined.
+ */
+export interface MarketRewards extends RewardRules {
   readonly rates: readonly RewardRate[];
-  readonly minSize: number;
-  readonly maxSpread: number;
 }
 
 export interface MarketEventRef {
@@ -75,7 +79,7 @@ export interface TradingMarket extends MarketRules {
   readonly secondsDelay: number;
   readonly takerOrderDelayMs: number | undefined;
   readonly orderAgeSeconds: number | undefined;
-  readonly rewards: MarketRewards;
+  readonly rewards: MarketRewards | undefined;
   readonly tokens: readonly MarketToken[];
   readonly tags: readonly string[];
   readonly status: string | undefined;
@@ -100,7 +104,7 @@ export interface SimplifiedMarket {
   readonly acceptingOrders: boolean;
   readonly marketId: number | undefined;
   readonly tokens: readonly MarketToken[];
-  readonly rewards: MarketRewards;
+  readonly rewards: MarketRewards | undefined;
   readonly assetsIds: readonly TokenId[];
   readonly outcomes: readonly string[];
 }

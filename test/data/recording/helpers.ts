@@ -98,6 +98,7 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
       { tokenId: '3001', outcome: 'Yes' },
       { tokenId: '3002', outcome: 'No' },
     ],
+    rewards: { dailyRate: 25, minSize: '50', maxSpreadCents: 3.5 },
   };
   const a1 = next();
   events.push({ type: 'marketAdded', market: late, tsEvent: a1 - 4, tsInit: a1 });
@@ -137,6 +138,8 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
     makerBaseFeeBps: 0,
     takerBaseFeeBps: 10,
     tokens: ids.map((tokenId, k) => ({ tokenId, outcome: k === 0 ? 'Yes' : 'No' })),
+    // a market paying liquidity rewards (docs/rewards.md): they round-trip in both forms
+    ...(i === 0 ? { rewards: { dailyRate: 750, minSize: '200', maxSpreadCents: 1.5 } } : {}),
   }));
   const header: RecordingHeader = { format: 'clobot-recording', version: 1, createdAt: 1_785_000_000_000, source: 'test:fixtures', markets };
   return { header, events };
