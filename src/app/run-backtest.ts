@@ -78,7 +78,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const { config, data } = input;
   const bt = config.backtest;
   const log = input.log ?? SILENT;
-  const warnings: string[] = [];
+  const warnings: string[] = [...(data.warnings ?? [])];
 
   // strategies, and the recorded markets each one trades
   const loaded = await loadRunStrategies(config, { overrides: input.overrides, definitions: input.definitions });

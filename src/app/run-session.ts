@@ -101,7 +101,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   const log = fieldLogger(logger);
   const clock = options.clock ?? new LiveClock();
   if (config.mode === 'backtest') {
-    throw new ConfigError(`mode (${config.source.file}): a backtest runs with 'clobot backtest <config> --data <file>', not 'clobot run'`);
+    throw new ConfigError(`mode (${config.source.file}): a backtest runs with 'clobot backtest <config> --data <file…>', not 'clobot run'`);
   }
 
   let sandbox: RunningSandbox | undefined;

@@ -9,6 +9,10 @@ export interface BacktestData {
   events(): AsyncIterable<MarketEvent> | Iterable<MarketEvent>;
   /** The same events in batches (the fast way), reporting file bytes read as it goes. */
   batches?(onBytes?: (bytesRead: number) => void): AsyncIterable<readonly MarketEvent[]>;
+  /** The files the data comes from, when several are replayed as one (src/backtest/data-set.ts). */
+  readonly files?: readonly { readonly name: string }[];
+  /** What reading the data noticed (a file without events), for the run's warnings. */
+  readonly warnings?: readonly string[];
 }
 
 /** Backtest data from a file, read in batches with a running count of file bytes. */

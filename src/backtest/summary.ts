@@ -28,6 +28,8 @@ export interface BacktestSummary {
   readonly name: string;
   readonly data: {
     readonly file: string;
+    /** Every file replayed, in the order given (one for a single file; see src/backtest/data-set.ts). */
+    readonly files: readonly string[];
     readonly source: string;
     readonly from: string | null;
     readonly to: string | null;
@@ -190,6 +192,7 @@ export function buildSummary(input: {
     name: config.name,
     data: {
       file: basename(input.data.name),
+      files: (input.data.files ?? [input.data]).map((f) => basename(f.name)),
       source: input.data.header.source,
       from: r.firstTsInit === undefined ? null : new Date(r.firstTsInit).toISOString(),
       to: r.lastTsInit === undefined ? null : new Date(r.lastTsInit).toISOString(),

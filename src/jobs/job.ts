@@ -6,8 +6,9 @@ import type { BacktestSummary } from '../backtest/summary.ts';
  * A backtest job: everything one run needs, as plain JSON (a thread, a process or a queue on
  * another machine can carry it). The config is resolved: the file's bytes as they were when the
  * job was made, plus the overrides of this point, so a file edited meanwhile changes no job. The
- * data is named by its content: the runner reads it at `path` and refuses it unless its SHA-256 is
- * `sha256` (a job never runs on other data than it was made for).
+ * data is one file or several replayed as one (src/backtest/data-set.ts), each named by its
+ * content: the runner reads it at `path` and refuses it unless its SHA-256 is `sha256` (a job
+ * never runs on other data than it was made for).
  */
 export interface BacktestJob {
   /** Unique among the jobs run together (a sweep point's label). */
@@ -15,7 +16,8 @@ export interface BacktestJob {
   readonly config: JobConfig;
   /** Config keys set for this job (`--set`, then the sweep point's keys), applied over the text's as the YAML's own. */
   readonly overrides: readonly ConfigOverride[];
-  readonly data: JobData;
+  /** The data files, in the order given (`--data a b`, a glob's matches in name order). */
+  readonly data: readonly JobData[];
   /** Overrides the config's `backtest.from` / `backtest.to`. */
   readonly window?: Partial<DataWindow>;
   /** Overrides the config's `backtest.keepGoing`. */

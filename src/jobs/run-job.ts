@@ -1,5 +1,6 @@
 import { runBacktest } from '../app/run-backtest.ts';
 import { openBacktestData } from '../backtest/data-file.ts';
+import { mergeData } from '../backtest/data-set.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
 import { writeResults } from '../backtest/write-results.ts';
 import { parseConfig } from '../config/load-config.ts';
@@ -13,10 +14,12 @@ import type { BacktestJob } from './job.ts';
  * its jobs through this.
  */
 export async function runJob(job: BacktestJob, verifier: DataVerifier): Promise<BacktestSummary> {
-  await verifier.verify(job.data);
+  for (const file of job.data) await verifier.verify(file);
   const config = parseConfig(job.config.text, job.config.file, process.env, { overrides: job.overrides });
   // one thread per job: the runner already keeps every core busy
-  const data = await openBacktestData(job.data.path, { decode: 'thread' });
+  const files = [];
+  for (const file of job.data) files.push(await openBacktestData(file.path, { decode: 'thread' }));
+  const data = await mergeData(files);
   const result = await runBacktest({ config, data, keepGoing: job.keepGoing, window: job.window });
   writeResults(result, job.outDir);
   return result.summary;

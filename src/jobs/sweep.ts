@@ -8,7 +8,7 @@ import type { DataWindow } from '../backtest/data-window.ts';
 import { OBJECTIVES, rankBy, type ObjectiveName } from '../backtest/objectives.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
 import { sha256File } from './data-hash.ts';
-import type { BacktestJob } from './job.ts';
+import type { BacktestJob, JobData } from './job.ts';
 import type { JobRunner } from './job-runner.ts';
 
 /**
@@ -51,7 +51,8 @@ export async function checkSweepPoints(configPath: string, points: readonly Swee
 
 export interface SweepJobsInput {
   readonly configPath: string;
-  readonly dataPath: string;
+  /** The data files (a sweep replays them as one, as `clobot backtest --data a b` does). */
+  readonly dataPaths: readonly string[];
   readonly points: readonly SweepPoint[];
   /** The command's `--set` keys, applied in every point before the point's own. */
   readonly sets?: readonly ConfigOverride[];
@@ -61,12 +62,15 @@ export interface SweepJobsInput {
   readonly window?: Partial<DataWindow>;
 }
 
-/** One job per point: the config file's text read once, the data hashed once. */
+/** One job per point: the config file's text read once, each data file hashed once. */
 export async function sweepJobs(input: SweepJobsInput): Promise<BacktestJob[]> {
   const file = resolve(input.configPath);
   const config = { file, text: readConfigText(file) };
-  const path = resolve(input.dataPath);
-  const data = { path, sha256: await sha256File(path) };
+  const data: JobData[] = [];
+  for (const p of input.dataPaths) {
+    const path = resolve(p);
+    data.push({ path, sha256: await sha256File(path) });
+  }
   return input.points.map((p) => ({
     id: p.label,
     config,

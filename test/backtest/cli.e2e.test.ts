@@ -10,6 +10,7 @@ import { serializeSummary } from '../../src/backtest/summary.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { Dec } from '../../src/core/fixed.ts';
+import type { MarketEvent } from '../../src/core/events.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 import { TempDir } from './helpers.ts';
 
@@ -103,6 +104,41 @@ describe('clobot backtest', async () => {
     }
     // the parameters matter: four different results
     expect(summaries.size).toBe(4);
+  });
+
+  it('--data a b (or a glob) replays the files as one run: the same summary as the whole recording; a sweep takes the same', async () => {
+    const events = [...syntheticEvents({ seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 })];
+    const head = syntheticHeader({ seed: 11, markets: 2 });
+    const cut = events[1_500]!.tsInit;
+    const parts: [string, MarketEvent[], 'text' | 'binary'][] = [
+      [tmp.path('days/day1.jsonl.gz'), events.filter((e) => e.tsInit < cut), 'text'],
+      [tmp.path('days/day2.bin'), events.filter((e) => e.tsInit >= cut), 'binary'],
+    ];
+    for (const [path, part, form] of parts) {
+      const writer = createRecordingWriter(path, head, { form });
+      for (const e of part) writer.write(e);
+      await writer.close();
+    }
+    const whole = tmp.path('whole');
+    expect(clobot(['backtest', configPath, '--data', binaryFile, '--out', whole, '--no-progress']).code).toBe(0);
+    const split = tmp.path('split');
+    const r = clobot(['backtest', configPath, '--data', parts[0]![0], parts[1]![0], '--out', split, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    type Summary = { data: { file: string; files: string[] }; metrics: { fills: number } };
+    const a = JSON.parse(readFileSync(join(whole, 'summary.json'), 'utf8')) as Summary;
+    const b = JSON.parse(readFileSync(join(split, 'summary.json'), 'utf8')) as Summary;
+    expect(b.data.files).toEqual(['day1.jsonl.gz', 'day2.bin']);
+    expect(b.metrics.fills).toBeGreaterThan(0);
+    expect({ ...b, data: { ...b.data, file: a.data.file, files: a.data.files } }).toEqual(a);
+    // a quoted glob, in a sweep
+    const out = tmp.path('glob-sweep');
+    const s = clobot(['backtest', configPath, '--data', tmp.path('days/day*'), '--out', out, '--no-progress', '--workers', '1', '--sweep', 'bq.size=10,20']);
+    expect(s.code, s.stderr).toBe(0);
+    const point = JSON.parse(readFileSync(join(out, 'bq.size=10', 'summary.json'), 'utf8')) as Summary;
+    expect(point.metrics).toEqual(b.metrics);
+    const none = clobot(['backtest', configPath, '--data', tmp.path('days/*.csv')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(`--data: '${tmp.path('days/*.csv')}' matches no file\n`);
   });
 
   it('refuses data that is not a recording nor a usable store, with one line and exit 2', () => {

@@ -50,8 +50,8 @@ describe('jobs and the local pool', async () => {
   it('a sweep through the JobRunner port gives each point the in-process result and the same table', async () => {
     const out = tmp.path('sweep');
     const points = sweepPoints([parseSweepAxis('bq.halfSpreadTicks=1,2', ['bq']), parseSweepAxis('requoteTicks=1,3', ['bq'])], out);
-    const jobs = await sweepJobs({ configPath, dataPath, points });
-    expect(jobs.map((j) => j.data.sha256)).toEqual(Array(4).fill(await sha256File(dataPath)));
+    const jobs = await sweepJobs({ configPath, dataPaths: [dataPath], points });
+    expect(jobs.map((j) => j.data.map((d) => d.sha256))).toEqual(Array(4).fill([await sha256File(dataPath)]));
     expect(JSON.parse(JSON.stringify(jobs))).toEqual(jobs); // a job is plain JSON: any runner can carry it
     const seen: number[] = [];
     const rows = await runSweep(new LocalPoolRunner({ workers: 2 }), points, jobs, (_row, done) => seen.push(done));
@@ -70,15 +70,15 @@ describe('jobs and the local pool', async () => {
     const copy = tmp.path('copy.bin');
     appendFileSync(copy, readFileSync(dataPath));
     const points = sweepPoints([parseSweepAxis('bq.size=10,20', ['bq'])], tmp.path('hash'));
-    const [good, bad] = await sweepJobs({ configPath, dataPath: copy, points });
-    const wrong = { ...bad!, data: { ...bad!.data, sha256: 'f'.repeat(64) } };
+    const [good, bad] = await sweepJobs({ configPath, dataPaths: [copy], points });
+    const wrong = { ...bad!, data: [{ ...bad!.data[0]!, sha256: 'f'.repeat(64) }] };
     const outcomes: JobOutcome[] = await new LocalPoolRunner({ workers: 1 }).run([good!, wrong]);
     expect(outcomes[0]!.kind).toBe('done');
     expect(outcomes[1]).toEqual({
       kind: 'failed',
       id: wrong.id,
       name: 'DataHashMismatchError',
-      message: `${copy}: the data file's SHA-256 is ${good!.data.sha256}, the job was made for ${'f'.repeat(64)} (the file changed, or another file has this path here)`,
+      message: `${copy}: the data file's SHA-256 is ${good!.data[0]!.sha256}, the job was made for ${'f'.repeat(64)} (the file changed, or another file has this path here)`,
     });
     // the same job after the file changed under it
     appendFileSync(copy, Buffer.from([0]));

@@ -16,7 +16,7 @@ import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
 import { readTime, TIME_FORMS } from '../../config/window-time.ts';
 
 interface BacktestOptions {
-  data: string;
+  data: string[];
   out?: string;
   sweep: string[];
   set: ConfigOverride[];
@@ -32,6 +32,11 @@ interface BacktestOptions {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `--data a b 'rec/*.gz'` (and `--data a --data b`): every value, each a path. */
+function collectPaths(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), parsePathOption(value)];
 }
 
 function parseDecode(value: string): string {
@@ -51,7 +56,8 @@ function parseTime(value: string): number {
 }
 
 /**
- * `clobot backtest <config> --data <file>`: replays a recording through the config's strategies
+ * `clobot backtest <config> --data <file…>`: replays recordings (one, several or a glob, as one
+ * stream in time order, see src/backtest/data-set.ts) through the config's strategies
  * in virtual time (the same engine as live, the backtest execution edge as its venue), shows a
  * progress bar on stderr, prints a summary table and writes `<out>/summary.json` and
  * `<out>/report.html`. With `--sweep param=v1,v2,...` (repeatable) it runs the whole grid on
@@ -62,7 +68,11 @@ export function registerBacktest(program: Command): void {
     .command('backtest')
     .description('replay recorded market data through a config\'s strategies (simulated fills, virtual time)')
     .argument('<config>', 'path to the YAML run config', parsePathOption)
-    .requiredOption('--data <file>', 'the recording to replay (clobot record / clobot import), or a run store (clobot run --store)', parsePathOption)
+    .requiredOption(
+      '--data <file...>',
+      "the data to replay: recordings (clobot record / clobot import) or run stores (clobot run --store); several files or a quoted glob ('rec/*.jsonl.gz') replay as one stream in time order",
+      collectPaths,
+    )
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
     .option('--set <key=value>', SET_HELP, collectSet, [])
     .option('--sweep <key=values>', 'sweep any config key over values, e.g. mm.size=5,10,20 or backtest.queueModel=conservative,optimistic (repeatable)', collect, [])
@@ -82,11 +92,11 @@ export function registerBacktest(program: Command): void {
         const name = (flag: 'from' | 'to') => (opts[flag] !== undefined ? `--${flag}` : `backtest.${flag}`);
         throw new UsageError(`${name('to')}: must be after ${name('from')} (${new Date(window.from).toISOString()}), was ${new Date(window.to).toISOString()}`);
       }
-      const { openBacktestData } = await import('../../backtest/data-file.ts');
-      const data = await openBacktestData(opts.data, { decode: opts.decode });
+      const { openDataSet } = await import('../../backtest/data-set.ts');
+      const data = await openDataSet(opts.data, { decode: opts.decode });
       const showProgress = opts.progress !== false && process.stderr.isTTY === true;
       if (opts.sweep.length > 0) {
-        await sweep(configPath, config, data.path, opts, outDir, showProgress, window);
+        await sweep(configPath, config, data.files.map((f) => f.path), opts, outDir, showProgress, window);
         return;
       }
 
@@ -145,7 +155,7 @@ export function registerBacktest(program: Command): void {
 async function sweep(
   configPath: string,
   config: RunConfig,
-  dataPath: string,
+  dataPaths: readonly string[],
   opts: BacktestOptions,
   outDir: string,
   showProgress: boolean,
@@ -169,7 +179,7 @@ async function sweep(
   const { SingleBar, Presets } = (await import('cli-progress')).default;
   const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(points.length, 0);
-  const jobs = await sweepJobs({ configPath, dataPath, points, sets: opts.set, keepGoing: opts.keepGoing, window });
+  const jobs = await sweepJobs({ configPath, dataPaths, points, sets: opts.set, keepGoing: opts.keepGoing, window });
   const runner = new LocalPoolRunner({ workers: opts.workers });
   let rows;
   try {
