@@ -117,7 +117,7 @@ function venueAccount(
 }
 
 /** The venue's 401 turned into which credential to check (by its variable name, never its value). */
-function refusedCredential(err: AuthError, given: boolean, env: SecretEnvNames): AuthError {
+export function refusedCredential(err: AuthError, given: boolean, env: SecretEnvNames): AuthError {
   const text = err.message;
   let which: string;
   if (!given) which = `the API credentials derived from the private key (${env.privateKey})`;

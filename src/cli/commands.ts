@@ -11,6 +11,7 @@ import { registerStatus } from './commands/status.ts';
 import { registerBacktest } from './commands/backtest.ts';
 import { registerInit } from './commands/init.ts';
 import { registerNewStrategy } from './commands/new-strategy.ts';
+import { registerDoctor } from './commands/doctor.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
@@ -26,4 +27,5 @@ export function registerCommands(program: Command): void {
   registerBacktest(program);
   registerInit(program);
   registerNewStrategy(program);
+  registerDoctor(program);
 }

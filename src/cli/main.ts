@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AuthError, ClobotError, ConfigError, RunEndError, StoreError, type StoreErrorCode } from '../core/errors.ts';
 import { registerCommands } from './commands.ts';
+import { CommandVerdict } from './command-verdict.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
@@ -38,6 +39,7 @@ export function exitCodeOf(err: unknown): number {
     const shown = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
     return shown ? EXIT_OK : EXIT_USAGE;
   }
+  if (err instanceof CommandVerdict) return err.exitCode;
   // a bad config; a wrong path, a file that is not a (readable or writable) store, or one in use
   if (err instanceof ConfigError || err instanceof UsageError || err instanceof AuthError) return EXIT_USAGE;
   // a stop that left orders live (3), a run that failed closed (4): core/errors.ts
@@ -49,7 +51,7 @@ export function exitCodeOf(err: unknown): number {
 /** Writes a failure on stderr (commander has written its own; a ConfigError is one line per problem); returns the exit code. */
 export function reportError(err: unknown): number {
   const code = exitCodeOf(err);
-  if (err instanceof CommanderError) return code;
+  if (err instanceof CommanderError || err instanceof CommandVerdict) return code;
   if (err instanceof ConfigError) {
     // one line per problem, each naming its key path and file:line
     for (const line of err.message.split('\n')) process.stderr.write(`${line}\n`);

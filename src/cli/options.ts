@@ -6,7 +6,7 @@ import { parseSet, type ConfigOverride } from '../config/config-overrides.ts';
 /** Commander value parsers that reject bad values with one line naming the value. */
 export function parseIntOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
+    if (!(min < 0 ? /^-?\d+$/ : /^\d+$/).test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
     const n = Number(value);
     if (n < min || n > max) throw new InvalidArgumentError(`expected ${min}..${max}, got ${n}`);
     return n;

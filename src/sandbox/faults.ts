@@ -55,6 +55,12 @@ export interface FaultSettings {
    * and is silent. Subscriptions made meanwhile are kept; turned off, messages flow again.
    */
   readonly wsSilent: boolean;
+  /**
+   * The venue's clock runs this far ahead of ours (negative: behind), ms: `GET /time` answers it
+   * and the L1/L2 timestamp window is judged by it, as a venue whose clock differs from the
+   * caller's would (what `clobot doctor` measures).
+   */
+  readonly clockSkewMs: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -73,6 +79,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   settlementFailRate: 0,
   matchingDelayMs: null,
   wsSilent: false,
+  clockSkewMs: 0,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -95,6 +102,7 @@ const patchSchema = z
     settlementFailRate: z.number().min(0).max(1),
     matchingDelayMs: z.number().int().min(0).max(MAX_DELAY_MS).nullable(),
     wsSilent: z.boolean(),
+    clockSkewMs: z.number().int().min(-86_400_000).max(86_400_000),
   })
   .partial();
 

@@ -12,6 +12,7 @@ export const DEFAULT_SANDBOX_PORT = 8765;
 
 interface SandboxFlags {
   port: number;
+  clockSkewMs: number;
   seed: number;
   markets: number;
   events: number;
@@ -79,6 +80,7 @@ export function registerSandbox(program: Command): void {
     .option('--settle-retry-rate <x>', 'share of our trades that go RETRYING, then CONFIRMED, 0..1 (seeded)', parseShare, 0)
     .option('--settle-fail-rate <x>', 'fault: share of our trades that go RETRYING, then FAILED and are reversed, 0..1 (seeded)', parseShare, 0)
     .option('--matching-delay-ms <n>', "hold every marketable order this long (DELAYED) before it meets the book, ms (default: each market's seconds_delay)", parseIntOption(0, 600_000))
+    .option('--clock-skew-ms <n>', "fault: the venue's clock runs this far ahead of ours (negative: behind), ms; GET /time and the auth window follow it (write a negative value as --clock-skew-ms=-5000)", parseIntOption(-86_400_000, 86_400_000), 0)
     .addOption(
       new Option('--server-secret <hex>', `key of the API credentials, 32 to 512 hex digits (default: random at every start, so credentials do not outlive the process)`)
         .env(SERVER_SECRET_ENV)
@@ -120,6 +122,7 @@ export function registerSandbox(program: Command): void {
           mode: flags.mode,
           ignoreHeartbeats: flags.ignoreHeartbeats,
           wsSilent: flags.wsSilent,
+          clockSkewMs: flags.clockSkewMs,
           settlementMinedMs: flags.settleMinedMs,
           settlementConfirmedMs: flags.settleConfirmedMs,
           settlementRetryRate: flags.settleRetryRate,

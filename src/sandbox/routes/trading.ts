@@ -137,7 +137,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: SandboxContext,
   });
 
   app.get('/time', { config: { routeId: 'getServerTime' } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(String(Math.floor(ctx.clock.now() / 1000))),
+    reply.type('application/json; charset=utf-8').send(String(Math.floor((ctx.clock.now() + ctx.faults.settings.clockSkewMs) / 1000))),
   );
 
   app.get('/tick-size', { config: { routeId: 'getTickSize' } }, (request) => {

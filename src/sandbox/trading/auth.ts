@@ -112,7 +112,7 @@ function checkL2(ctx: SandboxContext, request: FastifyRequest): Caller {
 function checkFreshness(ctx: SandboxContext, timestamp: string, what: string): void {
   if (!/^\d{1,12}$/.test(timestamp)) throw unauthorized(`${what} must be unix seconds`);
   const windowSec = ctx.trading.authWindowMs / 1000;
-  const skew = Number(timestamp) - ctx.clock.now() / 1000;
+  const skew = Number(timestamp) - (ctx.clock.now() + ctx.faults.settings.clockSkewMs) / 1000;
   if (Math.abs(skew) > windowSec) {
     throw unauthorized(`${what} is ${Math.round(Math.abs(skew))} s ${skew < 0 ? 'old' : 'ahead'}, outside the ${windowSec} s window of the sandbox clock`);
   }
