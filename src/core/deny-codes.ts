@@ -22,5 +22,6 @@ export const DENY_CODES = [
   'TRADING_HALTED',
   'RECONCILING',
   'AMOUNT_OUT_OF_RANGE',
+  'BASKET_EVENT_CAP',
 ] as const;
 export type DenyCode = (typeof DENY_CODES)[number];

@@ -64,7 +64,42 @@ export interface QuoteIntent {
   readonly group?: string;
 }
 
-export type OrderIntent = PlaceIntent | CancelIntent | CancelAllIntent | QuoteIntent;
+/** One order of a basket: a token, a side, a limit price and a size (Micros). */
+export interface BasketLeg {
+  readonly tokenId: TokenId;
+  readonly side: Side;
+  /** The worst price this leg may trade at (a BUY's most, a SELL's least). */
+  readonly price: Micros;
+  readonly size: Micros;
+}
+
+/** Most legs in one basket: they go out in one batch, and a batch holds at most 15 orders. */
+export const MAX_BASKET_LEGS = 15;
+
+/**
+ * Several orders that stand or fall together (strategy API 3, additive): the legs go out in ONE
+ * batch as FOK or FAK orders; risk checks them together (every leg filling, the event's exposure)
+ * and denies the whole basket with one code or sends every leg; once every leg is answered, a
+ * basket that did not fill completely is unwound (`unwind`: the filled legs are traded back, the
+ * loss at most `maxUnwindLoss`) or kept (`hold`). The outcome reaches the strategy's `onBasket`
+ * as one BasketEvent (BasketCompleted, BasketPartial or BasketUnwound). docs/baskets.md.
+ */
+export interface BasketIntent {
+  readonly kind: 'basket';
+  /** 1 to MAX_BASKET_LEGS legs. */
+  readonly legs: readonly BasketLeg[];
+  /** FOK: each leg fills completely or not at all; FAK: each leg takes what there is. */
+  readonly orderType: 'FOK' | 'FAK';
+  /** What to do when some legs did not fill: trade the filled ones back, or keep them. */
+  readonly onPartial: 'unwind' | 'hold';
+  /** The most an unwind may lose, USDC (Micros), fees included: the unwind's limit prices keep it within. */
+  readonly maxUnwindLoss: Micros;
+  /** Echoed on the basket's event and on every order of it (legs and unwinds), as on a place intent. */
+  readonly ref?: string;
+  readonly group?: string;
+}
+
+export type OrderIntent = PlaceIntent | CancelIntent | CancelAllIntent | QuoteIntent | BasketIntent;
 
 /** A place intent after the engine stamped it: the unit risk checks and the executor sends. */
 export interface OrderRequest extends PlaceIntent {

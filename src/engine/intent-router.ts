@@ -10,6 +10,8 @@ import type { OrderCanceller } from './order-canceller.ts';
 import type { OrderSubmitter } from './order-submitter.ts';
 import { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 import { QuoteHolds } from './quote-holds.ts';
+import { BasketExecutor } from './executors/basket.ts';
+import type { BasketEvent } from '../core/basket-events.ts';
 import type { RiskSnapshot } from './risk-snapshot.ts';
 import { DENY_LABELS, ENGINE_METRICS } from './engine-metrics.ts';
 
@@ -35,6 +37,8 @@ export interface IntentRouterParts {
   readonly cash: () => number;
   /** Whether the strategy is running (a quote held for a cancel's answer goes out only then). */
   readonly running: (strategyId: string) => boolean;
+  /** Tells a strategy what became of its basket. */
+  readonly basket: (strategyId: string, event: BasketEvent) => void;
 }
 
 /**
@@ -43,12 +47,14 @@ export interface IntentRouterParts {
  * the missing levels placed, a level that would fight an order being cancelled held until that
  * cancel is answered: quote-holds.ts), places become requests with a fresh client order id, are checked
  * by risk as one batch (the engine gates first), and what risk approves is tracked and queued
- * for posting. Every denial reaches the strategy as OrderDenied with its code; a kill-switch
- * denial also raises the engine's latched `killSwitch` halt.
+ * for posting; baskets go to the basket executor (executors/basket.ts). Every denial reaches the
+ * strategy as OrderDenied with its code; a kill-switch denial also raises the engine's latched
+ * `killSwitch` halt.
  */
 export class IntentRouter {
   readonly #p: IntentRouterParts;
   readonly #holds: QuoteHolds;
+  readonly #baskets: BasketExecutor;
   #seq = 0;
 
   constructor(parts: IntentRouterParts) {
@@ -60,6 +66,16 @@ export class IntentRouter {
       scheduler: parts.desk.clock.scheduler,
       retry: (strategyId, intent) => this.handle(strategyId, [intent]),
       live: (strategyId) => !parts.desk.stopped && parts.running(strategyId),
+    });
+    this.#baskets = new BasketExecutor({
+      desk: parts.desk,
+      cache: parts.cache,
+      risk: parts.risk,
+      snapshot: parts.snapshot,
+      submitter: parts.submitter,
+      nextClientOrderId: () => this.#nextClientOrderId(),
+      tell: parts.basket,
+      killSwitch: parts.killSwitch,
     });
   }
 
@@ -89,6 +105,9 @@ export class IntentRouter {
         case 'cancelAll':
           this.#holds.dropStrategy(strategyId, intent);
           for (const record of tracker.open({ strategyId, conditionId: intent.conditionId, tokenId: intent.tokenId })) canceller.request(record);
+          break;
+        case 'basket':
+          this.#baskets.place(strategyId, intent);
           break;
         case 'quote': {
           const tick = cache.get(intent.tokenId)?.rules.tickSize ?? DEFAULT_TICK;

@@ -130,6 +130,18 @@ export class OrderSubmitter {
     }
   }
 
+  /**
+   * Queues orders that must share ONE post (a basket's legs, at most MAX_ORDERS_PER_BATCH): they
+   * join the waiting batch when they fit beside it, else the next one, and are never split. A
+   * group larger than the configured `maxBatchSize` (but within the venue's 15) is posted at once
+   * as its own batch.
+   */
+  submitTogether(records: readonly OrderRecord[]): void {
+    if (records.length > MAX_ORDERS_PER_BATCH) throw new RangeError(`${records.length} orders cannot share a batch of at most ${MAX_ORDERS_PER_BATCH}`);
+    if (this.#desk.settings.maxBatchWaitMs <= 0 || records.length > this.#batchSize) this.#out.post(records);
+    else this.#out.pushGroup(records);
+  }
+
   /** Emits once no order batch is in flight (at once when none is), or after `maxMs` on the clock. */
   drain$(maxMs: number): Observable<unknown> {
     if (this.#inFlight === 0) return of(undefined);
@@ -310,6 +322,8 @@ export class OrderSubmitter {
         metrics.inc(ENGINE_METRICS.accepted);
         desk.consecutiveRejects = 0;
         if (record.orderId !== result.orderId && result.orderId) tracker.setOrderId(record, result.orderId, now);
+        // the shares it matched at once: a BUY takes them, a SELL gives them
+        if (result.status === 'MATCHED') record.matched = record.request.side === 'BUY' ? result.taking : result.making;
         // a matched order may already be filled; fills arrive through fills$
         if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN') {
           const next = result.status === 'MATCHED' && record.filled >= record.request.size ? 'FILLED' : record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE';

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { BasketEvent } from '../core/basket-events.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { MemoryMetrics } from '../core/metrics.ts';
@@ -211,6 +212,8 @@ export type EngineEvent =
   | { readonly type: 'lifecycle'; readonly event: LifecycleEvent }
   /** An order batch handed to the execution edge (not journaled: its timings are metrics). */
   | { readonly type: 'batch'; readonly orders: number; readonly at: number; readonly timings: BatchTimings }
+  /** What became of a strategy's basket (a `basket` intent): the journal keeps it. */
+  | { readonly type: 'basket'; readonly strategyId: string; readonly event: BasketEvent }
   /** A command applied (or refused), with what it did: the journal keeps it. */
   | { readonly type: 'command'; readonly command: EngineCommand; readonly result: CommandResult; readonly at: number };
 

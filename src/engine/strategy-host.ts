@@ -1,4 +1,5 @@
 import { interval, type Subscription } from 'rxjs';
+import type { BasketEvent } from '../core/basket-events.ts';
 import type { Clock } from '../core/clock.ts';
 import { bestAsk, bestBid, midPrice } from '../core/book.ts';
 import type { StrategyError } from '../core/errors.ts';
@@ -240,6 +241,11 @@ export class StrategyHost implements EngineListener {
 
   fill(strategyId: string, fill: FillEvent): void {
     this.#runners.get(strategyId)?.fill(fill);
+  }
+
+  /** What became of one of the strategy's baskets (frozen by the basket executor). */
+  basket(strategyId: string, event: BasketEvent): void {
+    this.#runners.get(strategyId)?.basket(event);
   }
 
   /**

@@ -155,6 +155,10 @@ export class TradingEngine {
       held: (tokenId) => this.portfolio.size(tokenId) ?? 0,
       cash: () => this.portfolio.balance(),
       running: (id) => this.#host.state(id) === 'RUNNING',
+      basket: (id, event) => {
+        this.#desk.emit({ type: 'basket', strategyId: id, event });
+        this.#host.basket(id, event);
+      },
       // the kill switch tripped: a latched halt (resting orders cancelled, strategies told)
       killSwitch: (why) => {
         if (!this.#halts.has('killSwitch')) this.command({ type: 'halt', name: 'killSwitch', reason: `kill switch: ${why}` });

@@ -33,6 +33,19 @@ export class Batcher<T> {
     else if (this.#timer === undefined) this.#timer = this.#scheduler.schedule(this.#onTimer, this.#maxWaitMs);
   }
 
+  /**
+   * Items that must go out in ONE batch (a basket's legs): when they do not fit beside the
+   * waiting items, the waiting batch goes first; then they join the next batch together. More
+   * items than `maxSize` throw a RangeError (they could never share a batch).
+   */
+  pushGroup(items: readonly T[]): void {
+    if (items.length > this.#maxSize) throw new RangeError(`a group of ${items.length} items cannot share a batch of at most ${this.#maxSize}`);
+    if (this.#batch.length + items.length > this.#maxSize) this.flush();
+    for (const item of items) this.#batch.push(item);
+    if (this.#batch.length >= this.#maxSize) this.flush();
+    else if (this.#timer === undefined && this.#batch.length > 0) this.#timer = this.#scheduler.schedule(this.#onTimer, this.#maxWaitMs);
+  }
+
   /** Emits the waiting batch now (nothing when empty) and stops its timer. */
   flush(): void {
     this.#stopTimer();
@@ -158,6 +171,11 @@ export class Outlet<T> {
   /** One item, batched with the next ones within the wait. */
   push(item: T): void {
     if (this.#open) this.#batcher.push(item);
+  }
+
+  /** Items batched together, never split across batches (Batcher.pushGroup). */
+  pushGroup(items: readonly T[]): void {
+    if (this.#open) this.#batcher.pushGroup(items);
   }
 
   /** A whole batch, at once. */

@@ -17,6 +17,11 @@ export interface OrderRecord {
    * the engine's stopwatch (ms, monotonic); the start of its tick-to-trade. 0 when restored.
    */
   tickAt: number;
+  /**
+   * Shares the venue said matched when it answered the post (absent before the answer, or when it
+   * did not say): a FAK/FOK order is done once its fills book this much.
+   */
+  matched?: Micros;
   readonly history: { status: OrderStatus; at: number; reason?: string }[];
 }
 

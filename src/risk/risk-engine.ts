@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import { CHECKS } from './checks/index.ts';
+import { basketEventCap } from './checks/basket-event-cap.ts';
 import { deny } from './deny.ts';
 import { engineGates } from './engine-gates.ts';
 import {
@@ -95,6 +96,45 @@ export class RiskEngine {
       }
     }
     return results;
+  }
+
+  /**
+   * Checks a basket's legs as one: undefined when every leg may go, else ONE denial for the
+   * whole basket (counted once; its message names the leg). The engine gates run for every leg
+   * first, then the basket's joint event cap (`negRiskExposure` configured: BASKET_EVENT_CAP,
+   * every leg filled), then the configured checks leg by leg with the earlier legs added to a
+   * working copy of the state as resting orders, as `checkBatch` does: the worst case over the
+   * legs (all of them filling) is what each check sees.
+   */
+  checkBasket(legs: readonly OrderRequest[], state: RiskState): Denial | undefined {
+    const denial = this.#evaluateBasket(legs, state);
+    if (denial !== undefined) this.#counts[denial.code]++;
+    return denial;
+  }
+
+  #evaluateBasket(legs: readonly OrderRequest[], state: RiskState): Denial | undefined {
+    const label = (i: number, d: Denial): Denial => deny(d.code, d.check, `basket leg ${i} (token ${legs[i]!.tokenId}): ${d.message}`);
+    for (let i = 0; i < legs.length; i++) {
+      const gated = engineGates(legs[i]!, state);
+      if (gated !== undefined) return label(i, gated);
+    }
+    if (this.checkOrder.includes('negRiskExposure')) {
+      try {
+        const capped = basketEventCap(legs, state, this.limits);
+        if (capped !== undefined) return capped;
+      } catch (err) {
+        return deny('BASKET_EVENT_CAP', 'negRiskExposure', `basket event cap failed closed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const working = new BatchState(state);
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i]!;
+      const denial = this.#evaluate(leg, working);
+      if (denial !== undefined) return label(i, denial);
+      working.openOrders.push({ clientOrderId: leg.clientOrderId, strategyId: leg.strategyId, tokenId: leg.tokenId, conditionId: leg.conditionId, side: leg.side, price: leg.price, remaining: leg.size });
+      working.recentOrderTimes.push(state.now);
+    }
+    return undefined;
   }
 
   /** Denials so far by code (every code present, 0 when never seen); a frozen copy. */

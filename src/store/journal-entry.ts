@@ -1,3 +1,4 @@
+import type { BasketEvent } from '../core/basket-events.ts';
 import type { LifecycleEvent } from '../core/events.ts';
 import { formatMicros } from '../core/fixed.ts';
 import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalInput } from './store-types.ts';
@@ -21,6 +22,8 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
       return { type: JOURNAL_MARKET, at: event.event.tsInit, strategyId: null };
     case 'lifecycle':
       return { type: event.event.type, at: event.event.tsInit, strategyId: event.event.type === 'ParamsUpdated' ? event.event.strategyId : null };
+    case 'basket':
+      return { type: event.event.type, at: event.event.tsInit, strategyId: event.strategyId };
     case 'command':
       return { type: 'Command', at: event.at, strategyId: 'strategyId' in event.command && event.command.strategyId !== undefined ? event.command.strategyId : null };
   }
@@ -59,6 +62,8 @@ export function describeJournalEvent(event: JournalInput): string {
       return event.message;
     case 'lifecycle':
       return describeLifecycle(event.event);
+    case 'basket':
+      return describeBasket(event.event);
     case 'command':
       return `command ${event.command.type}${event.result.ok ? '' : ' refused'}: ${event.result.message}`;
     case 'markets':
@@ -81,6 +86,20 @@ export function describeJournalEvent(event: JournalInput): string {
       }
       return '';
     }
+  }
+}
+
+/** One line for a basket's outcome. */
+function describeBasket(e: BasketEvent): string {
+  const filled = e.legs.filter((l) => l.filled >= l.size).length;
+  const head = `basket ${e.basketId}${e.ref === undefined ? '' : ` (${e.ref})`}: ${filled}/${e.legs.length} legs filled, cost ${formatMicros(e.cost)}`;
+  switch (e.type) {
+    case 'BasketCompleted':
+      return `${head}, completed`;
+    case 'BasketPartial':
+      return `${head}, partial, held`;
+    case 'BasketUnwound':
+      return `${head}, unwound${e.flat ? '' : ' in part'}: loss ${formatMicros(e.loss)} (cap ${formatMicros(e.maxUnwindLoss)})`;
   }
 }
 

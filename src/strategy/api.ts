@@ -5,6 +5,9 @@ import type { Micros } from '../core/fixed.ts';
 import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId } from '../core/types.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
+import type { BasketEvent } from '../core/basket-events.ts';
+
+export type { BasketCompleted, BasketEvent, BasketOrderResult, BasketPartial, BasketUnwound } from '../core/basket-events.ts';
 
 export type { FillEvent, HaltName, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
 export { HALT_NAMES } from '../core/events.ts';
@@ -136,11 +139,17 @@ export interface StrategyHooks<P, S = undefined> {
   /** A market closed, resolved, changed its tick size, was added or removed; a fill's settlement moved. */
   onLifecycle?(args: { ctx: StrategyContext<P>; state: S; event: LifecycleEvent }): Out;
   onTimer?(args: { ctx: StrategyContext<P>; state: S; now: number }): Out;
+  /**
+   * What became of one of the strategy's baskets (a `basket` intent): BasketCompleted, BasketPartial
+   * (`hold`) or BasketUnwound (`unwind`), after the events and fills of its orders. A basket risk
+   * denied is heard instead as one OrderDenied whose `clientOrderId` is the basket's id.
+   */
+  onBasket?(args: { ctx: StrategyContext<P>; state: S; event: BasketEvent }): Out;
   onStop?(args: { ctx: StrategyContext<P>; state: S }): Out;
 }
 
 /** The names of the hooks, in the order a loader checks them. */
-export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onStop'] as const;
+export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 
 /** The stream form, for authors who think in RxJS: intents as an Observable over the inputs. */
 export interface StrategyStreams<P, S = undefined> {
@@ -151,6 +160,8 @@ export interface StrategyStreams<P, S = undefined> {
   readonly fills$: Observable<FillEvent>;
   readonly orderEvents$: Observable<OrderEvent>;
   readonly lifecycle$: Observable<LifecycleEvent>;
+  /** The strategy's baskets' outcomes (what `onBasket` hears). */
+  readonly baskets$: Observable<BasketEvent>;
 }
 
 export interface StrategyDefinition<P = unknown, S = unknown> extends StrategyHooks<P, S> {

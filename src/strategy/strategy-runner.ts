@@ -1,7 +1,8 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { StrategyError } from '../core/errors.ts';
 import type { OrderBook, TokenPrices } from '../core/types.ts';
-import type { FillEvent, LifecycleEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
+import type { BasketEvent, FillEvent, LifecycleEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
+import { basketProblem } from './basket-check.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import { StrategyFault } from './strategy-fault.ts';
 
@@ -25,6 +26,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
   #fills = new Subject<FillEvent>();
   #events = new Subject<OrderEvent>();
   #lifecycle = new Subject<LifecycleEvent>();
+  #baskets = new Subject<BasketEvent>();
   /** The strategy's own state for this run (`init`'s result). */
   #state: S | undefined;
   #streamSub: Subscription | undefined;
@@ -69,6 +71,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
           fills$: this.#fills.asObservable(),
           orderEvents$: this.#events.asObservable(),
           lifecycle$: this.#lifecycle.asObservable(),
+          baskets$: this.#baskets.asObservable(),
         });
         this.#streamSub = intents$.subscribe({
           next: (intent) => this.#deliver('stream', intent),
@@ -115,6 +118,12 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.call('onLifecycle', { ctx: this.ctx, state: this.#state, event });
   }
 
+  basket(event: BasketEvent): void {
+    if (!this.running) return;
+    if (this.#baskets.observed) this.#baskets.next(event);
+    if (this.definition.onBasket !== undefined) this.call('onBasket', { ctx: this.ctx, state: this.#state, event });
+  }
+
   timer(now: number): void {
     if (!this.running) return;
     this.call('onTimer', { ctx: this.ctx, state: this.#state, now });
@@ -131,6 +140,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.#fills = new Subject();
     this.#events = new Subject();
     this.#lifecycle = new Subject();
+    this.#baskets = new Subject();
     this.#state = undefined;
     this.state = 'CREATED';
     this.start();
@@ -170,7 +180,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
         this.#fail(where, new TypeError(`returned something that is not an intent: ${safeJson(intent)}`));
         return;
       }
-      const bad = badRefs(intent);
+      const bad = badRefs(intent) ?? (intent.kind === 'basket' ? basketProblem(intent) : undefined);
       if (bad !== undefined) {
         this.#fail(where, new TypeError(`returned a ${intent.kind} intent whose ${bad}: ${safeJson(intent)}`));
         return;
@@ -200,10 +210,11 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.#fills.complete();
     this.#events.complete();
     this.#lifecycle.complete();
+    this.#baskets.complete();
   }
 }
 
-const KINDS = new Set(['place', 'cancel', 'cancelAll', 'quote']);
+const KINDS = new Set(['place', 'cancel', 'cancelAll', 'quote', 'basket']);
 
 function isIntent(value: unknown): value is OrderIntent {
   return typeof value === 'object' && value !== null && KINDS.has((value as { kind?: unknown }).kind as string);
@@ -214,7 +225,7 @@ export const MAX_REF_LENGTH = 200;
 
 /** What is wrong with an intent's `ref` or `group` (each a string of 1 to MAX_REF_LENGTH characters when set), or undefined. */
 function badRefs(intent: OrderIntent): string | undefined {
-  if (intent.kind !== 'place' && intent.kind !== 'quote') return undefined;
+  if (intent.kind !== 'place' && intent.kind !== 'quote' && intent.kind !== 'basket') return undefined;
   for (const key of ['ref', 'group'] as const) {
     const value: unknown = intent[key];
     if (value === undefined) continue;

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { tap } from 'rxjs';
 import type { Micros } from '../core/fixed.ts';
 import type { FillEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
+import type { BasketEvent } from '../core/basket-events.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import { parseConfig } from '../config/load-config.ts';
 import type { BacktestConfig } from '../config/run-config.ts';
@@ -53,6 +54,8 @@ export interface StrategyRun {
   readonly fills: readonly FillEvent[];
   /** Order events, as the strategy received them (denials carry their DenyCode; each its order's `ref` and `group`). */
   readonly orderEvents: readonly OrderEvent[];
+  /** Its baskets' outcomes (what `onBasket` heard), in order. */
+  readonly baskets: readonly BasketEvent[];
   /** Order events and fills together, in the order the strategy received them (causal). */
   readonly events: readonly (OrderEvent | FillEvent)[];
   /** The strategy's own positions at the end (tokens ever held; size 0 once closed). */
@@ -70,7 +73,7 @@ export interface StrategyRun {
 /** A strategy: its definition (what a module default-exports), or the path of its module. */
 export type StrategyUnderTest = string | object;
 
-const HOOKS = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onStop'] as const;
+const HOOKS = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 type Hook = (this: unknown, args: { readonly ctx: { readonly clock: { now(): number } } } & Record<string, unknown>) => unknown;
 
 /**
@@ -105,6 +108,7 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
   const start = data.header.createdAt;
   const intents: RecordedIntent[] = [];
   const events: (OrderEvent | FillEvent)[] = [];
+  const baskets: BasketEvent[] = [];
   const faults: { message: string; stack: string | undefined; at: number }[] = [];
   const record = (hook: string, at: number, out: unknown): void => {
     if (out === undefined || out === null) return;
@@ -117,7 +121,7 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
   const result = await runBacktest({
     config,
     data,
-    definitions: { [id]: observed(definition, record, events) },
+    definitions: { [id]: observed(definition, record, events, baskets) },
     onEvent: (event) => {
       if (event.type === 'fault' && event.strategyId === id) faults.push({ message: event.message, stack: event.stack, at: event.at });
     },
@@ -133,6 +137,7 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
     orders,
     fills: events.filter((e): e is FillEvent => e.type === 'OrderFilled'),
     orderEvents: events.filter((e): e is OrderEvent => e.type !== 'OrderFilled'),
+    baskets,
     events,
     positions,
     cash,
@@ -152,11 +157,11 @@ async function dataOf(options: RunStrategyOptions): Promise<BacktestData> {
 
 /**
  * The definition with each hook (and the stream) wrapped to record what goes in and out: the
- * intents it returns, the fills and order events it receives (onFill and onOrderEvent are added
- * when the strategy has none; they return nothing). The strategy's own hooks run unchanged, with
+ * intents it returns, the fills, order events and basket outcomes it receives (onFill,
+ * onOrderEvent and onBasket are added when the strategy has none; they return nothing). The strategy's own hooks run unchanged, with
  * the same arguments and `this`.
  */
-function observed(definition: StrategyDefinition, record: (hook: string, at: number, out: unknown) => void, events: (OrderEvent | FillEvent)[]): StrategyDefinition {
+function observed(definition: StrategyDefinition, record: (hook: string, at: number, out: unknown) => void, events: (OrderEvent | FillEvent)[], baskets: BasketEvent[]): StrategyDefinition {
   const own = definition as unknown as Readonly<Record<string, unknown>>;
   const wrapped: Record<string, unknown> = { ...own };
   for (const name of HOOKS) {
@@ -164,12 +169,13 @@ function observed(definition: StrategyDefinition, record: (hook: string, at: num
     wrapped[name] = function (this: unknown, args: Parameters<Hook>[0]): unknown {
       if (name === 'onFill') events.push(args['fill'] as FillEvent);
       if (name === 'onOrderEvent') events.push(args['event'] as OrderEvent);
+      if (name === 'onBasket') baskets.push(args['event'] as BasketEvent);
       if (hook === undefined) return undefined;
       const out = hook.call(this, args);
       record(name, args.ctx.clock.now(), out);
       return out;
     };
-    if (hook === undefined && name !== 'onFill' && name !== 'onOrderEvent') delete wrapped[name];
+    if (hook === undefined && name !== 'onFill' && name !== 'onOrderEvent' && name !== 'onBasket') delete wrapped[name];
   }
   if (definition.stream !== undefined) {
     wrapped['stream'] = (streams: Parameters<NonNullable<StrategyDefinition['stream']>>[0]) =>

@@ -9,22 +9,24 @@ import { RiskSnapshot } from '../../src/engine/risk-snapshot.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
 import { RiskEngine } from '../../src/risk/risk-engine.ts';
 import type { CheckName } from '../../src/risk/types.ts';
+import type { BasketEvent } from '../../src/core/basket-events.ts';
 import { book, COND, deskOn, M, T0, YES } from './parts.ts';
 
 const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true };
 const token: TrackedToken = { tokenId: YES, conditionId: COND, outcome: 'Yes', outcomeIndex: 0, complementTokenId: undefined, question: 'q', negRiskMarketId: undefined, rules };
 
-function routerOn(checks?: readonly CheckName[]) {
+function routerOn(checks?: readonly CheckName[], event?: { negRiskMarketId: string; maxNegRiskEventExposure: number }) {
   const world = deskOn();
   const cache = new MarketCache();
-  cache.track(token);
+  cache.track(event === undefined ? token : { ...token, negRiskMarketId: event.negRiskMarketId });
   cache.apply(book(T0, [[450_000, 100 * M]], [[550_000, 100 * M]]));
   const portfolio = new Portfolio(10_000 * M);
-  const risk = new RiskEngine({ checks, limits: { maxOrderNotional: 100 * M } });
+  const risk = new RiskEngine({ checks, limits: { maxOrderNotional: 100 * M, maxNegRiskEventExposure: event?.maxNegRiskEventExposure } });
   const canceller = new OrderCanceller(world.desk);
   const reconciler = new Reconciler(world.desk, canceller, 'feedf00d');
   const submitter = new OrderSubmitter(world.desk, canceller, reconciler);
   const state = { halt: undefined as string | undefined };
+  const baskets: { strategyId: string; event: BasketEvent }[] = [];
   const snapshot = new RiskSnapshot({
     cache,
     portfolio,
@@ -48,10 +50,11 @@ function routerOn(checks?: readonly CheckName[]) {
     held: (tokenId) => portfolio.size(tokenId) ?? 0,
     cash: () => portfolio.balance(),
     running: () => true,
+    basket: (strategyId, event) => baskets.push({ strategyId, event }),
   });
   canceller.start();
   submitter.start();
-  return { ...world, router, risk, state, reconciler };
+  return { ...world, router, risk, state, reconciler, baskets };
 }
 
 describe('IntentRouter (virtual time, simulated edge)', () => {
@@ -120,5 +123,28 @@ describe('IntentRouter (virtual time, simulated edge)', () => {
     expect(denied()).toHaveLength(2);
     r.clock.advanceBy(30);
     expect(r.venueOrders()).toHaveLength(1);
+  });
+
+  it('denies a basket over the event cap with ONE coded denial for the whole basket, and sends no leg', () => {
+    const r = routerOn(undefined, { negRiskMarketId: '0xevent', maxNegRiskEventExposure: 60 * M });
+    const leg = { tokenId: YES, side: 'BUY' as const, price: 400_000, size: 100 * M }; // 40 each: under the cap alone
+    r.router.handle('arb', [{ kind: 'basket', legs: [leg, leg], orderType: 'FOK', onPartial: 'unwind', maxUnwindLoss: M, ref: 'set-7' }]);
+    expect(r.events).toHaveLength(1);
+    const denial = r.events[0]!;
+    expect(denial).toMatchObject({ type: 'OrderDenied', code: 'BASKET_EVENT_CAP', ref: 'set-7' });
+    expect(denial.type === 'OrderDenied' && denial.reason).toMatch(/neg-risk event 0xevent exposure 80 with every leg filled exceeds max 60/);
+    expect([...r.desk.tracker.all()]).toEqual([]);
+    r.clock.advanceBy(100);
+    expect(r.venueOrders()).toEqual([]);
+    expect(r.desk.counters.denied).toBe(1);
+    expect(r.risk.counts()).toMatchObject({ BASKET_EVENT_CAP: 1 });
+    expect(r.baskets).toEqual([]);
+    // within the cap: both legs go out, tracked, as FOK orders of the basket
+    r.router.handle('arb', [{ kind: 'basket', legs: [{ ...leg, size: 50 * M }, { ...leg, size: 50 * M }], orderType: 'FOK', onPartial: 'hold', maxUnwindLoss: 0 }]);
+    const legs = [...r.desk.tracker.all()].map((x) => x.request);
+    expect(legs.map((q) => [q.orderType, q.tag])).toEqual([
+      ['FOK', 'basket'],
+      ['FOK', 'basket'],
+    ]);
   });
 });

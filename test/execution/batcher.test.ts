@@ -97,6 +97,24 @@ describe('Lanes and Outlet', () => {
     clock.advanceBy(100);
     expect(batches).toHaveLength(4);
   });
+
+  it('never splits a group (the legs of a basket): it joins the waiting batch when it fits, else the next one', () => {
+    const clock = new SimulatedClock(0);
+    const batches: string[][] = [];
+    const out = new Outlet<string>(20, 4, 4, clock.scheduler, (batch) => batches.push([...batch]));
+    out.open();
+    out.push('a');
+    out.pushGroup(['l1', 'l2']); // fits beside a
+    expect(batches).toEqual([]);
+    out.pushGroup(['m1', 'm2', 'm3']); // does not fit: a, l1, l2 go first
+    expect(batches).toEqual([['a', 'l1', 'l2']]);
+    out.push('b'); // fills the batch of m1..m3
+    expect(batches).toEqual([['a', 'l1', 'l2'], ['m1', 'm2', 'm3', 'b']]);
+    out.pushGroup(['n1', 'n2']);
+    clock.advanceBy(20); // the group waits on the clock like any item
+    expect(batches.slice(2)).toEqual([['n1', 'n2']]);
+    expect(() => out.pushGroup(['1', '2', '3', '4', '5'])).toThrow(/a group of 5 items cannot share a batch of at most 4/);
+  });
 });
 
 // Inside TestScheduler.run, asyncScheduler is patched to virtual time.
