@@ -168,7 +168,10 @@ describe('RiskEngine.counts', () => {
       ['AMOUNT_OUT_OF_RANGE', order({ size: 1e300 }), state()],
     ];
     for (const [code, req, s] of cases) expect(engine.check(req, s)?.code, code).toBe(code);
-    expect(cases.map(([code]) => code).sort()).toEqual([...DENY_CODES].sort());
+    // a basket's code: two legs of 6 on one event, each under its cap of 10, together over it
+    const leg = order({ tokenId: 'EA', price: m('0.2'), size: m('30') });
+    expect(engine.checkBasket([leg, { ...leg, clientOrderId: 'c2' }], state())?.code).toBe('BASKET_EVENT_CAP');
+    expect([...cases.map(([code]) => code), 'BASKET_EVENT_CAP'].sort()).toEqual([...DENY_CODES].sort());
     expect(Object.values(engine.counts()).every((n) => n === 1)).toBe(true);
   });
 
@@ -181,6 +184,23 @@ describe('RiskEngine.counts', () => {
     expect(engine.counts().PRICE_OFF_TICK).toBe(1);
     engine.resetCounts();
     expect(engine.counts().PRICE_OFF_TICK).toBe(0);
+  });
+});
+
+describe('RiskEngine.checkBasket', () => {
+  it('one denial for the whole basket: a leg denied names its index, counted once; the worst case is every leg filled', () => {
+    const engine = new RiskEngine({ limits: { maxOrderNotional: m('50'), maxOpenOrders: 2 } });
+    const ok = order({ size: m('10') });
+    const big = order({ size: m('200'), clientOrderId: 'c2' });
+    const denial = engine.checkBasket([ok, big], state());
+    expect(denial).toMatchObject({ code: 'NOTIONAL_EXCEEDS_MAX' });
+    expect(denial?.message).toMatch(/^basket leg 1 \(token Y1\): /);
+    expect(engine.counts().NOTIONAL_EXCEEDS_MAX).toBe(1);
+    // three legs that each pass alone break maxOpenOrders together
+    const three = [0, 1, 2].map((i) => order({ tokenId: 'FX', size: m('5'), clientOrderId: `l${i}` }));
+    for (const leg of three) expect(engine.check(leg, state())).toBeUndefined();
+    expect(engine.checkBasket(three, state())?.message).toMatch(/^basket leg 2 /);
+    expect(engine.checkBasket(three.slice(0, 2), state())).toBeUndefined();
   });
 });
 
