@@ -13,6 +13,7 @@ import type { OrderLog } from './trading/order-log.ts';
 import type { SandboxActivity } from './trading/sandbox-activity.ts';
 import type { SandboxEngine } from './trading/sandbox-engine.ts';
 import type { World } from './world/world.ts';
+import type { RewardSampler } from './rewards/reward-sampler.ts';
 
 /** Settings of the trading routes, fixed when the sandbox is built. */
 export interface TradingSettings {
@@ -62,6 +63,8 @@ export interface SandboxContext {
    * carries the profile's API-key header goes here; every other one is served as analytics.
    */
   accountTrades?: (request: FastifyRequest) => unknown;
+  /** The liquidity rewards it pays (docs/rewards.md); undefined when turned off. */
+  readonly rewards?: RewardSampler | undefined;
 }
 
 declare module 'fastify' {

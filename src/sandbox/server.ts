@@ -40,6 +40,8 @@ import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-fl
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
+import { RewardSampler, type SandboxRewardOptions } from './rewards/reward-sampler.ts';
+import { registerOrderScoringRoute, registerRewardAdminRoute } from './routes/rewards.ts';
 import { installMarketCreation } from './world/install-market-creation.ts';
 import { checkNewMarketOptions, type NewMarketOptions } from './world/market-creation.ts';
 
@@ -100,6 +102,8 @@ export interface SandboxOptions {
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
   readonly newMarkets?: NewMarketOptions;
+  /** Liquidity rewards (docs/rewards.md): `enabled` (default true), `sampleMs` (default 60,000). */
+  readonly rewards?: SandboxRewardOptions;
   /** The WebSocket market channel's caps per caller (remote IP address) and its backpressure limit. */
   readonly ws?: SandboxWsOptions;
   /**
@@ -214,6 +218,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     orderLog: new OrderLog(),
     heartbeats,
     activity: new SandboxActivity(world, engine, sandboxHistory().activity),
+    rewards: options.rewards?.enabled === false ? undefined : new RewardSampler(world, engine, clock, options.rewards),
   };
   ctx.accountTrades = accountTradesHandler(ctx);
   // typed as Fastify's logger, so the instance is the plain FastifyInstance, not one generic over pino
@@ -240,16 +245,19 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       engine.expire(now);
       heartbeats.check(now);
     });
+    ctx.rewards?.start();
     done();
   });
   app.addHook('onClose', (_instance, done) => {
     housekeeping?.unsubscribe();
+    ctx.rewards?.stop();
     closing.abort();
     done();
   });
 
   installPipeline(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerRewardAdminRoute(app, ctx);
   // root mount: every group on one base URL
   registerMetadataRoutes(app, ctx, { marketsById: false });
   registerTradingRoutes(app, ctx, { marketsByConditionId: false });
@@ -301,6 +309,7 @@ function registerTradingAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   registerAccountDataRoutes(app, ctx, options);
   registerBalanceAllowanceRoute(app, ctx);
   registerHeartbeatRoutes(app, ctx);
+  registerOrderScoringRoute(app, ctx);
 }
 
 /** The context (world, faults, limits, counts) behind an app made by `buildSandboxApp`. */

@@ -73,6 +73,8 @@ export const ENDPOINTS = Object.freeze({
   getAccountOrder: route('GET', '/data/order/{id}', 'trading', 'l2'),
   // account state (issue 13; docs/protocol-additions.md)
   getBalanceAllowance: route('GET', '/balance-allowance', 'trading', 'l2'),
+  // liquidity rewards (issue 22; docs/rewards.md): whether an order scores now
+  getOrderScoring: route('GET', '/order-scoring', 'trading', 'l2'),
   // heartbeats (4.1)
   postHeartbeatV1: route('POST', '/v1/heartbeats', 'trading', 'l2'),
   postHeartbeat: route('POST', '/heartbeats', 'trading', 'l2'),

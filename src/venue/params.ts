@@ -153,6 +153,8 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
   getBalanceAllowance: {
     params: { asset_type: oneOf(['COLLATERAL', 'CONDITIONAL'], true), token_id: str(), signature_type: int(0, 3) },
   },
+  // liquidity rewards (docs/rewards.md): the order's id (its hash)
+  getOrderScoring: { params: { order_id: required } },
 });
 
 /** Most token ids one `POST /books` or `POST /prices` body may carry (our choice; the venue caps it). */

@@ -27,6 +27,7 @@ interface SandboxFlags {
   heartbeatTimeoutMs: number;
   flow: boolean;
   flowIntensity: number;
+  rewardSampleMs: number;
   resolveMarkets: number;
   resolveWithinMs: number;
   newMarketsEvery: number;
@@ -70,6 +71,7 @@ export function registerSandbox(program: Command): void {
     .option('--heartbeat-timeout-ms <n>', 'open orders of a key are cancelled this long after its last valid beat, ms', parseIntOption(1, 86_400_000), DEFAULT_HEARTBEAT_TIMEOUT_MS)
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
+    .option('--reward-sample-ms <n>', 'liquidity rewards: every reward market is sampled this often, ms of sandbox time (GET /admin/rewards)', parseIntOption(10, 86_400_000), 60_000)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
@@ -132,6 +134,7 @@ export function registerSandbox(program: Command): void {
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
+        rewards: { sampleMs: flags.rewardSampleMs },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         newMarkets: { everyMs: flags.newMarketsEvery },
         serverSecret: flags.serverSecret,

@@ -1,0 +1,189 @@
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../../core/clock.ts';
+import { DAY_MS, makerScore, orderScore, quoteInYesTerms, REWARD_SAMPLE_MS, sampleMarket, sampleReward, shareOf, type RewardQuote, type RewardRules } from '../../core/rewards.ts';
+import type { ConditionId } from '../../core/types.ts';
+import type { OrderState } from '../../sim/types.ts';
+import type { SandboxEngine } from '../trading/sandbox-engine.ts';
+import type { SandboxMarket } from '../world/model.ts';
+import type { World } from '../world/world.ts';
+
+/** `SandboxOptions.rewards`. */
+export interface SandboxRewardOptions {
+  /** Default true. */
+  readonly enabled?: boolean;
+  /** How often every reward market is sampled, ms of sandbox time. Default 60,000 (the venue's minute). */
+  readonly sampleMs?: number;
+}
+
+/** What one maker earned in one market. */
+export interface MarketAccrual {
+  readonly conditionId: ConditionId;
+  /** USDC accrued (not rounded). */
+  reward: number;
+  /** Samples in which the maker scored. */
+  scoringSamples: number;
+  /** The maker's share at its latest scoring sample, 0 to 1. */
+  lastShare: number;
+}
+
+/** One reward market's latest sample. */
+export interface MarketSampleState {
+  readonly conditionId: ConditionId;
+  samples: number;
+  lastMid: number | undefined;
+  lastTotal: number;
+  lastSampleAt: number | undefined;
+}
+
+/** The rules of a world market's rewards, or undefined when it pays none. */
+export function worldRewardRules(m: SandboxMarket): RewardRules | undefined {
+  const r = m.rewards;
+  if (r === undefined) return undefined;
+  return { dailyRate: r.dailyRate, minSize: Math.round(r.minSize * 1_000_000), maxSpreadCents: r.maxSpread };
+}
+
+/** A resting order in YES terms, for the scorer. */
+function quoteOf(o: OrderState): RewardQuote {
+  return quoteInYesTerms(o.outcomeIndex, o.side, o.price, o.openSize);
+}
+
+/**
+ * The sandbox pays liquidity rewards (docs/rewards.md): every `sampleMs` of sandbox time (at its
+ * multiples), each open reward market whose book exists (seeded: touched by a read, an order or
+ * the flow; an untouched market holds only the seeded ladder, which nobody reads) is sampled with
+ * the one scoring model over the resting orders of EVERY maker, the synthetic flow and the seeded
+ * liquidity included, so a client's share is a real share. Each maker (by its order's address)
+ * accrues `dailyRate * share * sampleMs / day` per sample, per market.
+ */
+export class RewardSampler {
+  readonly sampleMs: number;
+  readonly #world: World;
+  readonly #engine: SandboxEngine;
+  readonly #clock: Clock;
+  readonly #byAddress = new Map<string, Map<ConditionId, MarketAccrual>>();
+  readonly #markets = new Map<ConditionId, MarketSampleState>();
+  #timer: Subscription | undefined;
+  #samples = 0;
+  #lastSampleAt: number | undefined;
+
+  constructor(world: World, engine: SandboxEngine, clock: Clock, options: SandboxRewardOptions = {}) {
+    const sampleMs = options.sampleMs ?? REWARD_SAMPLE_MS;
+    if (!Number.isInteger(sampleMs) || sampleMs < 10 || sampleMs > DAY_MS) throw new RangeError(`rewards.sampleMs must be an integer from 10 to ${DAY_MS} ms, was ${sampleMs}`);
+    this.sampleMs = sampleMs;
+    this.#world = world;
+    this.#engine = engine;
+    this.#clock = clock;
+  }
+
+  /** Samples at every multiple of `sampleMs` from now on (no-op when running). */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#schedule();
+  }
+
+  stop(): void {
+    const t = this.#timer;
+    this.#timer = undefined;
+    t?.unsubscribe();
+  }
+
+  /** One fresh action per sample, aimed at the next multiple of `sampleMs` (no drift, no chain). */
+  #schedule(): void {
+    const now = this.#clock.now();
+    const next = (Math.floor(now / this.sampleMs) + 1) * this.sampleMs;
+    this.#timer = this.#clock.scheduler.schedule(() => {
+      if (this.#timer === undefined) return;
+      this.sample(next);
+      if (this.#timer !== undefined) this.#schedule();
+    }, next - now);
+  }
+
+  /** Samples every open, seeded reward market at `now` (the timer calls it; tests may too). */
+  sample(now: number): void {
+    this.#samples++;
+    this.#lastSampleAt = now;
+    for (const m of this.#world.markets) {
+      const rules = worldRewardRules(m);
+      if (rules === undefined || !m.acceptingOrders || m.closed || !this.#engine.isSeeded(m.conditionId)) continue;
+      this.#sampleMarket(m, rules, now);
+    }
+  }
+
+  #sampleMarket(m: SandboxMarket, rules: RewardRules, now: number): void {
+    const book = this.#engine.book(m.tokens[0].tokenId, now);
+    const makers = new Map<string, RewardQuote[]>();
+    for (const o of this.#engine.openOrders({ conditionId: m.conditionId })) {
+      if (o.status !== 'LIVE' || o.openSize <= 0) continue;
+      const key = o.address.toLowerCase();
+      const list = makers.get(key);
+      if (list === undefined) makers.set(key, [quoteOf(o)]);
+      else list.push(quoteOf(o));
+    }
+    const sample = sampleMarket(rules, book, makers);
+    let state = this.#markets.get(m.conditionId);
+    if (state === undefined) {
+      state = { conditionId: m.conditionId, samples: 0, lastMid: undefined, lastTotal: 0, lastSampleAt: undefined };
+      this.#markets.set(m.conditionId, state);
+    }
+    state.samples++;
+    state.lastMid = sample.mid;
+    state.lastTotal = sample.total;
+    state.lastSampleAt = now;
+    for (const maker of sample.scores.keys()) {
+      const share = shareOf(sample, maker);
+      let accounts = this.#byAddress.get(maker);
+      if (accounts === undefined) {
+        accounts = new Map();
+        this.#byAddress.set(maker, accounts);
+      }
+      let acc = accounts.get(m.conditionId);
+      if (acc === undefined) {
+        acc = { conditionId: m.conditionId, reward: 0, scoringSamples: 0, lastShare: 0 };
+        accounts.set(m.conditionId, acc);
+      }
+      acc.reward += sampleReward(rules, share, this.sampleMs);
+      acc.scoringSamples++;
+      acc.lastShare = share;
+    }
+  }
+
+  /** Samples taken so far, and when the latest was. */
+  get samples(): number {
+    return this.#samples;
+  }
+
+  get lastSampleAt(): number | undefined {
+    return this.#lastSampleAt;
+  }
+
+  /** An address's accruals, by market (empty when it never scored). */
+  accruals(address: string): readonly MarketAccrual[] {
+    return [...(this.#byAddress.get(address.toLowerCase())?.values() ?? [])];
+  }
+
+  /** Every address that ever scored, in first-scored order. */
+  addresses(): string[] {
+    return [...this.#byAddress.keys()];
+  }
+
+  /** The latest sample of each market sampled so far. */
+  marketStates(): readonly MarketSampleState[] {
+    return [...this.#markets.values()];
+  }
+
+  /**
+   * Whether one resting order scores now: the market pays rewards, the order is LIVE, at least
+   * `minSize` and inside the band of the current adjusted midpoint, and its maker's Q_min in the
+   * market is above zero (one-sided quoting outside [0.10, 0.90] does not score).
+   */
+  scoring(order: OrderState, now: number): boolean {
+    const m = this.#world.marketByConditionId(order.conditionId);
+    const rules = m === undefined ? undefined : worldRewardRules(m);
+    if (m === undefined || rules === undefined || order.status !== 'LIVE' || !m.acceptingOrders) return false;
+    const book = this.#engine.book(m.tokens[0].tokenId, now);
+    const mine = this.#engine.openOrders({ conditionId: m.conditionId }).filter((o) => o.status === 'LIVE' && o.address.toLowerCase() === order.address.toLowerCase());
+    const sample = sampleMarket(rules, book, new Map([['maker', mine.map(quoteOf)]]));
+    if (sample.mid === undefined) return false;
+    return orderScore(rules, sample.mid, quoteOf(order)) > 0 && makerScore(rules, sample.mid, mine.map(quoteOf)) > 0;
+  }
+}
