@@ -140,6 +140,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     log,
     keepGoingOnFault: keepGoing,
     cancelOnHalt: config.execution.cancelOnHalt,
+    // replayed time: the health is looked at on its events only (no timer in the replay)
+    health: { checkEveryMs: 0 },
     onEvent: (event) => {
       if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
       else if (event.type === 'fault' && !keepGoing) faulted = true;

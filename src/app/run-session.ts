@@ -28,6 +28,7 @@ import { WatchedTokens } from '../data/watched-tokens.ts';
 import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
 import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
+import { FeedHealth } from './feed-health.ts';
 import { watchedMarketsOf } from '../data/market-status-poll.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
@@ -179,6 +180,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     // market data: exactly what the recorder records, over tokens that follow the selections
     const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
     const monitor = new MarketDataMonitor(log, config.data.transport);
+    // a silent connection is a reason of the run's health until its tokens' data flows again
+    const feedHealth = new FeedHealth(() => built.engine);
     const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });
     let watchedMarkets = watchedMarketsOf(tokens);
     const data$ = marketDataSource({
@@ -187,10 +190,23 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       tokenIds: watched,
       clock,
       onError: onDataError,
-      onFeedEvent: monitor.feed,
+      onFeedEvent: (event) => {
+        monitor.feed(event);
+        feedHealth.feed(event);
+      },
       markets: () => watchedMarkets,
     });
-    const marketEvents$ = edge.observe ? data$.pipe(tap((e) => edge.observe!(e))) : data$;
+    const observe = edge.observe;
+    const marketEvents$ = data$.pipe(
+      tap(
+        observe
+          ? (e) => {
+              observe(e);
+              feedHealth.market(e);
+            }
+          : feedHealth.market,
+      ),
+    );
     // the run's metrics: the engine writes its own; the other parts' counts are read in when read
     const metrics = new MemoryMetrics();
     collectTransport(metrics, venue.transport.counters);

@@ -4,6 +4,7 @@ import type { RunSession } from '../app/run-session.ts';
 import { ENGINE_METRICS } from '../engine/engine-metrics.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import type { EngineEvent } from '../engine/ports.ts';
+import { describeHealth } from '../engine/health.ts';
 import { renderTable } from './table.ts';
 
 /** Lines of the view's "recent" list (halts, commands, faults, heartbeat changes). */
@@ -118,6 +119,8 @@ function recentLine(event: EngineEvent): string | undefined {
       return `strategy ${event.strategyId} faulted: ${event.message}`;
     case 'heartbeat':
       return `heartbeat ${event.health}`;
+    case 'HealthChanged':
+      return `health ${describeHealth(event.state)}`;
     case 'lifecycle':
       if (event.event.type === 'Halted') return `HALTED (${event.event.name}): ${event.event.reason}`;
       if (event.event.type === 'Resumed') return `resumed (${event.event.name} lifted)`;

@@ -15,6 +15,7 @@ import type { CheckName, RiskLimits } from '../risk/types.ts';
 import type { StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
 import type { HaltName } from './halts.ts';
+import type { HealthState } from './health.ts';
 
 /**
  * The engine's ports: what it is built from (options, strategies, settings) and what the
@@ -104,6 +105,12 @@ export interface EngineOptions {
    * `startingBalance`.
    */
   readonly account?: { readonly source: AccountSource; readonly intervalMs: number };
+  /**
+   * The health model (health.ts): an order in SUBMIT_UNKNOWN past `submitUnknownLimitMs` (default
+   * 30 s) is a reason; the state is looked at every `checkEveryMs` of clock time (default 1 s; 0:
+   * only on the events that change it and when asked).
+   */
+  readonly health?: { readonly submitUnknownLimitMs?: number; readonly checkEveryMs?: number };
 }
 
 /** One reading of the account at the venue. */
@@ -215,7 +222,9 @@ export type EngineEvent =
   /** What became of a strategy's basket (a `basket` intent): the journal keeps it. */
   | { readonly type: 'basket'; readonly strategyId: string; readonly event: BasketEvent }
   /** A command applied (or refused), with what it did: the journal keeps it. */
-  | { readonly type: 'command'; readonly command: EngineCommand; readonly result: CommandResult; readonly at: number };
+  | { readonly type: 'command'; readonly command: EngineCommand; readonly result: CommandResult; readonly at: number }
+  /** The run's health, permission or their reasons changed (health.ts); `previous` is the state before. */
+  | { readonly type: 'HealthChanged'; readonly previous: HealthState; readonly state: HealthState; readonly at: number };
 
 /** What the store's journal keeps of the engine's events: all but order batches. */
 export type JournaledEvent = Exclude<EngineEvent, { readonly type: 'batch' }>;

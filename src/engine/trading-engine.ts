@@ -22,6 +22,8 @@ import { ENGINE_METRICS, STATUS_429, type EngineCounts } from './engine-metrics.
 import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
 import type { EventBus } from './event-bus.ts';
 import { Halts, type ActiveHalt, type HaltName } from './halts.ts';
+import type { ExternalReasonKind, HealthState, RaisedHealthReason } from './health.ts';
+import { DEFAULT_HEALTH_CHECK_MS, DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS, HealthMonitor } from './health-monitor.ts';
 import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
 import { IntentRouter } from './intent-router.ts';
@@ -38,6 +40,7 @@ export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 export type { BatchTimings, EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, JournaledEvent, MarketSettlement } from './ports.ts';
 export type { CommandResult, EngineCommand } from './commands.ts';
 export type { HaltName } from './halts.ts';
+export type { Health, HealthReason, HealthState, Permission } from './health.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 
 /** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
@@ -73,6 +76,7 @@ export class TradingEngine {
   readonly #account: AccountSync;
   readonly #halts = new Halts();
   readonly #tally: RunTally;
+  readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
@@ -99,6 +103,18 @@ export class TradingEngine {
     this.#tally = RunTally.attach(desk, { heartbeat: this.heartbeat?.stats, http429: options.http429, onEvent: options.onEvent });
     this.#canceller = new OrderCanceller(desk);
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
+    // the health model hears the events after the journal, the tally and the run's hook
+    this.#health = new HealthMonitor({
+      clock: options.clock,
+      bus: desk.bus,
+      heartbeat: () => this.heartbeat?.health,
+      halts: this.#halts,
+      reconciling: this.#reconciler.markets,
+      tracker: desk.tracker,
+      strategies: () => this.#host.states(),
+      submitUnknownLimitMs: options.health?.submitUnknownLimitMs ?? DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS,
+    });
+    desk.bus.subscribe(this.#health.listener);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
     this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
     this.#markets = new MarketLifecycle({
@@ -217,6 +233,27 @@ export class TradingEngine {
     return this.#commands.run(command);
   }
 
+  /**
+   * The run's health and trading permission with their reasons (health.ts), looked at now. The
+   * bus carries `HealthChanged` whenever either (or a reason) changes.
+   */
+  health(): HealthState {
+    return this.#health.current();
+  }
+
+  /**
+   * Raises a reason of the run's health that a part outside the engine sees (a silent feed, the
+   * venue's restricted mode, a rate budget fallen back to local); it holds until cleared.
+   */
+  healthReason(reason: RaisedHealthReason): void {
+    this.#health.raise(reason);
+  }
+
+  /** Clears a raised reason: every one of `kind`, or one connection's `feedSilent`. */
+  clearHealthReason(kind: ExternalReasonKind, connection?: number): void {
+    this.#health.clear(kind, connection);
+  }
+
   /** Number of order batches still waiting for an answer. */
   get inFlight(): number {
     return this.#submitter.inFlight;
@@ -262,6 +299,9 @@ export class TradingEngine {
     const syncEvery = desk.settings.syncIntervalMs;
     if (syncEvery > 0) subs.add(interval(syncEvery, clock.scheduler).subscribe(() => this.#reconciler.sync('periodic')));
     this.#host.start(subs);
+    const checkEvery = this.#opts.health?.checkEveryMs ?? DEFAULT_HEALTH_CHECK_MS;
+    if (checkEvery > 0) subs.add(interval(checkEvery, clock.scheduler).subscribe(() => this.#health.check()));
+    this.#health.started();
     // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
     const halts = this.#halts.active();
     if (halts.length > 0) {
@@ -316,6 +356,7 @@ export class TradingEngine {
     desk.transaction(() => this.#account.record());
     this.heartbeat?.stop();
     desk.subs.unsubscribe();
+    this.#health.stopped();
     this.#submitter.complete();
     this.#canceller.complete();
     // orders still waiting in the batcher (never prepared, so never sent) will not go out now
@@ -365,6 +406,7 @@ export class TradingEngine {
     const desk = this.#desk;
     // the start of this tick: orders its strategies place measure tick-to-trade from here
     desk.tickAt = desk.stopwatch();
+    this.#health.marketData();
     const persistence = desk.persistence;
     try {
       if (persistence === undefined) this.#onMarketEvent(event);

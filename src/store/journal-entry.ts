@@ -1,6 +1,7 @@
 import type { BasketEvent } from '../core/basket-events.ts';
 import type { LifecycleEvent } from '../core/events.ts';
 import { formatMicros } from '../core/fixed.ts';
+import { describeHealth } from '../engine/health.ts';
 import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalInput } from './store-types.ts';
 
 /** The journal columns of an event: its type label, its time and the strategy it belongs to. */
@@ -26,6 +27,8 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
       return { type: event.event.type, at: event.event.tsInit, strategyId: event.strategyId };
     case 'command':
       return { type: 'Command', at: event.at, strategyId: 'strategyId' in event.command && event.command.strategyId !== undefined ? event.command.strategyId : null };
+    case 'HealthChanged':
+      return { type: 'HealthChanged', at: event.at, strategyId: null };
   }
 }
 
@@ -66,6 +69,8 @@ export function describeJournalEvent(event: JournalInput): string {
       return describeBasket(event.event);
     case 'command':
       return `command ${event.command.type}${event.result.ok ? '' : ' refused'}: ${event.result.message}`;
+    case 'HealthChanged':
+      return `health ${describeHealth(event.state)}`;
     case 'markets':
       return `markets: ${event.markets.map((m) => m.slug || m.conditionId).join(', ')} (from ${event.source})`;
     case 'market': {
