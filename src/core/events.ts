@@ -1,6 +1,6 @@
 import type { DenyCode } from './deny-codes.ts';
 import type { Micros } from './fixed.ts';
-import type { ConditionId, OrderBook, Side, TokenId, TokenPrices } from './types.ts';
+import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, VenueState } from './types.ts';
 
 /**
  * What a market-data source emits, each event with venue time (`tsEvent`) and receipt time
@@ -150,7 +150,16 @@ export type LifecycleEvent =
   /** The last halt was lifted (`name`): orders go out again. */
   | { readonly type: 'Resumed'; readonly name: HaltName; readonly tsInit: number }
   /** This strategy's params changed while it runs (an `updateParams` command): `ctx.params` is the new value; `changed` the keys set. */
-  | { readonly type: 'ParamsUpdated'; readonly strategyId: string; readonly changed: readonly string[]; readonly tsInit: number };
+  | { readonly type: 'ParamsUpdated'; readonly strategyId: string; readonly changed: readonly string[]; readonly tsInit: number }
+  /**
+   * The venue changed what it takes (docs/venue-states.md): `restarting` (nothing is sent),
+   * `cancelOnly` (cancels only), `postOnly` (cancels and post-only GTC/GTD orders; other orders
+   * are denied VENUE_RESTRICTED), `open` again. `retryAfterMs` is the venue's own estimate when it
+   * gave one. Not a halt: nothing is cancelled by it and it lifts by itself.
+   */
+  | { readonly type: 'VenueStateChanged'; readonly state: VenueState; readonly retryAfterMs?: number; readonly tsInit: number }
+  /** A token's fee rates changed at the venue (its `GET /fee-rate`), basis points: risk, orders and fills use the new ones from now on. */
+  | { readonly type: 'FeeRateChanged'; readonly tokenId: TokenId; readonly previousTakerBps: number; readonly takerBps: number; readonly makerBps: number; readonly tsInit: number };
 
 /**
  * The names a halt goes by, each on or off on its own: `manual` (the API or code), `file` (the
@@ -165,11 +174,13 @@ export function lifecycleTokens(event: LifecycleEvent): readonly TokenId[] {
   switch (event.type) {
     case 'TickSizeChanged':
     case 'SettlementChanged':
+    case 'FeeRateChanged':
       return [event.tokenId];
     case 'MarketAdded':
     case 'Halted':
     case 'Resumed':
     case 'ParamsUpdated':
+    case 'VenueStateChanged':
       return [];
     default:
       return event.tokenIds;

@@ -16,6 +16,14 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const HEARTBEAT_HEALTHS = ['idle', 'healthy', 'late', 'lost'] as const;
 export type HeartbeatHealth = (typeof HEARTBEAT_HEALTHS)[number];
 
+/**
+ * What the venue lets us send (docs/venue-states.md): `open` everything; `restarting` nothing (its
+ * matching engine restarts: order routes answer 425); `cancelOnly` cancels only; `postOnly`
+ * cancels and post-only GTC/GTD orders (after a restart, or a 503 saying so).
+ */
+export const VENUE_STATES = ['open', 'restarting', 'cancelOnly', 'postOnly'] as const;
+export type VenueState = (typeof VENUE_STATES)[number];
+
 /** Decimal string token id (uint256). */
 export type TokenId = string;
 /** 0x-prefixed 32-byte condition id. */

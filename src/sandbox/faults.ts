@@ -14,12 +14,31 @@ import { Prng } from './world/prng.ts';
  * With `ignoreHeartbeats` beats are answered as usual but do not push the deadline back, so the
  * open orders of a key are cancelled once its deadline passes.
  *
+ * `restart` stages a restart of the matching engine as the venue runs its weekly one (docs/
+ * venue-states.md): from the moment it is set, `restartingMs` of `425 Too Early` on every order
+ * route (posts and cancels), then `postOnlyMs` of post-only mode, then back to `mode`; its Retry-After
+ * is what is left of the phase. Set by `{"restart": {"restartingMs", "postOnlyMs"}}` on
+ * `/admin/faults`, `POST /admin/restart` (seconds), or the sandbox options; `null` ends it.
+ *
  * `routes` scopes the per-request knobs (`latencyMs`, `errorRate`, `stallMs`, `dropRate`,
  * `rateLimitStorm`) to those route ids (e.g. `["postHeartbeatV1"]`: only beats fail, or
  * `["postOrders"]`: only order posts stall); empty, the default, means every route.
  */
 export const TRADING_MODES = ['normal', 'post-only', 'cancel-only'] as const;
 export type TradingMode = (typeof TRADING_MODES)[number];
+
+/** A staged restart: its two phases' lengths and when it began (the sandbox clock, epoch ms). */
+export interface StagedRestart {
+  readonly restartingMs: number;
+  readonly postOnlyMs: number;
+  readonly startedAt: number;
+}
+
+/** Where a staged restart is at a moment: its phase and what is left of it, ms. */
+export interface RestartPhase {
+  readonly phase: 'restarting' | 'post-only';
+  readonly remainingMs: number;
+}
 
 export interface FaultSettings {
   /** Added delay before a request is handled, ms. */
@@ -61,6 +80,8 @@ export interface FaultSettings {
    * caller's would (what `clobot doctor` measures).
    */
   readonly clockSkewMs: number;
+  /** A staged restart (425, then post-only), or null. */
+  readonly restart: StagedRestart | null;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -80,6 +101,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   matchingDelayMs: null,
   wsSilent: false,
   clockSkewMs: 0,
+  restart: null,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -103,11 +125,22 @@ const patchSchema = z
     matchingDelayMs: z.number().int().min(0).max(MAX_DELAY_MS).nullable(),
     wsSilent: z.boolean(),
     clockSkewMs: z.number().int().min(-86_400_000).max(86_400_000),
+    restart: z
+      .strictObject({
+        restartingMs: z.number().int().min(0).max(MAX_DELAY_MS),
+        postOnlyMs: z.number().int().min(0).max(MAX_DELAY_MS),
+        // GET /admin/faults shows it; a patch may carry it back (it is then kept)
+        startedAt: z.number().int().min(0).optional(),
+      })
+      .nullable(),
   })
   .partial();
 
+/** A change of some settings, as `set`, `/admin/faults` and the sandbox options take it (a restart without `startedAt` begins when set). */
+export type FaultPatch = Omit<Partial<FaultSettings>, 'restart'> & { restart?: { restartingMs: number; postOnlyMs: number; startedAt?: number } | null };
+
 /** Checks a patch of fault settings; throws a ConfigError naming the key. */
-export function parseFaultPatch(value: unknown): Partial<FaultSettings> {
+export function parseFaultPatch(value: unknown): FaultPatch {
   const result = patchSchema.safeParse(value);
   if (result.success) return result.data.routes === undefined ? result.data : { ...result.data, routes: Object.freeze([...new Set(result.data.routes)]) };
   const issue = result.error.issues[0];
@@ -117,14 +150,17 @@ export function parseFaultPatch(value: unknown): Partial<FaultSettings> {
 
 export class FaultKnobs {
   readonly #seed: number;
+  /** The sandbox clock's now, epoch ms: when a staged restart begins and where it is. */
+  readonly #now: () => number;
   #settings: FaultSettings;
   #errorDraws: Prng;
   #dropDraws: Prng;
   #acceptDropDraws: Prng;
 
-  constructor(seed: number, initial: Partial<FaultSettings> = {}) {
+  constructor(seed: number, initial: FaultPatch = {}, now: () => number = Date.now) {
     this.#seed = seed;
-    this.#settings = Object.freeze({ ...DEFAULT_FAULTS, ...parseFaultPatch(initial) });
+    this.#now = now;
+    this.#settings = Object.freeze({ ...DEFAULT_FAULTS, ...this.#stamped(parseFaultPatch(initial)) });
     this.#errorDraws = Prng.from(seed, 'faults', 'error');
     this.#dropDraws = Prng.from(seed, 'faults', 'drop');
     this.#acceptDropDraws = Prng.from(seed, 'faults', 'drop-after-accept');
@@ -138,8 +174,8 @@ export class FaultKnobs {
    * Changes some settings and returns them all. Setting `errorRate`, `dropRate` or
    * `dropAfterAccept` restarts its seeded stream, so the same setting gives the same run of faults.
    */
-  set(patch: Partial<FaultSettings>): FaultSettings {
-    const checked = parseFaultPatch(patch);
+  set(patch: FaultPatch): FaultSettings {
+    const checked = this.#stamped(parseFaultPatch(patch));
     this.#settings = Object.freeze({ ...this.#settings, ...checked });
     if (checked.errorRate !== undefined) this.#errorDraws = Prng.from(this.#seed, 'faults', 'error');
     if (checked.dropRate !== undefined) this.#dropDraws = Prng.from(this.#seed, 'faults', 'drop');
@@ -150,6 +186,33 @@ export class FaultKnobs {
   /** Back to no faults. */
   reset(): FaultSettings {
     return this.set({ ...DEFAULT_FAULTS });
+  }
+
+  /** Stages a restart from now: `restartingMs` of 425, then `postOnlyMs` of post-only mode. */
+  stageRestart(restartingMs: number, postOnlyMs: number): StagedRestart {
+    return this.set({ restart: { restartingMs, postOnlyMs } }).restart!;
+  }
+
+  /** Where the staged restart is now; undefined when none is on (or it has ended). */
+  restartPhase(): RestartPhase | undefined {
+    const restart = this.#settings.restart;
+    if (restart === null) return undefined;
+    const elapsed = this.#now() - restart.startedAt;
+    if (elapsed < restart.restartingMs) return { phase: 'restarting', remainingMs: restart.restartingMs - elapsed };
+    if (elapsed < restart.restartingMs + restart.postOnlyMs) return { phase: 'post-only', remainingMs: restart.restartingMs + restart.postOnlyMs - elapsed };
+    return undefined;
+  }
+
+  /** The trading mode now: a staged restart's post-only phase, else `mode`. */
+  tradingMode(): TradingMode {
+    return this.restartPhase()?.phase === 'post-only' ? 'post-only' : this.#settings.mode;
+  }
+
+  /** A restart patch begins now unless it says when it began. */
+  #stamped(patch: FaultPatch): Partial<FaultSettings> {
+    const restart = patch.restart;
+    if (restart === undefined || restart === null) return patch as Partial<FaultSettings>;
+    return { ...patch, restart: Object.freeze({ restartingMs: restart.restartingMs, postOnlyMs: restart.postOnlyMs, startedAt: restart.startedAt ?? this.#now() }) };
   }
 
   /** True when the per-request knobs apply to `route` (`routes` empty or listing it). */

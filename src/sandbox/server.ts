@@ -9,7 +9,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { RateLimitConfig } from '../venue/rate-limits.ts';
 import { isFlowAccount } from './flow/flow-accounts.ts';
 import type { SandboxContext } from './context.ts';
-import { FaultKnobs, type FaultSettings } from './faults.ts';
+import { FaultKnobs, type FaultPatch } from './faults.ts';
 import { installPipeline } from './pipeline.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from './profile.ts';
 import { SandboxRateLimiter } from './rate-limiter.ts';
@@ -68,7 +68,7 @@ export interface SandboxOptions {
   readonly limits?: RateLimitConfig;
   /** Venue time: book timestamps, `/time`, history windows, rate windows. Default live time. */
   readonly clock?: Clock;
-  readonly faults?: Partial<FaultSettings>;
+  readonly faults?: FaultPatch;
   /** pino logger; none by default. */
   readonly logger?: Logger;
   /** Collateral of an address the first time it trades or is queried, whole units. Default 10,000. */
@@ -177,7 +177,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const seed = options.seed ?? 1;
   const world = new World({ seed, markets: options.markets ?? 200, events: options.events ?? 50, clock });
   const closing = new AbortController();
-  const faults = new FaultKnobs(seed, options.faults ?? {});
+  const faults = new FaultKnobs(seed, options.faults ?? {}, () => clock.now());
   const engine = new SandboxEngine(world, clock, {
     startingCollateral: Math.round((options.startingBalance ?? DEFAULT_STARTING_BALANCE) * 1_000_000),
     ...sandboxHistory().engine,

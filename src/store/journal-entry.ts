@@ -129,5 +129,9 @@ function describeLifecycle(e: LifecycleEvent): string {
       return `trading resumed (${e.name} lifted)`;
     case 'ParamsUpdated':
       return `params of ${e.strategyId} updated: ${e.changed.join(', ')}`;
+    case 'VenueStateChanged':
+      return `venue ${e.state}${e.retryAfterMs === undefined ? '' : ` (retry after ${e.retryAfterMs} ms)`}`;
+    case 'FeeRateChanged':
+      return `fee rate ${e.tokenId}: taker ${e.previousTakerBps} -> ${e.takerBps} bps, maker ${e.makerBps} bps`;
   }
 }

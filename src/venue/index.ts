@@ -10,6 +10,7 @@ export { RateBudget } from './rate-budget.ts';
 export type { BudgetSnapshot, BudgetWindowState, RatePermit } from './rate-budget.ts';
 export type { VenueLogger } from './logger.ts';
 export { parseRetryAfter } from './retry-after.ts';
+export { venueRestrictionOf, venueRestrictionOfItem, type VenueRestriction } from './venue-state.ts';
 export { iteratePages } from './iterate-pages.ts';
 export { requestJson } from './request.ts';
 export * from './decode.ts';

@@ -13,7 +13,10 @@ import type { OrderLogEntry } from '../trading/order-log.ts';
  * address's balances (`/admin/balances?address=`), the wallets each signing key controls
  * (`/admin/wallets`, `?owner=` one key's, registering it), and a market's tick change
  * (`POST /admin/tick-size {"conditionId", "tickSize": "0.01"}`: resting orders stay, new orders
- * are checked against the new tick, the books show it; the metadata routes keep the listed tick).
+ * are checked against the new tick, the books show it; the metadata routes keep the listed tick),
+ * a staged restart (`POST /admin/restart {"restartSeconds", "postOnlySeconds"}`: from now, that
+ * long of 425 on the order routes, then that long of post-only mode; `GET /admin/restart` says
+ * where it is).
  * They pass no fault, limit or count, so a test can always turn a storm off. Amounts are decimal
  * strings. Who may call them (loopback caller and Host, JSON posts, the optional admin token):
  * admin-guard.ts, checked by the pipeline.
@@ -27,6 +30,20 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const body = request.body ?? {};
     return ctx.faults.set(parseFaultPatch(body));
   });
+
+  app.post('/admin/restart', admin, (request) => {
+    const body = request.body;
+    const b = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const seconds = (key: string): number => {
+      const value = b[key] ?? 0;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 600) throw badRequest(`admin/restart: ${key} must be a number of seconds from 0 to 600, was ${JSON.stringify(value)}`);
+      return Math.round(value * 1000);
+    };
+    const restart = ctx.faults.stageRestart(seconds('restartSeconds'), seconds('postOnlySeconds'));
+    return { ...restart, phase: ctx.faults.restartPhase() ?? null };
+  });
+
+  app.get('/admin/restart', admin, () => ({ restart: ctx.faults.settings.restart, phase: ctx.faults.restartPhase() ?? null }));
 
   app.get('/admin/stats', admin, () => ctx.stats.snapshot());
 

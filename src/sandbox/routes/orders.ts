@@ -11,7 +11,9 @@ import {
   CANCEL_ONLY_MODE_MESSAGE,
   MAX_CANCELS_PER_REQUEST,
   POST_ONLY_MODE_MESSAGE,
+  RESTARTING_MESSAGE,
   tooManyOrdersMessage,
+  VENUE_CANCEL_ONLY_MESSAGE,
 } from '../trading/messages.ts';
 import { checkExpiration, processOrderItem } from '../trading/order-intake.ts';
 import { checkOrderShape } from '../trading/order-shape.ts';
@@ -24,7 +26,8 @@ import { checkOrderShape } from '../trading/order-shape.ts';
  *
  * Faults: in mode `cancel-only` every order post is a 503 with Retry-After; in mode `post-only`
  * an order post with an item that is not `postOnly: true` is (the whole request); cancels pass
- * in both. `dropAfterAccept` places the orders and then destroys the connection unanswered;
+ * in both. While a staged restart restarts, every one of these routes is a 425 with Retry-After
+ * (what is left of the phase), nothing taken; its post-only phase is mode `post-only`. `dropAfterAccept` places the orders and then destroys the connection unanswered;
  * `stallMs` holds the answer after the orders were placed (pipeline). An expiration that is not
  * unix seconds, or not "0" on an order that is not GTD, is a 400 for the whole request
  * (`checkExpiration`), before anything is placed; so is an item that is not the wire's JSON shape
@@ -33,6 +36,7 @@ import { checkOrderShape } from '../trading/order-shape.ts';
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/orders', { config: { routeId: 'postOrders' } }, async (request, reply) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     const body = request.body;
     if (!Array.isArray(body)) throw badRequest('Invalid order payload: the body must be a JSON array of orders');
     if (body.length === 0) throw badRequest('Invalid order payload: the batch holds no orders');
@@ -50,6 +54,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.post('/order', { config: { routeId: 'postOrder' } }, async (request, reply) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('Invalid order payload: the body must be one order item {order, orderType, owner}');
@@ -62,6 +67,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.delete('/order', { config: { routeId: 'cancelOrder' } }, (request) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     const body = request.body as Record<string, unknown> | undefined;
     const id = typeof body === 'object' && body !== null ? body['orderID'] : undefined;
     if (typeof id !== 'string' || id === '') throw badRequest('cancelOrder: body must be {"orderID": "0x..."}');
@@ -70,6 +76,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.delete('/orders', { config: { routeId: 'cancelOrders' } }, (request) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     const body = request.body;
     if (!Array.isArray(body) || body.length === 0 || body.length > MAX_CANCELS_PER_REQUEST || !body.every((id) => typeof id === 'string')) {
       throw badRequest(`cancelOrders: body must be a JSON array of 1 to ${MAX_CANCELS_PER_REQUEST} order ids`);
@@ -81,11 +88,13 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.delete('/cancel-all', { config: { routeId: 'cancelAll' } }, (request) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     return cancelAnswer(ctx.engine.cancelAll(caller.apiKey, ctx.clock.now()));
   });
 
   app.delete('/cancel-market-orders', { config: { routeId: 'cancelMarketOrders' } }, (request) => {
     const caller = authenticateL2(ctx, request);
+    checkRestarting(ctx);
     const body = request.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('cancelMarketOrders: body must be {"market"?: condition id, "asset_id"?: token id}');
@@ -103,14 +112,28 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
   });
 }
 
+/** A staged restart in its first phase: 425 Too Early, Retry-After what is left of it. */
+function checkRestarting(ctx: SandboxContext): void {
+  const phase = ctx.faults.restartPhase();
+  if (phase?.phase === 'restarting') throw new SandboxHttpError(425, RESTARTING_MESSAGE, retryAfterSeconds(phase.remainingMs));
+}
+
 function checkMode(ctx: SandboxContext, items: readonly unknown[]): void {
-  const mode = ctx.faults.settings.mode;
+  const mode = ctx.faults.tradingMode();
+  if (mode === 'normal') return;
+  const phase = ctx.faults.restartPhase();
+  const retryAfter = phase === undefined ? ctx.trading.modeRetryAfterSeconds : retryAfterSeconds(phase.remainingMs);
   if (mode === 'cancel-only') {
-    throw new SandboxHttpError(503, CANCEL_ONLY_MODE_MESSAGE, ctx.trading.modeRetryAfterSeconds, { code: 'cancel_only_mode' });
+    throw new SandboxHttpError(503, ctx.profile === 'polymarket' ? VENUE_CANCEL_ONLY_MESSAGE : CANCEL_ONLY_MODE_MESSAGE, retryAfter, { code: 'cancel_only_mode' });
   }
-  if (mode === 'post-only' && !items.every((item) => typeof item === 'object' && item !== null && (item as Record<string, unknown>)['postOnly'] === true)) {
-    throw new SandboxHttpError(503, POST_ONLY_MODE_MESSAGE, ctx.trading.modeRetryAfterSeconds, { code: 'post_only_mode' });
+  if (!items.every((item) => typeof item === 'object' && item !== null && (item as Record<string, unknown>)['postOnly'] === true)) {
+    throw new SandboxHttpError(503, POST_ONLY_MODE_MESSAGE, retryAfter, { code: 'post_only_mode' });
   }
+}
+
+/** Whole seconds, at least 1, of a wait in ms (what Retry-After carries). */
+function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The answer, unless `dropAfterAccept` draws this post: then the connection goes, unanswered. */

@@ -21,6 +21,10 @@ export const ERR_SIGNER_NOT_API_KEY = 'the order signer address has to be the ad
 /** 503 answers of the trading modes (the post-only text is the venue's). */
 export const POST_ONLY_MODE_MESSAGE = 'post-only mode: only post-only orders and cancels are allowed';
 export const CANCEL_ONLY_MODE_MESSAGE = 'cancel-only mode: only cancels are allowed';
+/** The venue's own 503 text of its cancel-only mode (its error-codes page), in the polymarket profile. */
+export const VENUE_CANCEL_ONLY_MESSAGE = 'Trading is currently cancel-only. New orders are not accepted, but cancels are allowed.';
+/** The 425 of an order route while a staged restart runs (the venue's restarts answer 425 Too Early). */
+export const RESTARTING_MESSAGE = 'the matching engine is restarting; retry later';
 
 /** The 400 of a heartbeat with the wrong id. */
 export const ERR_HEARTBEAT_ID = 'Invalid Heartbeat ID';
