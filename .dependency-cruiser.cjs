@@ -7,6 +7,7 @@
 //   <- engine <- config, store <- backtest <- app <- jobs <- cli
 // store and backtest are adapters beside the engine: they may import its ports, the engine never
 // imports them; backtest reads runs back through the store, the store never imports backtest.
+// control (the control API and dashboard) is one more such adapter, on the engine and the store.
 // The sandbox sits beside app, on core, venue (never its client nor its actions) and sim.
 //
 // Each room lists exactly the rooms its code imports today (depcruise's room-to-room graph), not
@@ -30,11 +31,14 @@ const MAY_IMPORT = {
   store: ['core', 'data', 'execution', 'portfolio', 'engine'],
   backtest: ['core', 'data', 'sim', 'portfolio', 'engine', 'config', 'store'],
   sandbox: ['core', 'venue', 'sim'],
-  app: ['core', 'venue', 'data', 'execution', 'sim', 'strategy', 'engine', 'config', 'store', 'backtest', 'sandbox'],
+  // the control server and dashboard (issue 23): an adapter beside store and backtest, over the
+  // engine's state and commands (a running engine) or a store file (read-only); the app plugs it
+  control: ['core', 'portfolio', 'engine', 'store'],
+  app: ['core', 'venue', 'data', 'execution', 'sim', 'strategy', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control'],
   // backtest jobs (a resolved config and data named by content hash), the JobRunner port and its
   // adapters (the local worker pool), and the sweep over them; a job runs the app's backtest
   jobs: ['core', 'strategy', 'config', 'backtest', 'app'],
-  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'app', 'jobs'],
+  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'app', 'jobs'],
   // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
   testing: ['core', 'data', 'strategy', 'portfolio', 'config', 'backtest', 'app'],
 };

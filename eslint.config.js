@@ -62,6 +62,18 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
   {
+    // the dashboard's script (src/control/dashboard/), run by the browser as a classic script
+    files: ['src/control/dashboard/**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'WebSocket', 'setTimeout', 'console', 'LightweightCharts'].map((g) => [g, 'readonly']),
+      ),
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  {
     files: ['src/**/*.mjs', 'bin/**/*.mjs'],
     extends: [js.configs.recommended],
     languageOptions: { sourceType: 'module', globals: NODE_GLOBALS },

@@ -47,6 +47,12 @@ for (const file of workerEntries(SRC)) {
   writeFileSync(target, readFileSync(file, 'utf8').replace(/(['"])(\.{1,2}\/[^'"]+)\.ts\1/g, '$1$2.js$1'));
   copied++;
 }
+// the dashboard's page, script and style are served from beside the compiled control server
+const DASHBOARD = 'control/dashboard';
+if (existsSync(join(SRC, DASHBOARD))) {
+  mkdirSync(join(DIST, DASHBOARD), { recursive: true });
+  for (const name of readdirSync(join(SRC, DASHBOARD))) copyFileSync(join(SRC, DASHBOARD, name), join(DIST, DASHBOARD, name));
+}
 // the signing addon, when bin/build-native.mjs built it, goes where the compiled native-addon.js looks
 const ADDON = 'venue/signing/native/build/Release/clobot_signing.node';
 if (existsSync(join(SRC, ADDON))) {

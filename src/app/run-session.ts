@@ -67,6 +67,8 @@ export interface RunSession {
   readonly markets: readonly TradingMarket[];
   readonly tokens: readonly TrackedToken[];
   readonly store: RunStore | undefined;
+  /** The run's id (its store's, else one made for this process): the prefix of its client order ids. */
+  readonly runId: string;
   /** True when the run resumed from a store holding a previous life's orders or fills. */
   readonly resumed: boolean;
   /**
@@ -212,6 +214,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     collectTransport(metrics, venue.transport.counters);
     collectMarketData(metrics, () => monitor.summary());
     if (edge.collect) metrics.collect(edge.collect);
+    const runId = store ? store.runId : randomBytes(4).toString('hex');
     const engine = new TradingEngine({
       clock,
       execution,
@@ -225,7 +228,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       // paper: the simulated account starts with `paper.balance`
       startingBalance: config.mode === 'paper' ? config.paper.balance : 0,
       account: edge.account ? { source: edge.account, intervalMs: config.mode === 'live' ? config.execution.accountSyncMs : 0 } : undefined,
-      runId: store ? store.runId : randomBytes(4).toString('hex'),
+      runId,
       persistence: store ? guardedPersistence(storePersistence(store), (err) => fail('store write failed', err)) : undefined,
       restore: restore?.resumed ? restore : undefined,
       orphans: config.execution.orphans,
@@ -277,6 +280,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       markets,
       tokens,
       store,
+      runId,
       resumed: restore?.resumed ?? false,
       fail,
       fatal,

@@ -8,6 +8,7 @@ import { registerRun } from './commands/run.ts';
 import { registerImport } from './commands/import.ts';
 import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
+import { registerDashboard } from './commands/dashboard.ts';
 import { registerBacktest } from './commands/backtest.ts';
 import { registerInit } from './commands/init.ts';
 import { registerNewStrategy } from './commands/new-strategy.ts';
@@ -24,6 +25,7 @@ export function registerCommands(program: Command): void {
   registerImport(program);
   registerRecord(program);
   registerStatus(program);
+  registerDashboard(program);
   registerBacktest(program);
   registerInit(program);
   registerNewStrategy(program);

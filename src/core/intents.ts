@@ -108,4 +108,9 @@ export interface OrderRequest extends PlaceIntent {
   readonly clientOrderId: string;
   readonly conditionId: ConditionId;
   readonly createdAt: number;
+  /**
+   * Set by the engine alone (never a strategy): a SELL that only closes a position the order's
+   * strategy holds (the `flatten` command's). It passes a halt, which denies every other order.
+   */
+  readonly reduceOnly?: boolean;
 }

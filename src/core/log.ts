@@ -24,6 +24,11 @@ export interface LogOptions {
   readonly stdout?: boolean;
   /** Name of the process in every line. */
   readonly name?: string;
+  /**
+   * Also each JSON line to this function (secrets redacted as everywhere), at `level`, or at
+   * `info` when `level` is `silent` (the control API's last log lines).
+   */
+  readonly tap?: (line: string) => void;
 }
 
 /**
@@ -33,11 +38,13 @@ export interface LogOptions {
  */
 export function createLogger(options: LogOptions): Logger {
   const streams: { stream: DestinationStream; level: pino.Level }[] = [];
-  const level = (options.level === 'silent' ? 'fatal' : options.level) as pino.Level;
+  const silent = options.level === 'silent';
+  const level = (silent ? 'fatal' : options.level) as pino.Level;
   if (options.file) streams.push({ stream: new FileSink(options.file), level });
   if (options.stdout) streams.push({ stream: pino.destination({ dest: 1, sync: false }), level });
-  const base = { name: options.name ?? 'clobot', level: options.level, redact: { paths: REDACT_PATHS, censor: '***' } };
-  if (streams.length === 0 || options.level === 'silent') return pino({ ...base, enabled: false });
+  if (options.tap) streams.push({ stream: { write: options.tap }, level: silent ? 'info' : level });
+  const base = { name: options.name ?? 'clobot', level: silent && options.tap ? 'info' : options.level, redact: { paths: REDACT_PATHS, censor: '***' } };
+  if (streams.length === 0 || (silent && !options.tap)) return pino({ ...base, enabled: false });
   return pino(base, pino.multistream(streams));
 }
 

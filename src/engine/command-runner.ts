@@ -2,6 +2,7 @@ import type { HaltName, LifecycleEvent } from '../core/events.ts';
 import { checkStrategyParams } from '../strategy/strategy-params.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
 import type { EngineDesk } from './engine-desk.ts';
+import { DEFAULT_FLATTEN_BAND_CENTS, MAX_FLATTEN_BAND_CENTS, type Flattener } from './flattener.ts';
 import { Halts } from './halts.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { StrategyHost } from './strategy-host.ts';
@@ -17,6 +18,8 @@ export interface CommandRunnerParts {
   readonly cancelOnHalt: boolean;
   /** Each strategy's params as the config wrote them (updateParams sets keys over these). */
   readonly configParams: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** Closes every position (the flatten command, after its halt and cancels). */
+  readonly flattener: Flattener;
 }
 
 /**
@@ -85,6 +88,8 @@ export class CommandRunner {
       }
       case 'updateParams':
         return this.#updateParams(command.strategyId, command.params);
+      case 'flatten':
+        return this.#flatten(command.bandCents);
     }
   }
 
@@ -167,6 +172,27 @@ export class CommandRunner {
     host.setParams(id, checked.value);
     this.#p.tell({ type: 'ParamsUpdated', strategyId: id, changed: Object.freeze(keys), tsInit: this.#p.desk.clock.now() });
     return { ok: true, command: 'updateParams', message: `strategies.${id}.params: ${keys.join(', ')} updated`, changed: keys };
+  }
+
+  #flatten(bandCents: number | undefined): CommandResult {
+    const band = bandCents ?? DEFAULT_FLATTEN_BAND_CENTS;
+    if (typeof band !== 'number' || !Number.isInteger(band) || band < 0 || band > MAX_FLATTEN_BAND_CENTS) {
+      return { ok: false, command: 'flatten', message: `bandCents: ${JSON.stringify(band)} is not a whole number of cents from 0 to ${MAX_FLATTEN_BAND_CENTS}` };
+    }
+    const { flattener } = this.#p;
+    if (flattener.active) return { ok: false, command: 'flatten', message: 'a flatten is under way already' };
+    const halt = this.#halt('manual', 'flatten');
+    // with execution.cancelOnHalt false the halt kept them: a flatten cancels them all the same
+    const cancelled = (halt.cancelled ?? 0) + this.#cancelOpen(undefined);
+    const positions = flattener.begin(band);
+    return {
+      ok: true,
+      command: 'flatten',
+      phase: 'started',
+      cancelled,
+      halts: halt.halts,
+      message: `flatten started: manual halt on; ${cancelled} open order(s) being cancelled; ${positions} position(s) to SELL no lower than ${band} cent(s) under the best bid`,
+    };
   }
 
   /** Asks every open order of ours (of one strategy) to be cancelled; returns how many. */

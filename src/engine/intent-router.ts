@@ -135,7 +135,15 @@ export class IntentRouter {
     if (places.length > 0) this.#placeAll(strategyId, places);
   }
 
-  #placeAll(strategyId: string, places: readonly PlaceIntent[]): void {
+  /**
+   * Places SELLs that only close the strategy's positions (the flatten command's): reduce-only
+   * orders, which pass a halt (risk's engine gates); returns their client order ids.
+   */
+  closePositions(strategyId: string, sells: readonly PlaceIntent[]): string[] {
+    return this.#placeAll(strategyId, sells, true);
+  }
+
+  #placeAll(strategyId: string, places: readonly PlaceIntent[], reduceOnly?: true): string[] {
     const { desk, cache, risk, snapshot, submitter } = this.#p;
     const now = desk.clock.now();
     this.#forgetClosed(now);
@@ -159,6 +167,7 @@ export class IntentRouter {
         clientOrderId: this.#nextClientOrderId(),
         conditionId: state?.token.conditionId ?? '',
         createdAt: now,
+        reduceOnly,
       });
     }
     const verdicts = risk.checkBatch(requests, snapshot.take(now));
@@ -184,6 +193,7 @@ export class IntentRouter {
     }
     submitter.submit(approved);
     if (tripped !== undefined) this.#p.killSwitch?.(tripped);
+    return requests.map((r) => r.clientOrderId);
   }
 
   /** Drops finished orders older than the retention from memory (with the trades booked on them). */

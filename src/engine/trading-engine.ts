@@ -26,6 +26,7 @@ import type { ExternalReasonKind, HealthState, RaisedHealthReason } from './heal
 import { DEFAULT_HEALTH_CHECK_MS, DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS, HealthMonitor } from './health-monitor.ts';
 import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
+import { Flattener } from './flattener.ts';
 import { IntentRouter } from './intent-router.ts';
 import { MarketLifecycle } from './market-lifecycle.ts';
 import { OrderCanceller } from './order-canceller.ts';
@@ -199,6 +200,7 @@ export class TradingEngine {
       tell: (event) => this.lifecycle(event),
       cancelOnHalt: options.cancelOnHalt ?? true,
       configParams,
+      flattener: new Flattener({ desk, cache: this.cache, ledger: this.ledger, closePositions: (id, sells) => this.#router.closePositions(id, sells) }),
     });
   }
 
@@ -261,6 +263,15 @@ export class TradingEngine {
 
   strategyState(id: string): string | undefined {
     return this.#host.state(id);
+  }
+
+  /** Each hosted strategy: its state, its params now (`ctx.params`) and the keys `updateParams` may set. */
+  strategies(): { id: string; name: string; state: string; params: unknown; updatable: readonly string[] }[] {
+    const host = this.#host;
+    return Object.entries(host.states()).map(([id, state]) => {
+      const definition = host.definition(id);
+      return { id, name: definition?.name ?? id, state, params: host.params(id), updatable: definition?.updatable ?? [] };
+    });
   }
 
   /** Starts every stream and strategy. Market events flow from now on. */

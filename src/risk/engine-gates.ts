@@ -6,7 +6,8 @@ import type { Denial, RiskState } from './types.ts';
 const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconciliation';
 
 /**
- * The engine's own gates, in this order: a manual halt (the message carries `haltReason`), a
+ * The engine's own gates, in this order: a manual halt (the message carries `haltReason`; a
+ * reduce-only SELL within the position passes it), a
  * heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass), and the
  * order's market under reconciliation. They run before every configured check and no config
  * removes them: the checks of `risk.checks` are the optional ones. Pure.
@@ -14,11 +15,19 @@ const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconcil
 export function engineGates(req: OrderRequest, state: RiskState): Denial | undefined {
   const amount = amountGate(req);
   if (amount !== undefined) return amount;
-  if (state.manualHalt) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
+  if (state.manualHalt && !closesOnly(req, state)) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
   if (state.heartbeat === 'late' || state.heartbeat === 'lost') return deny('TRADING_HALTED', 'heartbeat', `heartbeat ${state.heartbeat}`);
   if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', RECONCILING_MESSAGE);
   if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
+}
+
+/**
+ * A reduce-only SELL (the flatten command's, set by the engine) of no more than the run holds of
+ * the token: it closes a position, so a halt lets it through.
+ */
+function closesOnly(req: OrderRequest, state: RiskState): boolean {
+  return req.reduceOnly === true && req.side === 'SELL' && req.size <= (state.positions.get(req.tokenId) ?? 0);
 }
 
 /**

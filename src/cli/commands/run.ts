@@ -8,7 +8,10 @@ import { loadCheckedConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../core/log.ts';
 import type { EngineCommand } from '../../engine/commands.ts';
 import type { StopReport } from '../../engine/engine-summary.ts';
-import { collectSet, parseDurationOption, parseOutputFileOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
+import { collectSet, parseDurationOption, parseIntOption, parseOutputFileOption, parsePathOption, parseUrlOption, SET_HELP } from '../options.ts';
+import { bindingRefusal, controlToken, DEFAULT_CONTROL_HOST, DEFAULT_CONTROL_PORT } from '../../control/access.ts';
+import { LogLines } from '../../control/log-lines.ts';
+import { UsageError } from '../usage-error.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { takeEarlyUsr2 } from '../early-signals.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
@@ -26,6 +29,9 @@ interface RunOptions {
   status?: boolean;
   store?: string;
   set: ConfigOverride[];
+  control?: boolean;
+  controlPort?: number;
+  controlHost?: string;
 }
 
 /**
@@ -49,13 +55,25 @@ export function registerRun(program: Command): void {
     .option('--store <file>', 'SQLite state file (overrides store.path); an existing one is resumed', parsePathOption)
     .option('--no-status', 'no status view even on a terminal')
     .option('--set <key=value>', SET_HELP, collectSet, [])
+    .option('--control', `serve the control API and dashboard (${DEFAULT_CONTROL_HOST}:${DEFAULT_CONTROL_PORT}; bearer token from CLOBOT_CONTROL_TOKEN)`)
+    .option('--control-port <port>', `the control server's port (0: any free one); implies --control`, parseIntOption(0, 65_535))
+    .option('--control-host <address>', `the control server's address (default ${DEFAULT_CONTROL_HOST}; any other needs CLOBOT_CONTROL_TOKEN); implies --control`)
     .action(async (configPath: string, opts: RunOptions) => {
+      // the control server's binding is checked first: a refused one starts nothing
+      const control = opts.control === true || opts.controlPort !== undefined || opts.controlHost !== undefined;
+      const controlHost = opts.controlHost ?? DEFAULT_CONTROL_HOST;
+      const token = controlToken(process.env);
+      if (control) {
+        const refusal = bindingRefusal(controlHost, token);
+        if (refusal !== undefined) throw new UsageError(refusal);
+      }
       // every check a run makes of its config and strategies, before anything starts (no sandbox, no venue call)
       // --venue is the venue whatever the file says (a paper config need not name one then)
       const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
-      const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty });
+      const logLines = control ? new LogLines() : undefined;
+      const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty, tap: logLines?.tap });
       // SIGUSR2 is listened to before the run starts: one sent while it starts halts it before
       // its first order (and does not kill the process, SIGUSR2's default). It raises and lifts
       // the `signal` halt only: a halt file or a fault stays on.
@@ -72,19 +90,32 @@ export function registerRun(program: Command): void {
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
+      // the control server listens before the run starts (its port is checked before anything is sent)
+      const controlServer = control ? await startControlServer(controlHost, opts.controlPort ?? DEFAULT_CONTROL_PORT, token) : undefined;
+      const storePath = opts.store !== undefined ? resolve(opts.store) : undefined;
       // a venue URL that does not answer is one line naming it (the embedded sandbox is ours)
       const session = await reachingVenue(remoteVenueOf(config, opts.venue), () =>
         startRunSession({
           config,
           logger,
           venueUrl: opts.venue,
-          storePath: opts.store !== undefined ? resolve(opts.store) : undefined,
+          storePath,
           beforeStart: (built) => {
             engine = built;
             if (halted) built.command({ type: 'halt', name: 'signal', reason: 'SIGUSR2' });
           },
         }),
-      );
+      ).catch(async (err: unknown) => {
+        await controlServer?.close();
+        throw err;
+      });
+      let controlSource: { close(): void } | undefined;
+      if (controlServer && logLines) {
+        const { liveControlSource } = await import('../../app/run-control.ts');
+        const source = liveControlSource(session, config, logLines, storePath ?? config.store.path);
+        controlServer.attach(source);
+        controlSource = source;
+      }
       const view = tty ? new StatusView(session) : undefined;
       view?.start();
 
@@ -108,6 +139,8 @@ export function registerRun(program: Command): void {
       process.off('SIGUSR2', onUsr2);
       view?.stop();
       const summary = await session.stop({ keepOrders: opts.keepOrders === true ? true : undefined });
+      controlSource?.close();
+      await controlServer?.close();
       process.off('uncaughtException', onException);
       process.off('unhandledRejection', onException);
       if (opts.summary) writeSummary(resolve(opts.summary), summary);
@@ -127,6 +160,23 @@ export function registerRun(program: Command): void {
       }
       if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
+}
+
+/**
+ * The control server on `host:port`, listening, its address on stderr (never its token); a port
+ * in use or an address that cannot be bound is one line and exit 2.
+ */
+async function startControlServer(host: string, port: number, token: string | undefined) {
+  const { ControlServer } = await import('../../control/control-server.ts');
+  try {
+    const server = await ControlServer.start({ host, port, token, version: '0.1.0' });
+    process.stderr.write(`control API and dashboard on ${server.url}/ (OpenAPI: ${server.url}/openapi.json)${token === undefined ? '' : '; bearer token from CLOBOT_CONTROL_TOKEN'}\n`);
+    return server;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err instanceof Error ? err.message : String(err);
+    throw new UsageError(`--control-host ${host} --control-port ${port}: cannot listen there (${why})`);
+  }
 }
 
 /**
