@@ -1,10 +1,10 @@
 import { ConfigError, DecodeError } from '../core/errors.ts';
 import { parseMicros, type Micros } from '../core/fixed.ts';
-import type { TokenId } from '../core/types.ts';
+import type { EventInfo, TokenId } from '../core/types.ts';
 import type { BacktestConfig } from '../config/run-config.ts';
 import type { MarketSelection } from '../data/market-selection.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
-import { BINARY_OUTCOMES, outcomeTokens, trackedTokensOf } from '../data/market-tokens.ts';
+import { BINARY_OUTCOMES, eventsByMarket, outcomeTokens, trackedTokensOf } from '../data/market-tokens.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import type { SimToken } from '../sim/edge/simulated-execution.ts';
 import { FeeRate } from '../core/money.ts';
@@ -76,9 +76,11 @@ export interface RecordedMarketJoin {
 export class RecordedMarketFollower {
   readonly #strategies: { readonly id: string; readonly selection: MarketSelection; readonly maxCount: number; readonly held: Set<string> }[] = [];
   readonly #closed = new Set<string>();
+  readonly #events: readonly EventInfo[];
 
-  /** Each strategy with its selection and the recorded markets it picked at the start. */
-  constructor(strategies: readonly { readonly id: string; readonly selection: MarketSelection; readonly markets: readonly RecordedMarket[] }[]) {
+  /** Each strategy with its selection and the recorded markets it picked at the start; the header's events. */
+  constructor(strategies: readonly { readonly id: string; readonly selection: MarketSelection; readonly markets: readonly RecordedMarket[] }[], events: readonly EventInfo[] = []) {
+    this.#events = events;
     for (const s of strategies) {
       const filter = s.selection.filter;
       if (filter === undefined) continue;
@@ -106,7 +108,7 @@ export class RecordedMarketFollower {
       byStrategy.set(s.id, { added: selectedTokenIds([market], s.selection), removed: [] });
     }
     if (byStrategy.size === 0) return undefined;
-    return { market, tokens: trackedTokens([market]), byStrategy };
+    return { market, tokens: trackedTokens([market], this.#events), byStrategy };
   }
 }
 
@@ -131,19 +133,29 @@ function micros(text: string, field: string): Micros {
   return m;
 }
 
-/** The engine's view of the recorded markets' tokens (`trackedTokensOf`: the first two of each market). */
-export function trackedTokens(markets: readonly RecordedMarket[]): TrackedToken[] {
+/**
+ * The engine's view of the recorded markets' tokens (`trackedTokensOf`: the first two of each
+ * market), each with its matching delay and the event of the header's `events` listing it.
+ */
+export function trackedTokens(markets: readonly RecordedMarket[], events: readonly EventInfo[] = []): TrackedToken[] {
+  const eventOf = eventsByMarket(events);
   return markets.flatMap((m) =>
-    trackedTokensOf(m, {
-      conditionId: m.conditionId,
-      tickSize: micros(m.tickSize, `markets[${m.conditionId}].tickSize`),
-      minOrderSize: micros(m.minOrderSize, `markets[${m.conditionId}].minOrderSize`),
-      negRisk: m.negRisk,
-      makerBaseFeeBps: m.makerBaseFeeBps,
-      takerBaseFeeBps: m.takerBaseFeeBps,
-      acceptingOrders: true,
-      rewards: m.rewards === undefined ? undefined : { dailyRate: m.rewards.dailyRate, minSize: micros(m.rewards.minSize, `markets[${m.conditionId}].rewards.minSize`), maxSpreadCents: m.rewards.maxSpreadCents },
-    }),
+    trackedTokensOf(
+      m,
+      {
+        conditionId: m.conditionId,
+        tickSize: micros(m.tickSize, `markets[${m.conditionId}].tickSize`),
+        minOrderSize: micros(m.minOrderSize, `markets[${m.conditionId}].minOrderSize`),
+        negRisk: m.negRisk,
+        makerBaseFeeBps: m.makerBaseFeeBps,
+        takerBaseFeeBps: m.takerBaseFeeBps,
+        acceptingOrders: true,
+        rewards: m.rewards === undefined ? undefined : { dailyRate: m.rewards.dailyRate, minSize: micros(m.rewards.minSize, `markets[${m.conditionId}].rewards.minSize`), maxSpreadCents: m.rewards.maxSpreadCents },
+        ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
+      },
+      undefined,
+      eventOf.get(m.conditionId.toLowerCase()),
+    ),
   );
 }
 
@@ -157,5 +169,6 @@ export function backtestTokens(tokens: readonly TrackedToken[], config: Pick<Bac
     minOrderSize: t.rules.minOrderSize,
     fees: config.feeSource === 'config' ? configFees : { maker: new FeeRate(t.rules.makerBaseFeeBps), taker: new FeeRate(t.rules.takerBaseFeeBps) },
     acceptingOrders: true,
+    ...(t.rules.secondsDelay !== undefined && t.rules.secondsDelay > 0 ? { takerDelayMs: Math.round(t.rules.secondsDelay * 1000) } : {}),
   }));
 }

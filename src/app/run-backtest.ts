@@ -96,9 +96,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     strategyInfo.push({ id: s.id, module: s.module, params: strategy.params });
   }
   const markets = data.header.markets.filter((m) => marketsById.has(m.conditionId));
-  const tokens = trackedTokens(markets);
+  const tokens = trackedTokens(markets, data.header.events);
   // markets that join the recording later (its `market` events) reach filter-selected strategies
-  const follower = new RecordedMarketFollower(picks);
+  const follower = new RecordedMarketFollower(picks, data.header.events);
 
   // the first event sets the clock's start
   let bytes: number | undefined;

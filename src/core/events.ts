@@ -1,6 +1,6 @@
 import type { DenyCode } from './deny-codes.ts';
 import type { Micros } from './fixed.ts';
-import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, VenueState } from './types.ts';
+import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, TradePrint, VenueState } from './types.ts';
 
 /**
  * What a market-data source emits, each event with venue time (`tsEvent`) and receipt time
@@ -9,15 +9,8 @@ import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, VenueState } f
 export type MarketEvent =
   | { readonly type: 'book'; readonly book: OrderBook; readonly tsEvent: number; readonly tsInit: number }
   | { readonly type: 'prices'; readonly prices: readonly TokenPrices[]; readonly tsEvent: number; readonly tsInit: number }
-  | {
-      readonly type: 'trade';
-      readonly tokenId: TokenId;
-      readonly price: Micros;
-      readonly size: Micros;
-      readonly side: Side;
-      readonly tsEvent: number;
-      readonly tsInit: number;
-    }
+  /** A public trade print (anyone's trade). */
+  | ({ readonly type: 'trade' } & TradePrint)
   | { readonly type: 'tickSize'; readonly tokenId: TokenId; readonly tickSize: Micros; readonly tsEvent: number; readonly tsInit: number }
   /** The market stopped trading (`closed`): no new orders, its open orders cancelled by the venue. */
   | { readonly type: 'marketClosed'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsEvent: number; readonly tsInit: number }
@@ -51,6 +44,8 @@ export interface ListedMarket {
   readonly minOrderSize: string;
   readonly makerBaseFeeBps: number;
   readonly takerBaseFeeBps: number;
+  /** The market's matching delay, seconds (the venue's `seconds_delay`); absent: none. */
+  readonly secondsDelay?: number;
   readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
   /** The market's liquidity rewards when it pays some (docs/rewards.md); `minSize` a decimal string. */
   readonly rewards?: { readonly dailyRate: number; readonly minSize: string; readonly maxSpreadCents: number };

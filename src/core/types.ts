@@ -79,4 +79,41 @@ export interface MarketRules {
   readonly acceptingOrders: boolean;
   /** The market's liquidity rewards (docs/rewards.md); absent when it pays none. */
   readonly rewards?: RewardRules | undefined;
+  /**
+   * The market's matching delay, seconds (the venue's `seconds_delay`): a marketable order waits
+   * this long (answered DELAYED) before it meets the book. Absent or 0: none.
+   */
+  readonly secondsDelay?: number;
+}
+
+/**
+ * The event a market belongs to, as the venue lists it: the outcomes of a neg-risk event are
+ * mutually exclusive markets (their YES tokens sum to one unit of collateral at resolution).
+ * `augmented`: the venue's `negRiskAugmented` (with `enableNegRisk`): the event has an implicit
+ * "Other" outcome not listed as a market, so its listed YES asks summing below 1 is NOT an
+ * arbitrage and a full set of its listed YES does not pay 1.
+ */
+export interface EventInfo {
+  /** The venue's event id. */
+  readonly id: string;
+  readonly slug: string;
+  readonly title: string;
+  /** A neg-risk (mutually exclusive outcomes) event: the venue's `enableNegRisk` / `negRisk`. */
+  readonly negRisk: boolean;
+  readonly augmented: boolean;
+  /** Every market of the event as the venue lists it, tracked by the run or not. */
+  readonly marketConditionIds: readonly ConditionId[];
+}
+
+/** A public trade print on one token (any trader's, from the venue's market data). */
+export interface TradePrint {
+  readonly tokenId: TokenId;
+  readonly price: Micros;
+  readonly size: Micros;
+  /** The taker's side. */
+  readonly side: Side;
+  /** Venue time of the trade, epoch ms. */
+  readonly tsEvent: number;
+  /** When we received it, epoch ms (the injected clock). */
+  readonly tsInit: number;
 }

@@ -1,5 +1,4 @@
-import type { Micros } from '../core/fixed.ts';
-import type { MarketRules, OrderBook, TokenId, TokenPrices } from '../core/types.ts';
+import type { EventInfo, MarketRules, OrderBook, TokenId, TokenPrices, TradePrint } from '../core/types.ts';
 import type { MarketEvent } from '../core/events.ts';
 
 /** Static description of a tracked token (from the market list). */
@@ -12,6 +11,8 @@ export interface TrackedToken {
   readonly question: string;
   readonly negRiskMarketId: string | undefined;
   readonly rules: MarketRules;
+  /** The event the market belongs to, when the venue (or the recording) names one. */
+  readonly event?: EventInfo | undefined;
 }
 
 /** The newest state of one token. Replaced, never mutated, on every change. */
@@ -25,7 +26,8 @@ export interface TokenState {
    */
   readonly bookSeenAt: number | undefined;
   readonly prices: TokenPrices | undefined;
-  readonly lastTrade: { readonly price: Micros; readonly size: Micros; readonly tsEvent: number } | undefined;
+  /** The newest public trade print of the token. */
+  readonly lastTrade: TradePrint | undefined;
 }
 
 /** Which part of a token's state an event changed; `undefined` from `apply` means nothing did. */
@@ -42,10 +44,30 @@ export type MarketChange =
  */
 export class MarketCache {
   readonly #states = new Map<TokenId, TokenState>();
+  /** Each event's tracked tokens, in the order tracked, and the event's newest description. */
+  readonly #events = new Map<string, { event: EventInfo; tokenIds: TokenId[] }>();
 
   track(token: TrackedToken): void {
     if (this.#states.has(token.tokenId)) return;
     this.#states.set(token.tokenId, { token, rules: token.rules, book: undefined, bookSeenAt: undefined, prices: undefined, lastTrade: undefined });
+    const event = token.event;
+    if (event === undefined) return;
+    const held = this.#events.get(event.id);
+    if (held === undefined) this.#events.set(event.id, { event, tokenIds: [token.tokenId] });
+    else {
+      held.event = event;
+      held.tokenIds.push(token.tokenId);
+    }
+  }
+
+  /** An event some tracked token belongs to, by its id. */
+  event(eventId: string): EventInfo | undefined {
+    return this.#events.get(eventId)?.event;
+  }
+
+  /** The tracked tokens of an event (its markets' outcomes the run follows), in the order tracked. */
+  eventTokens(eventId: string): readonly TokenId[] {
+    return this.#events.get(eventId)?.tokenIds ?? [];
   }
 
   get(tokenId: TokenId): TokenState | undefined {
@@ -86,7 +108,7 @@ export class MarketCache {
       case 'trade': {
         const state = this.#states.get(event.tokenId);
         if (!state) return [];
-        const next = tokenState(state, state.rules, state.book, state.bookSeenAt, state.prices, { price: event.price, size: event.size, tsEvent: event.tsEvent });
+        const next = tokenState(state, state.rules, state.book, state.bookSeenAt, state.prices, { tokenId: event.tokenId, price: event.price, size: event.size, side: event.side, tsEvent: event.tsEvent, tsInit: event.tsInit });
         this.#states.set(event.tokenId, next);
         return [{ kind: 'trade', state: next }];
       }

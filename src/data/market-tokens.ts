@@ -1,4 +1,4 @@
-import type { MarketRules, TokenId } from '../core/types.ts';
+import type { EventInfo, MarketRules, TokenId } from '../core/types.ts';
 import type { TrackedToken } from './market-cache.ts';
 
 /**
@@ -29,10 +29,10 @@ export function outcomeTokens<T>(tokens: readonly T[]): readonly T[] {
 
 /**
  * The tracked tokens of one market with its trading rules (each token holds its own copy, as the
- * market cache replaces a token's rules alone on a tick-size change); with `keep`, only the
- * tokens it accepts (each still names its complement).
+ * market cache replaces a token's rules alone on a tick-size change) and its event when known;
+ * with `keep`, only the tokens it accepts (each still names its complement).
  */
-export function trackedTokensOf(market: MarketOfTokens, rules: MarketRules, keep?: (tokenId: TokenId) => boolean): TrackedToken[] {
+export function trackedTokensOf(market: MarketOfTokens, rules: MarketRules, keep?: (tokenId: TokenId) => boolean, event?: EventInfo): TrackedToken[] {
   const [a, b] = outcomeTokens(market.tokens);
   const out: TrackedToken[] = [];
   outcomeTokens(market.tokens).forEach((token, index) => {
@@ -46,7 +46,15 @@ export function trackedTokensOf(market: MarketOfTokens, rules: MarketRules, keep
       question: market.question,
       negRiskMarketId: market.negRisk && market.negRiskMarketId ? market.negRiskMarketId : undefined,
       rules: { ...rules },
+      ...(event !== undefined ? { event } : {}),
     });
   });
+  return out;
+}
+
+/** Each market's event by condition id: the event listing it among its markets (the first that does). */
+export function eventsByMarket(events: readonly EventInfo[]): Map<string, EventInfo> {
+  const out = new Map<string, EventInfo>();
+  for (const e of events) for (const c of e.marketConditionIds) if (!out.has(c.toLowerCase())) out.set(c.toLowerCase(), e);
   return out;
 }

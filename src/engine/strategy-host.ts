@@ -6,13 +6,13 @@ import type { StrategyError } from '../core/errors.ts';
 import { lifecycleTokens, type FillEvent, type LifecycleEvent, type OrderEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { OrderIntent } from '../core/intents.ts';
-import type { TokenId } from '../core/types.ts';
+import type { EventInfo, TokenId } from '../core/types.ts';
 import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { Portfolio, PositionView } from '../portfolio/portfolio.ts';
 import { freeBalance, reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
-import type { AccountSnapshot, MarketSnapshot, StrategyContext } from '../strategy/api.ts';
+import type { AccountSnapshot, EventSnapshot, MarketSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
 import type { EngineListener } from './engine-desk.ts';
 import { ENGINE_METRICS } from './engine-metrics.ts';
@@ -101,6 +101,8 @@ export class StrategyHost implements EngineListener {
         return record === undefined ? undefined : tracker.snapshot(record);
       },
       metric: (name: string, value: number) => this.#metric(spec.id, name, value),
+      event: (eventId: string) => this.event(eventId),
+      events: () => this.#eventsOf(held.tokenIds),
     });
     const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault, this.#opts.keepGoing);
     this.#runners.set(spec.id, runner);
@@ -231,6 +233,9 @@ export class StrategyHost implements EngineListener {
       } else if (change.kind === 'prices' && change.state.prices) {
         const snapshot = this.snapshot(change.state);
         for (const runner of runners) runner.prices(snapshot, change.state.prices);
+      } else if (change.kind === 'trade' && change.state.lastTrade) {
+        const snapshot = this.snapshot(change.state);
+        for (const runner of runners) runner.trade(snapshot, change.state.lastTrade);
       }
     }
   }
@@ -280,6 +285,35 @@ export class StrategyHost implements EngineListener {
     }
   }
 
+  /**
+   * An event with a snapshot of each of its tracked tokens, in the order of the event's markets
+   * (YES before NO); undefined when no tracked token belongs to it.
+   */
+  event(eventId: string): EventSnapshot | undefined {
+    const cache = this.#opts.cache;
+    const event = cache.event(eventId);
+    if (event === undefined) return undefined;
+    const order = new Map(event.marketConditionIds.map((c, i) => [c.toLowerCase(), i]));
+    const rank = (s: TokenState): number => (order.get(s.token.conditionId.toLowerCase()) ?? order.size) * 2 + s.token.outcomeIndex;
+    const states = cache
+      .eventTokens(eventId)
+      .map((id) => cache.get(id))
+      .filter((s): s is TokenState => s !== undefined);
+    // a stable sort: markets the event does not list (a stale listing) keep their tracked order, last
+    states.sort((a, b) => rank(a) - rank(b));
+    return Object.freeze({ event, markets: Object.freeze(states.map((s) => this.snapshot(s))) });
+  }
+
+  /** The events of some tokens, each once, in token order. */
+  #eventsOf(tokenIds: readonly TokenId[]): readonly EventInfo[] {
+    const out = new Map<string, EventInfo>();
+    for (const id of tokenIds) {
+      const event = this.#opts.cache.get(id)?.token.event;
+      if (event !== undefined && !out.has(event.id)) out.set(event.id, this.#opts.cache.event(event.id) ?? event);
+    }
+    return Object.freeze([...out.values()]);
+  }
+
   /** A frozen view of one token's market for the strategies. */
   snapshot(state: TokenState): MarketSnapshot {
     const book = state.book;
@@ -300,6 +334,9 @@ export class StrategyHost implements EngineListener {
       bestAsk: ask,
       mid: midPrice(bid, ask),
       ageMs: book && state.bookSeenAt !== undefined ? Math.max(0, now - state.bookSeenAt) : Infinity,
+      // always both keys (undefined when unknown): one object shape for every snapshot
+      event: state.token.event,
+      lastTrade: state.lastTrade,
     });
   }
 

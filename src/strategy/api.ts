@@ -2,13 +2,14 @@ import type { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
-import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId } from '../core/types.ts';
+import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId, EventInfo, TradePrint } from '../core/types.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 import type { BasketEvent } from '../core/basket-events.ts';
 
 export type { BasketCompleted, BasketEvent, BasketOrderResult, BasketPartial, BasketUnwound } from '../core/basket-events.ts';
 
+export type { EventInfo, TradePrint } from '../core/types.ts';
 export type { FillEvent, HaltName, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
 export { HALT_NAMES } from '../core/events.ts';
 export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
@@ -21,7 +22,10 @@ export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
  * Version 3 (additive): `ctx.position()` and `ctx.positions()` are the strategy's own (its fills
  * only), `ctx.account()` is the run's account, `ctx.order(ref)` finds an order by the `ref` its
  * intent set, and place and quote intents take `ref` and `group`, echoed on every event of the
- * order.
+ * order. Later additions, still version 3: a market snapshot names its `event` and its newest public
+ * `lastTrade`, `rules.secondsDelay` is the market's matching delay, `ctx.event(id)` and
+ * `ctx.events()` give the events of the strategy's markets, and `onTrade` (or `trades$`) hears
+ * every public trade print of its tokens.
  */
 export const STRATEGY_API_VERSION = 3;
 
@@ -55,6 +59,24 @@ export interface MarketSnapshot {
   readonly mid: Micros | undefined;
   /** Milliseconds since the newest book arrived (by the clock), Infinity without a book. */
   readonly ageMs: number;
+  /**
+   * The event the market belongs to (id, slug, title, neg-risk and augmented flags, every market
+   * it lists); absent when the venue or the recording names none.
+   */
+  readonly event?: EventInfo;
+  /** The newest public trade print of the token (any trader's); absent before the first. */
+  readonly lastTrade?: TradePrint;
+}
+
+/** An event with the snapshots of its outcomes the run follows (`ctx.event(id)`). */
+export interface EventSnapshot {
+  readonly event: EventInfo;
+  /**
+   * A snapshot of every tracked token of the event's markets (both outcomes of each), in the
+   * order of `event.marketConditionIds`, YES (outcome index 0) before NO. A market of the event
+   * the run does not follow has none: compare with `event.marketConditionIds`.
+   */
+  readonly markets: readonly MarketSnapshot[];
 }
 
 export interface PositionSnapshot {
@@ -120,6 +142,13 @@ export interface StrategyContext<P = unknown> {
    * digits, `_`, `.` or `-`, starting with a letter; `value`: a finite number (else it throws).
    */
   metric(name: string, value: number): void;
+  /**
+   * An event by its id (`market.event.id`) with a snapshot of every outcome token of its markets
+   * the run follows; undefined when no followed market belongs to it.
+   */
+  event(eventId: string): EventSnapshot | undefined;
+  /** The events of the strategy's markets, each once, in the order of its tokens. */
+  events(): readonly EventInfo[];
 }
 
 type Out = OrderIntent[] | OrderIntent | void | undefined;
@@ -133,6 +162,12 @@ export interface StrategyHooks<P, S = undefined> {
   onStart?(args: { ctx: StrategyContext<P>; state: S }): Out;
   onBook?(args: { ctx: StrategyContext<P>; state: S; market: MarketSnapshot; book: OrderBook }): Out;
   onPrice?(args: { ctx: StrategyContext<P>; state: S; market: MarketSnapshot; prices: TokenPrices }): Out;
+  /**
+   * A public trade print on one of the strategy's tokens (anyone's trade, as the venue's market
+   * data shows it: the WS market channel's `last_trade_price`, or a recording's trades);
+   * `market.lastTrade` is this print.
+   */
+  onTrade?(args: { ctx: StrategyContext<P>; state: S; market: MarketSnapshot; trade: TradePrint }): Out;
   /** A fill of one of our orders; always after that order's OrderAccepted. */
   onFill?(args: { ctx: StrategyContext<P>; state: S; fill: FillEvent }): Out;
   onOrderEvent?(args: { ctx: StrategyContext<P>; state: S; event: OrderEvent }): Out;
@@ -149,7 +184,7 @@ export interface StrategyHooks<P, S = undefined> {
 }
 
 /** The names of the hooks, in the order a loader checks them. */
-export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
+export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 
 /** The stream form, for authors who think in RxJS: intents as an Observable over the inputs. */
 export interface StrategyStreams<P, S = undefined> {
@@ -157,6 +192,8 @@ export interface StrategyStreams<P, S = undefined> {
   readonly state: S;
   readonly books$: Observable<{ market: MarketSnapshot; book: OrderBook }>;
   readonly prices$: Observable<{ market: MarketSnapshot; prices: TokenPrices }>;
+  /** Public trade prints of the strategy's tokens (what `onTrade` hears). */
+  readonly trades$: Observable<{ market: MarketSnapshot; trade: TradePrint }>;
   readonly fills$: Observable<FillEvent>;
   readonly orderEvents$: Observable<OrderEvent>;
   readonly lifecycle$: Observable<LifecycleEvent>;

@@ -1,6 +1,6 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { StrategyError } from '../core/errors.ts';
-import type { OrderBook, TokenPrices } from '../core/types.ts';
+import type { OrderBook, TokenPrices, TradePrint } from '../core/types.ts';
 import type { BasketEvent, FillEvent, LifecycleEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
 import { basketProblem } from './basket-check.ts';
 import type { OrderIntent } from '../core/intents.ts';
@@ -23,6 +23,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
   // replaced when the strategy starts again (a completed Subject cannot be fed)
   #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
   #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
+  #trades = new Subject<{ market: MarketSnapshot; trade: TradePrint }>();
   #fills = new Subject<FillEvent>();
   #events = new Subject<OrderEvent>();
   #lifecycle = new Subject<LifecycleEvent>();
@@ -68,6 +69,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
           state: this.#state as S,
           books$: this.#books.asObservable(),
           prices$: this.#prices.asObservable(),
+          trades$: this.#trades.asObservable(),
           fills$: this.#fills.asObservable(),
           orderEvents$: this.#events.asObservable(),
           lifecycle$: this.#lifecycle.asObservable(),
@@ -97,6 +99,13 @@ export class StrategyRunner<P = unknown, S = unknown> {
     if (!this.running) return;
     if (this.#prices.observed) this.#prices.next({ market, prices });
     this.call('onPrice', { ctx: this.ctx, state: this.#state, market, prices });
+  }
+
+  trade(market: MarketSnapshot, trade: TradePrint): void {
+    if (!this.running) return;
+    if (this.#trades.observed) this.#trades.next({ market, trade });
+    // most strategies have no onTrade: no arguments object for each print then
+    if (this.definition.onTrade !== undefined) this.call('onTrade', { ctx: this.ctx, state: this.#state, market, trade });
   }
 
   fill(fill: FillEvent): void {
@@ -137,6 +146,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
     if (this.state !== 'STOPPED' && this.state !== 'FAULTED') return false;
     this.#books = new Subject();
     this.#prices = new Subject();
+    this.#trades = new Subject();
     this.#fills = new Subject();
     this.#events = new Subject();
     this.#lifecycle = new Subject();
@@ -207,6 +217,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.#streamSub?.unsubscribe();
     this.#books.complete();
     this.#prices.complete();
+    this.#trades.complete();
     this.#fills.complete();
     this.#events.complete();
     this.#lifecycle.complete();

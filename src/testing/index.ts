@@ -3,7 +3,7 @@
  * real backtest, and assert on what it did (intents, orders, fills, order events, positions, cash).
  */
 export { runStrategy } from './run-strategy.ts';
-export type { RecordedIntent, RunStrategyOptions, StrategyRun, StrategyUnderTest } from './run-strategy.ts';
+export type { RecordedIntent, RunStrategyOptions, StrategyLogLine, StrategyRun, StrategyUnderTest } from './run-strategy.ts';
 export { scriptedBooks, ScriptedBooks, SCRIPT_START_MS } from './scripted-books.ts';
-export type { ScriptedMarket, ScriptedMarketOptions, ScriptLevel } from './scripted-books.ts';
+export type { ScriptedEventOptions, ScriptedMarket, ScriptedMarketOptions, ScriptLevel } from './scripted-books.ts';
 export { TestingError } from './testing-error.ts';

@@ -12,7 +12,9 @@ import type { PositionView } from '../portfolio/portfolio.ts';
 import type { BacktestData } from '../backtest/backtest-data.ts';
 import { openBacktestData } from '../backtest/data-file.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
-import { runBacktest } from '../app/run-backtest.ts';
+import { runBacktest, type BacktestInput } from '../app/run-backtest.ts';
+
+type EngineLogger = NonNullable<BacktestInput['log']>;
 import type { ScriptedBooks } from './scripted-books.ts';
 import { TestingError } from './testing-error.ts';
 
@@ -64,17 +66,41 @@ export interface StrategyRun {
   readonly cash: Micros;
   /** The strategy's state at the end: RUNNING, STOPPED or FAULTED. */
   readonly state: string | undefined;
+  /**
+   * The strategy's own state at the end: what its `init` returned (the `state` every hook got),
+   * as the hooks left it; undefined without `init`.
+   */
+  readonly strategyState: unknown;
+  /** Every line the strategy logged (`ctx.log`), in order, with the virtual time it was logged at. */
+  readonly logs: readonly StrategyLogLine[];
   /** Faults of the strategy's hooks, each with its message and stack. */
   readonly faults: readonly { readonly message: string; readonly stack: string | undefined; readonly at: number }[];
   /** The backtest summary, as `clobot backtest` writes it. */
   readonly summary: BacktestSummary;
 }
 
+/** One line a strategy logged through `ctx.log`. */
+export interface StrategyLogLine {
+  /** Virtual time, epoch ms. */
+  readonly at: number;
+  /** Ms after the start of the data. */
+  readonly t: number;
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly msg: string;
+  /** The fields given with the message (none: empty). */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
 /** A strategy: its definition (what a module default-exports), or the path of its module. */
 export type StrategyUnderTest = string | object;
 
-const HOOKS = ['onStart', 'onBook', 'onPrice', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
+const HOOKS = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 type Hook = (this: unknown, args: { readonly ctx: { readonly clock: { now(): number } } } & Record<string, unknown>) => unknown;
+
+/** What the wrapped hooks saw of the strategy's own state: the newest `state` a hook (or `init`) had. */
+interface SeenState {
+  value: unknown;
+}
 
 /**
  * Runs a strategy on scripted books or a recording in virtual time, through the real backtest
@@ -118,10 +144,17 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
   let positions: PositionView[] = [];
   let cash: Micros = 0;
   let state: string | undefined;
+  const seen: SeenState = { value: undefined };
+  const logs: StrategyLogLine[] = [];
+  const clock = { now: (): number => start };
   const result = await runBacktest({
     config,
     data,
-    definitions: { [id]: observed(definition, record, events, baskets) },
+    log: capturingLogger(id, logs, clock, start),
+    definitions: { [id]: observed(definition, record, events, baskets, seen) },
+    onBuilt: (engine) => {
+      clock.now = () => engine.clock.now();
+    },
     onEvent: (event) => {
       if (event.type === 'fault' && event.strategyId === id) faults.push({ message: event.message, stack: event.stack, at: event.at });
     },
@@ -142,9 +175,28 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
     positions,
     cash,
     state,
+    strategyState: seen.value,
+    logs,
     faults,
     summary: result.summary,
   };
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/**
+ * An engine logger that keeps the lines of one strategy (those logged through a child bound to
+ * `strategy: id`, as `ctx.log` is) and drops the engine's own.
+ */
+function capturingLogger(id: string, into: StrategyLogLine[], clock: { now(): number }, start: number, bindings: Record<string, unknown> = {}): EngineLogger {
+  const mine = bindings['strategy'] === id;
+  const line = (level: StrategyLogLine['level']) => (msg: string, fields?: Record<string, unknown>) => {
+    if (!mine) return;
+    const at = clock.now();
+    into.push(Object.freeze({ at, t: at - start, level, msg: String(msg), fields: Object.freeze({ ...(fields ?? {}) }) }));
+  };
+  const out = Object.fromEntries(LEVELS.map((l) => [l, line(l)])) as unknown as Omit<EngineLogger, 'child'>;
+  return { ...out, child: (more: Record<string, unknown>) => capturingLogger(id, into, clock, start, { ...bindings, ...more }) };
 }
 
 async function dataOf(options: RunStrategyOptions): Promise<BacktestData> {
@@ -161,12 +213,27 @@ async function dataOf(options: RunStrategyOptions): Promise<BacktestData> {
  * onOrderEvent and onBasket are added when the strategy has none; they return nothing). The strategy's own hooks run unchanged, with
  * the same arguments and `this`.
  */
-function observed(definition: StrategyDefinition, record: (hook: string, at: number, out: unknown) => void, events: (OrderEvent | FillEvent)[], baskets: BasketEvent[]): StrategyDefinition {
+function observed(
+  definition: StrategyDefinition,
+  record: (hook: string, at: number, out: unknown) => void,
+  events: (OrderEvent | FillEvent)[],
+  baskets: BasketEvent[],
+  seen: SeenState,
+): StrategyDefinition {
   const own = definition as unknown as Readonly<Record<string, unknown>>;
   const wrapped: Record<string, unknown> = { ...own };
+  const init = own['init'] as ((this: unknown, args: unknown) => unknown) | undefined;
+  if (init !== undefined) {
+    wrapped['init'] = function (this: unknown, args: unknown): unknown {
+      const made = init.call(this, args);
+      seen.value = made;
+      return made;
+    };
+  }
   for (const name of HOOKS) {
     const hook = own[name] as Hook | undefined;
     wrapped[name] = function (this: unknown, args: Parameters<Hook>[0]): unknown {
+      if ('state' in args) seen.value = args['state'];
       if (name === 'onFill') events.push(args['fill'] as FillEvent);
       if (name === 'onOrderEvent') events.push(args['event'] as OrderEvent);
       if (name === 'onBasket') baskets.push(args['event'] as BasketEvent);
@@ -178,8 +245,10 @@ function observed(definition: StrategyDefinition, record: (hook: string, at: num
     if (hook === undefined && name !== 'onFill' && name !== 'onOrderEvent' && name !== 'onBasket') delete wrapped[name];
   }
   if (definition.stream !== undefined) {
-    wrapped['stream'] = (streams: Parameters<NonNullable<StrategyDefinition['stream']>>[0]) =>
-      definition.stream!(streams).pipe(tap((intent) => record('stream', streams.ctx.clock.now(), intent)));
+    wrapped['stream'] = (streams: Parameters<NonNullable<StrategyDefinition['stream']>>[0]) => {
+      seen.value = streams.state;
+      return definition.stream!(streams).pipe(tap((intent) => record('stream', streams.ctx.clock.now(), intent)));
+    };
   }
   return Object.freeze(wrapped) as unknown as StrategyDefinition;
 }

@@ -1,7 +1,7 @@
 import { TestingError } from './testing-error.ts';
 import { parseMicros, type Micros } from '../core/fixed.ts';
 import type { MarketEvent } from '../core/events.ts';
-import type { BookLevel, Side, TokenId } from '../core/types.ts';
+import type { BookLevel, EventInfo, Side, TokenId } from '../core/types.ts';
 import type { RecordedMarket, RecordingHeader } from '../data/recording/format.ts';
 import { createRecordingWriter } from '../data/recording/writer.ts';
 import type { BacktestData } from '../backtest/backtest-data.ts';
@@ -22,6 +22,26 @@ export interface ScriptedMarketOptions {
   readonly takerFeeBps?: number;
   /** Outcome names; default Yes and No. */
   readonly outcomes?: readonly [string, string];
+  /**
+   * The event the market belongs to: its slug, or the event's description. Markets naming the
+   * same slug are that event's markets (in the order added); its flags are set by the first
+   * market that names it (a later one that says otherwise is an error). A neg-risk event's markets
+   * are neg-risk markets (`negRisk` defaults to the event's).
+   */
+  readonly event?: string | ScriptedEventOptions;
+  /** The market's matching delay, seconds (the venue's `seconds_delay`): marketable orders wait this long; default none. */
+  readonly secondsDelay?: number;
+}
+
+/** An event of the script (`market({ event })`). */
+export interface ScriptedEventOptions {
+  readonly slug: string;
+  /** Default: the slug. */
+  readonly title?: string;
+  /** Mutually exclusive outcomes (one market each); default false. */
+  readonly negRisk?: boolean;
+  /** An implicit "Other" outcome not listed (the venue's `negRiskAugmented`); default false. */
+  readonly augmented?: boolean;
 }
 
 /** A market of the script: its condition id and its two outcome tokens. */
@@ -32,6 +52,8 @@ export interface ScriptedMarket {
   readonly yes: TokenId;
   /** The second outcome's token (No). */
   readonly no: TokenId;
+  /** The id of the market's event (`ctx.event(id)`), when it has one. */
+  readonly eventId: string | undefined;
 }
 
 /** Epoch ms the script's time 0 stands for unless told otherwise (2026-01-01T00:00:00Z). */
@@ -54,6 +76,8 @@ export class ScriptedBooks {
   readonly startMs: number;
   readonly #markets: RecordedMarket[] = [];
   readonly #conditionOf = new Map<TokenId, string>();
+  /** The script's events by slug, each with its markets' condition ids in the order added. */
+  readonly #scriptEvents = new Map<string, { id: string; slug: string; title: string; negRisk: boolean; augmented: boolean; markets: string[] }>();
   readonly #events: MarketEvent[] = [];
   #now = 0;
   #seq = 0;
@@ -73,15 +97,24 @@ export class ScriptedBooks {
     const [first, second] = options.outcomes ?? ['Yes', 'No'];
     decimal(options.tickSize ?? '0.01', `market '${slug}' tickSize`);
     decimal(options.minOrderSize ?? '5', `market '${slug}' minOrderSize`);
+    const delay = options.secondsDelay;
+    if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) {
+      throw new TestingError(`scriptedBooks: market '${slug}' secondsDelay must be a number of seconds >= 0, was ${String(delay)}`);
+    }
+    const event = options.event === undefined ? undefined : this.#event(options.event, slug);
+    event?.markets.push(conditionId);
+    const negRisk = options.negRisk ?? event?.negRisk ?? false;
     this.#markets.push({
       conditionId,
       question: options.question ?? `${slug}?`,
       slug,
-      negRisk: options.negRisk ?? false,
+      negRisk,
+      ...(negRisk && event !== undefined ? { negRiskMarketId: '0x' + ('e' + event.id).padStart(64, '0') } : {}),
       tickSize: options.tickSize ?? '0.01',
       minOrderSize: options.minOrderSize ?? '5',
       makerBaseFeeBps: options.makerFeeBps ?? 0,
       takerBaseFeeBps: options.takerFeeBps ?? 0,
+      ...(delay !== undefined && delay > 0 ? { secondsDelay: delay } : {}),
       tokens: [
         { tokenId: yes, outcome: first },
         { tokenId: no, outcome: second },
@@ -89,7 +122,25 @@ export class ScriptedBooks {
     });
     this.#conditionOf.set(yes, conditionId);
     this.#conditionOf.set(no, conditionId);
-    return { conditionId, slug, yes, no };
+    return { conditionId, slug, yes, no, eventId: event?.id };
+  }
+
+  /** The script's event of a slug, made by its first mention; a later mention must not change its flags. */
+  #event(given: string | ScriptedEventOptions, market: string): { id: string; slug: string; title: string; negRisk: boolean; augmented: boolean; markets: string[] } {
+    const o = typeof given === 'string' ? { slug: given } : given;
+    if (typeof o.slug !== 'string' || o.slug.length === 0) throw new TestingError(`scriptedBooks: market '${market}' event needs a slug`);
+    const held = this.#scriptEvents.get(o.slug);
+    if (held === undefined) {
+      const made = { id: String(this.#scriptEvents.size + 1), slug: o.slug, title: o.title ?? o.slug, negRisk: o.negRisk ?? false, augmented: o.augmented ?? false, markets: [] };
+      this.#scriptEvents.set(o.slug, made);
+      return made;
+    }
+    for (const key of ['title', 'negRisk', 'augmented'] as const) {
+      if (o[key] !== undefined && o[key] !== held[key]) {
+        throw new TestingError(`scriptedBooks: market '${market}' says event '${o.slug}' has ${key} ${String(o[key])}, an earlier market said ${String(held[key])}`);
+      }
+    }
+    return held;
   }
 
   /** Moves the script's clock to `ms` after the start; later calls add events at that time. Never backwards. */
@@ -138,7 +189,22 @@ export class ScriptedBooks {
   }
 
   get header(): RecordingHeader {
-    return { format: 'clobot-recording', version: 1, createdAt: this.startMs, source: 'clobot/testing:scripted', markets: [...this.#markets] };
+    const events: EventInfo[] = [...this.#scriptEvents.values()].map((e) => ({
+      id: e.id,
+      slug: e.slug,
+      title: e.title,
+      negRisk: e.negRisk,
+      augmented: e.augmented,
+      marketConditionIds: [...e.markets],
+    }));
+    return {
+      format: 'clobot-recording',
+      version: 1,
+      createdAt: this.startMs,
+      source: 'clobot/testing:scripted',
+      markets: [...this.#markets],
+      ...(events.length > 0 ? { events } : {}),
+    };
   }
 
   get events(): readonly MarketEvent[] {

@@ -1,6 +1,6 @@
 import { DecodeError } from '../../core/errors.ts';
 import { parseMicros, type Micros } from '../../core/fixed.ts';
-import type { BookLevel, TokenPrices } from '../../core/types.ts';
+import type { BookLevel, EventInfo, TokenPrices } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from './format.ts';
@@ -185,7 +185,31 @@ export function decodeRecordingHeader(value: unknown): RecordingHeader {
     addMarketTokens(seenTokens, market);
     return market;
   });
-  return { format: RECORDING_FORMAT, version, createdAt, source, markets };
+  const eventsValue = o['events'];
+  if (eventsValue === undefined) return { format: RECORDING_FORMAT, version, createdAt, source, markets };
+  if (!Array.isArray(eventsValue)) throw new DecodeError('events', 'an array of events', eventsValue);
+  const events = eventsValue.map((e: unknown, i: number) => decodeRecordedEventInfo(e, `events[${i}]`));
+  return { format: RECORDING_FORMAT, version, createdAt, source, markets, events };
+}
+
+/** One event of the header (`events[i]`), checked. */
+function decodeRecordedEventInfo(value: unknown, p: string): EventInfo {
+  const eo = obj(value, p);
+  const flag = (key: string): boolean => {
+    const v = eo[key];
+    if (typeof v !== 'boolean') throw new DecodeError(`${p}.${key}`, 'a boolean', v);
+    return v;
+  };
+  const ids = eo['marketConditionIds'];
+  if (!Array.isArray(ids) || ids.some((c) => typeof c !== 'string' || c.length === 0)) throw new DecodeError(`${p}.marketConditionIds`, 'an array of condition ids', ids);
+  return {
+    id: nonEmpty(eo, p, 'id'),
+    slug: str(eo, p, 'slug'),
+    title: str(eo, p, 'title'),
+    negRisk: flag('negRisk'),
+    augmented: flag('augmented'),
+    marketConditionIds: ids as string[],
+  };
 }
 
 /**
@@ -205,6 +229,8 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new DecodeError(`${p}.${key}`, 'a non-negative number', v);
     return v;
   };
+  const delay = mo['secondsDelay'];
+  if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) throw new DecodeError(`${p}.secondsDelay`, 'a non-negative number of seconds', delay);
   const tokensValue = mo['tokens'];
   if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
   const seen = new Set<string>();
@@ -226,6 +252,7 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
     minOrderSize: mo['minOrderSize'] as string,
     makerBaseFeeBps: fee('makerBaseFeeBps'),
     takerBaseFeeBps: fee('takerBaseFeeBps'),
+    ...(delay !== undefined ? { secondsDelay: delay } : {}),
     tokens,
     ...(mo['rewards'] !== undefined ? { rewards: recordedRewards(mo['rewards'], `${p}.rewards`) } : {}),
   };

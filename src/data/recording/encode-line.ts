@@ -54,6 +54,7 @@ export function encodeHeaderLine(header: RecordingHeader): string {
     createdAt: header.createdAt,
     source: header.source,
     markets: header.markets,
+    ...(header.events !== undefined && header.events.length > 0 ? { events: header.events } : {}),
   });
 }
 
@@ -69,6 +70,7 @@ export function encodeMarket(m: RecordedMarket): string {
     minOrderSize: m.minOrderSize,
     makerBaseFeeBps: m.makerBaseFeeBps,
     takerBaseFeeBps: m.takerBaseFeeBps,
+    ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
     tokens: m.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(m.rewards !== undefined ? { rewards: { dailyRate: m.rewards.dailyRate, minSize: m.rewards.minSize, maxSpreadCents: m.rewards.maxSpreadCents } } : {}),
   });

@@ -10,6 +10,7 @@
  */
 
 import type { ListedMarket } from '../../core/events.ts';
+import type { EventInfo } from '../../core/types.ts';
 
 export const RECORDING_FORMAT = 'clobot-recording';
 /**
@@ -30,6 +31,12 @@ export interface RecordingHeader {
   /** Where the events came from: a venue URL, `import:<file>`, `journal:<file>`. */
   readonly source: string;
   readonly markets: readonly RecordedMarket[];
+  /**
+   * The events the markets belong to (id, slug, title, the neg-risk and augmented flags, and every
+   * market the event lists); a market takes the event listing its condition id. Optional: older
+   * recordings (and imported quotes) have none, and read the same.
+   */
+  readonly events?: readonly EventInfo[];
 }
 
 /** `[price, size]` as decimal strings. */
