@@ -37,6 +37,8 @@ import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/e
 import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
 import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
+import { installNegRiskEpisodes } from './flow/install-episodes.ts';
+import type { NegRiskEpisodeOptions } from './flow/neg-risk-episodes.ts';
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
@@ -98,6 +100,8 @@ export interface SandboxOptions {
   readonly exchanges?: { readonly standard: string; readonly negRisk: string };
   /** Synthetic order flow on the sandbox clock: `enabled` (default true), `intensity` (default 1). */
   readonly flow?: SandboxFlowOptions;
+  /** Neg-risk episodes: outcome sets mispriced for a while (flow/neg-risk-episodes.ts; default none start by themselves). */
+  readonly episodes?: NegRiskEpisodeOptions;
   /** Markets that close at their end date and resolve during the run (seeded; default none). */
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
@@ -293,6 +297,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   );
   // Synthetic order flow (starts when the app is ready) and the WS market channel on this server.
   installSyntheticFlow(app, ctx, ctx.engine, options.flow);
+  installNegRiskEpisodes(app, ctx, options.episodes);
   installMarketChannel(app, ctx, ctx.engine, options.ws);
   installMarketResolution(app, ctx, options.resolution, options.logger);
   installMarketCreation(app, ctx, options.newMarkets, options.logger);

@@ -70,6 +70,8 @@ export const SHAPES = {
   eventSummary: {
     id: S, ticker: S, slug: S, title: S, description: S, resolutionSource: S, image: S, icon: S,
     startDate: S, creationDate: S, endDate: S, createdAt: S, updatedAt: S, active: B, closed: B, archived: B,
+    // the real venue's neg-risk flags of an event (docs/protocol-additions.md)
+    'negRisk?': B, 'enableNegRisk?': B, 'negRiskAugmented?': B,
   },
   metadataMarket: {
     id: S, question: S, conditionId: S, slug: S, resolutionSource: S, image: S, icon: S, description: S, questionID: S,

@@ -28,6 +28,8 @@ interface SandboxFlags {
   flow: boolean;
   flowIntensity: number;
   rewardSampleMs: number;
+  negRiskEpisodes: number;
+  withdrawLegShare: number;
   resolveMarkets: number;
   resolveWithinMs: number;
   newMarketsEvery: number;
@@ -72,6 +74,8 @@ export function registerSandbox(program: Command): void {
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
     .option('--reward-sample-ms <n>', 'liquidity rewards: every reward market is sampled this often, ms of sandbox time (GET /admin/rewards)', parseIntOption(10, 86_400_000), 60_000)
+    .option('--neg-risk-episodes <n>', 'episodes per neg-risk event per hour in which its outcome prices sum off 1 (seeded; 0: only POST /admin/episodes)', parseRate, 2)
+    .option('--withdraw-leg-share <x>', "share of episodes whose one outcome's depth is withdrawn at the first client order (forces partial baskets), 0..1 (seeded)", parseShare, 0)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
@@ -135,6 +139,7 @@ export function registerSandbox(program: Command): void {
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
         rewards: { sampleMs: flags.rewardSampleMs },
+        episodes: { ratePerHour: flags.negRiskEpisodes, withdrawLegShare: flags.withdrawLegShare },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         newMarkets: { everyMs: flags.newMarketsEvery },
         serverSecret: flags.serverSecret,
@@ -161,6 +166,13 @@ export function registerSandbox(program: Command): void {
 function parseShare(value: string): number {
   if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) throw new InvalidArgumentError(`expected a number in 0..1, got '${value}'`);
   return Number(value);
+}
+
+/** A rate per hour: a decimal >= 0 up to 3600, e.g. `2` or `0.5`. */
+function parseRate(value: string): number {
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 3600)) throw new InvalidArgumentError(`expected a number in [0, 3600], got '${value}'`);
+  return n;
 }
 
 /** A flow intensity: a positive decimal up to MAX_FLOW_INTENSITY, e.g. `0.5` or `4`. */

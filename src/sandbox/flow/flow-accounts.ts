@@ -32,7 +32,13 @@ export const FLOW_TAKER_ACCOUNTS: readonly FlowAccount[] = Object.freeze(Array.f
 /** Every agent account, makers first. */
 export const FLOW_ACCOUNTS: readonly FlowAccount[] = Object.freeze([...FLOW_MAKER_ACCOUNTS, ...FLOW_TAKER_ACCOUNTS]);
 
-const FLOW_ADDRESSES: ReadonlySet<string> = new Set(FLOW_ACCOUNTS.map((a) => a.address.toLowerCase()));
+/** The account that quotes the neg-risk episodes' mispriced depth (neg-risk-episodes.ts). */
+export const EPISODE_ACCOUNT: FlowAccount = Object.freeze({
+  owner: `${FLOW_OWNER_PREFIX}episodes`,
+  address: checksumAddress(createHash('sha256').update('clobot sandbox flow episodes').digest('hex').slice(0, 40)),
+});
+
+const FLOW_ADDRESSES: ReadonlySet<string> = new Set([...FLOW_ACCOUNTS, EPISODE_ACCOUNT].map((a) => a.address.toLowerCase()));
 
 /** True for an agent's owner name or wallet address (any case). */
 export function isFlowAccount(ownerOrAddress: string): boolean {

@@ -6,6 +6,7 @@ import { MatchingEngine, type MatchingEngineOptions, type OrderQuery } from '../
 import type { OrderState, SimOrderRequest, SubmitResult, TokenQuote } from '../../sim/types.ts';
 import type { SettlementKnobs } from '../../sim/settlement-model.ts';
 import type { FaultKnobs, FaultSettings } from '../faults.ts';
+import { isFlowAccount } from '../flow/flow-accounts.ts';
 import { checksumAddress } from '../world/ids.ts';
 import type { SandboxMarket } from '../world/model.ts';
 import type { World } from '../world/world.ts';
@@ -43,6 +44,7 @@ export class SandboxEngine extends MatchingEngine {
   readonly #world: World;
   readonly #clock: Clock;
   readonly #seeded = new Set<ConditionId>();
+  readonly #outside: ((req: SimOrderRequest, now: number) => void)[] = [];
   #seeding = false;
 
   constructor(world: World, clock: Clock, options: MatchingEngineOptions = {}, faults?: FaultKnobs) {
@@ -92,7 +94,23 @@ export class SandboxEngine extends MatchingEngine {
 
   override submit(req: SimOrderRequest, now: number): SubmitResult {
     this.#ensureToken(req.tokenId);
+    const outside = this.#outside;
+    if (outside.length > 0 && !this.#seeding && req.owner !== LIQUIDITY_OWNER && !isFlowAccount(req.owner)) {
+      for (const listener of outside) listener(req, now);
+    }
     return super.submit(req, now);
+  }
+
+  /**
+   * Calls `listener` with every order of a client (not the sandbox's own accounts) just before it
+   * meets the book: the neg-risk episodes withdraw a leg's depth there. Returns its removal.
+   */
+  onOutsideOrder(listener: (req: SimOrderRequest, now: number) => void): () => void {
+    this.#outside.push(listener);
+    return () => {
+      const i = this.#outside.indexOf(listener);
+      if (i >= 0) this.#outside.splice(i, 1);
+    };
   }
 
   override book(tokenId: TokenId, now: number): OrderBook {

@@ -30,6 +30,9 @@ export function toEventSummary(e: SandboxEvent): WireEventSummary {
     active: e.active,
     closed: e.closed,
     archived: e.archived,
+    negRisk: e.negRisk,
+    enableNegRisk: e.negRisk,
+    negRiskAugmented: e.negRiskAugmented,
   };
 }
 

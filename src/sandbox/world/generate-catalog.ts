@@ -67,6 +67,8 @@ export const FEES: readonly (readonly [readonly [number, number], number])[] = [
 ];
 /** Share of events that are multi-outcome (neg-risk) when there are markets to spare. */
 const NEG_RISK_EVENT_SHARE = 0.3;
+/** Share of neg-risk events that are augmented (an unlisted "Other" outcome: `negRiskAugmented`). */
+export const AUGMENTED_EVENT_SHARE = 0.35;
 const CLOSED_EVENT_SHARE = 0.08;
 export const REWARDED_MARKET_SHARE = 0.4;
 
@@ -132,6 +134,8 @@ export function generateCatalog(options: CatalogOptions): Catalog {
       archived: false,
       negRisk,
       negRiskMarketId: negRisk ? hex32(rng) : '',
+      // its own stream, so the flag leaves every other draw of the catalog as it was
+      negRiskAugmented: negRisk && Prng.from(seed, 'augmented', i).chance(AUGMENTED_EVENT_SHARE),
       tags: eventTags,
       series: rng.chance(0.3) ? rng.pick(series) : undefined,
       creator: rng.pick(creators),

@@ -92,6 +92,7 @@ export class MarketCreation {
       archived: false,
       negRisk: false,
       negRiskMarketId: '',
+      negRiskAugmented: false,
       tags,
       series: undefined,
       creator: rng.pick(world.creators),

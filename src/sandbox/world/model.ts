@@ -67,6 +67,12 @@ export interface SandboxEvent {
   readonly negRisk: boolean;
   /** `0x` + 64 hex for neg-risk events, else empty. */
   readonly negRiskMarketId: string;
+  /**
+   * A neg-risk event with an implicit "Other" outcome that is not listed (the venue's
+   * `negRiskAugmented`): its listed outcomes' YES prices need not add up to 1, so their asks
+   * summing below 1 is no arbitrage. Always false for a binary event.
+   */
+  readonly negRiskAugmented: boolean;
   readonly tags: readonly SandboxTag[];
   readonly series: SandboxSeries | undefined;
   readonly creator: SandboxCreator;

@@ -22,6 +22,11 @@ export interface WireEventSummary {
   active: boolean;
   closed: boolean;
   archived: boolean;
+  /** Neg-risk flags of the event (the real venue's metadata sends them; older payloads may not). */
+  negRisk?: boolean;
+  enableNegRisk?: boolean;
+  /** The event has an implicit, unlisted "Other" outcome. */
+  negRiskAugmented?: boolean;
 }
 
 /** Market, metadata form (2.7). `outcomes` and `clobTokenIds` are JSON-encoded string arrays. */
