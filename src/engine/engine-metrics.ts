@@ -18,6 +18,8 @@ export const ENGINE_METRICS = {
   reconciledFound: 'clobot_orders_reconciled_found_total',
   reconciledMissing: 'clobot_orders_reconciled_missing_total',
   orphansCancelled: 'clobot_orphan_orders_cancelled_total',
+  /** Reads of our trades at the venue that missed a page (refused as the whole; read again). */
+  snapshotsRefused: 'clobot_trade_snapshots_refused_total',
   batches: 'clobot_order_batches_total',
   /** Fills booked, by `liquidity` (maker, taker). */
   fills: 'clobot_fills_total',

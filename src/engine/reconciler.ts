@@ -1,5 +1,5 @@
 import { catchError, defer, EMPTY, finalize, from, map, mergeMap, of, tap, timeout, timer, toArray, type Observable } from 'rxjs';
-import type { VenueOrderState } from '../execution/execution-client.ts';
+import type { FillsSnapshot, VenueOrderState } from '../execution/execution-client.ts';
 
 /** A lookup of a delayed order that failed: looked up again. */
 const STILL_DELAYED: VenueOrderState = Object.freeze({
@@ -40,11 +40,44 @@ export class Reconciler {
   readonly #runId: string;
   /** Markets (condition ids) with orders under reconciliation, with how many. */
   readonly #markets = new Map<string, number>();
+  /** While set, every market waits for a complete read of our trades (why, for the denial). */
+  #snapshotWait: string | undefined;
+  /**
+   * The RECONCILING gate's view: a market with orders under reconciliation, or every market
+   * while our trades at the venue have not been read in full since the start (or since the
+   * heartbeat recovered).
+   */
+  readonly gate = {
+    has: (conditionId: string): boolean => this.#snapshotWait !== undefined || this.#markets.has(conditionId),
+    why: (conditionId: string): string | undefined => (this.#markets.has(conditionId) ? undefined : this.#snapshotWait),
+  };
 
   constructor(desk: EngineDesk, canceller: OrderCanceller, runId: string) {
     this.#desk = desk;
     this.#canceller = canceller;
     this.#runId = runId;
+  }
+
+  /**
+   * No market is traded until a look at our trades reads every page (`snapshot`): after `why`
+   * (the start, the heartbeat recovered), fills we missed may be on any page, and a position
+   * short of them would be traded on as if it were the whole.
+   */
+  awaitSnapshot(why: string): void {
+    this.#snapshotWait = `our trades at the venue not yet read in full since ${why}`;
+  }
+
+  /** One look at our trades: complete, it lifts the wait; incomplete, it is refused (said, and looked at again next poll). */
+  snapshot(snapshot: FillsSnapshot): void {
+    const log = this.#desk.log;
+    if (snapshot.complete) {
+      if (this.#snapshotWait !== undefined) log.info('our trades at the venue read in full; markets open to orders');
+      this.#snapshotWait = undefined;
+      return;
+    }
+    this.#desk.metrics.inc(ENGINE_METRICS.snapshotsRefused);
+    log.warn('a read of our trades at the venue was incomplete; not taken as the whole, read again next poll', { reason: snapshot.reason, waiting: this.#snapshotWait !== undefined });
+    if (this.#snapshotWait !== undefined) this.#snapshotWait = `${this.#snapshotWait.replace(/ \(last read: .*\)$/, '')} (last read: ${snapshot.reason})`;
   }
 
   /** Markets with orders under reconciliation (read by the RECONCILING gate). */

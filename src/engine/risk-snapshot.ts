@@ -22,7 +22,7 @@ export interface RiskSources {
   haltReason(): string | undefined;
   consecutiveRejects(): number;
   /** Markets under reconciliation. */
-  readonly reconciling: { has(conditionId: string): boolean };
+  readonly reconciling: RiskState['reconciling'];
   /** Shares the account holds outside the bot, per token (the account sync's). */
   readonly outside?: ReadonlyMap<TokenId, Micros>;
   /**

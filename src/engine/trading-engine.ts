@@ -1,10 +1,10 @@
-import { concatMap, interval, of, tap } from 'rxjs';
+import { concatMap, interval, of, tap, timer } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { LifecycleEvent, MarketEvent } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { TokenId } from '../core/types.ts';
 import type { StrategyError } from '../core/errors.ts';
-import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
+import { MarketCache, type MarketChange, type TokenState, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
@@ -48,6 +48,14 @@ export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 export const DEFAULT_DRAIN_MS = 10_000;
 /** Default of `stop({ deadlineMs })`: how long the stop cancels and checks the venue, ms (clock time). */
 export const DEFAULT_STOP_DEADLINE_MS = 30_000;
+
+/** The book change of a token whose book is known, to tell strategies started late. */
+function knownBook(state: TokenState | undefined): MarketChange[] {
+  return state?.book ? [{ kind: 'book', state }] : [];
+}
+
+/** Longest a live run's strategies wait at start for the first read of our trades at the venue, ms. */
+const FIRST_TRADES_READ_WAIT_MS = 5_000;
 
 /**
  * The core, the same in every mode: market events in, strategies called, intents checked by
@@ -140,7 +148,7 @@ export class TradingEngine {
       heartbeat: () => heartbeat?.health ?? 'idle',
       haltReason: () => this.#halts.described,
       consecutiveRejects: () => desk.consecutiveRejects,
-      reconciling: this.#reconciler.markets,
+      reconciling: this.#reconciler.gate,
       outside: this.#account.outsideHoldings,
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
       strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
@@ -292,6 +300,7 @@ export class TradingEngine {
     this.#submitter.start();
     this.#canceller.start();
     subs.add(execution.fills$.subscribe((fill) => desk.transaction(() => this.#fills.onVenueFill(fill))));
+
     if (this.#opts.restore) this.#reconciler.reconcileRestored(this.#opts.orphans ?? 'cancel');
     subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => log.error('market data failed', { err: String(err) }) }));
     if (this.heartbeat) {
@@ -300,7 +309,10 @@ export class TradingEngine {
         this.heartbeat.health$.subscribe((health) => {
           desk.emit({ type: 'heartbeat', health, at: clock.now() });
           if (health === 'lost') this.#reconciler.heartbeatLost();
-          if (previous === 'lost' && health === 'healthy') this.#reconciler.sync('heartbeat recovered');
+          if (previous === 'lost' && health === 'healthy') {
+            this.#reconciler.sync('heartbeat recovered');
+            if (execution.fillsSnapshot$) this.#reconciler.awaitSnapshot('the heartbeat recovered');
+          }
           if (health !== previous) log.info('heartbeat', { health });
           previous = health;
         }),
@@ -309,15 +321,39 @@ export class TradingEngine {
     }
     const syncEvery = desk.settings.syncIntervalMs;
     if (syncEvery > 0) subs.add(interval(syncEvery, clock.scheduler).subscribe(() => this.#reconciler.sync('periodic')));
-    this.#host.start(subs);
     const checkEvery = this.#opts.health?.checkEveryMs ?? DEFAULT_HEALTH_CHECK_MS;
     if (checkEvery > 0) subs.add(interval(checkEvery, clock.scheduler).subscribe(() => this.#health.check()));
     this.#health.started();
-    // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
-    const halts = this.#halts.active();
-    if (halts.length > 0) {
-      const last = halts[halts.length - 1]!;
-      this.#host.lifecycle({ type: 'Halted', name: last.name, reason: last.reason, halts: this.#halts.names(), tsInit: clock.now() });
+    let started = false;
+    const startStrategies = () => {
+      if (started || desk.stopped) return;
+      started = true;
+      this.#host.start(subs);
+      // started after the market data (a live run waits for its first read of our trades): the
+      // books already known are what the strategies first hear (an unchanged book is not sent again)
+      if (this.cache.tokenIds().length > 0) this.#tell(() => this.#host.dispatch(this.cache.tokenIds().flatMap((id) => knownBook(this.cache.get(id)))));
+      // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
+      const halts = this.#halts.active();
+      if (halts.length > 0) {
+        const last = halts[halts.length - 1]!;
+        this.#host.lifecycle({ type: 'Halted', name: last.name, reason: last.reason, halts: this.#halts.names(), tsInit: clock.now() });
+      }
+    };
+    // live: no market is traded until our trades at the venue were read in full once (a page
+    // missing is not the whole: the run would trade on positions short of fills it missed). The
+    // strategies start on the first read (complete or not: then the RECONCILING gate holds), or
+    // after FIRST_TRADES_READ_WAIT_MS, so a normal start draws no denial.
+    if (execution.fillsSnapshot$) {
+      this.#reconciler.awaitSnapshot('the start');
+      subs.add(
+        execution.fillsSnapshot$.subscribe((snapshot) => {
+          this.#reconciler.snapshot(snapshot);
+          startStrategies();
+        }),
+      );
+      subs.add(timer(FIRST_TRADES_READ_WAIT_MS, clock.scheduler).subscribe(startStrategies));
+    } else {
+      startStrategies();
     }
   }
 
@@ -489,6 +525,13 @@ export class TradingEngine {
   /** Markets this run settled at their resolution, in order. */
   settlements(): MarketSettlement[] {
     return this.#markets.settlements();
+  }
+
+  /** Strategy work outside a market event, in one store transaction (as a market event's). */
+  #tell(work: () => void): void {
+    const persistence = this.#desk.persistence;
+    if (persistence === undefined) work();
+    else persistence.transaction(work);
   }
 
   #onMarketEvent(event: MarketEvent): void {

@@ -11,6 +11,13 @@ import type { TradeStatus, VenueOrderStatus } from '../venue/domain/statuses.ts'
  * Calls return cold Observables that emit once: a live client wraps its HTTP promise, a simulated
  * one answers on the run's clock (after its latency model), so a backtest stays deterministic.
  */
+/**
+ * What one poll read: every page of our trades in its window (`complete`), or not, and why. An
+ * incomplete poll's fills are emitted (each is a fact) but its window is not advanced, so the
+ * trades of the pages it missed are asked for again; it is never taken as the whole.
+ */
+export type FillsSnapshot = { readonly complete: true; readonly at: number } | { readonly complete: false; readonly at: number; readonly reason: string };
+
 export interface ExecutionClient {
   /** Short name for logs and summaries: 'live', 'paper', 'backtest'. */
   readonly kind: string;
@@ -44,6 +51,12 @@ export interface ExecutionClient {
    * moments is booked. Edges whose fills cannot lag (simulated ones) leave it out.
    */
   flushFills?(): Observable<unknown>;
+  /**
+   * Live: after each look at our trades, whether it read every page (see FillsSnapshot). The
+   * engine trades no market until one complete look after the start (and after a heartbeat
+   * recovered). Edges whose fills cannot be partial (simulated ones) leave it out.
+   */
+  readonly fillsSnapshot$?: Observable<FillsSnapshot>;
   /** Releases timers, sockets and pollers. */
   close(): void;
 }

@@ -22,7 +22,7 @@ import type { ApiCredentials } from '../venue/signing/l2-auth.ts';
 import type { OrderParams } from '../venue/signing/order-builder.ts';
 import type { OrderSigner, SignedOrder } from '../venue/signing/order-signer.ts';
 import { randomSaltSource, type SaltSource } from '../venue/signing/salt.ts';
-import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
+import type { CancelOutcome, ExecutionClient, FillsSnapshot, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
 import { FillsPoller, type FillsPollerCounters } from './live/fills-poller.ts';
 import { isLivePayload, UNBUILT_PREFIX, type LivePayload } from './live/live-payload.ts';
 
@@ -79,6 +79,7 @@ export interface LiveExecutionCounters {
 export class LiveExecutionClient implements ExecutionClient {
   readonly kind: string;
   readonly fills$: Observable<VenueFill>;
+  readonly fillsSnapshot$: Observable<FillsSnapshot>;
   /** The L2-authenticated venue client every call goes through. */
   readonly venue: VenueClient;
   readonly #opts: LiveExecutionOptions;
@@ -102,6 +103,7 @@ export class LiveExecutionClient implements ExecutionClient {
       logger: options.logger,
     });
     this.fills$ = this.#poller.fills$;
+    this.fillsSnapshot$ = this.#poller.snapshots$;
   }
 
   get counters(): LiveExecutionCounters {

@@ -9,7 +9,8 @@ const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconcil
  * The engine's own gates, in this order: a manual halt (the message carries `haltReason`; a
  * reduce-only SELL within the position passes it), a
  * heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass), and the
- * order's market under reconciliation. They run before every configured check and no config
+ * order's market under reconciliation (orders of unknown outcome there, or our trades at the
+ * venue not yet read in full since the start). They run before every configured check and no config
  * removes them: the checks of `risk.checks` are the optional ones. Pure.
  */
 export function engineGates(req: OrderRequest, state: RiskState): Denial | undefined {
@@ -17,7 +18,7 @@ export function engineGates(req: OrderRequest, state: RiskState): Denial | undef
   if (amount !== undefined) return amount;
   if (state.manualHalt && !closesOnly(req, state)) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
   if (state.heartbeat === 'late' || state.heartbeat === 'lost') return deny('TRADING_HALTED', 'heartbeat', `heartbeat ${state.heartbeat}`);
-  if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', RECONCILING_MESSAGE);
+  if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', state.reconciling.why?.(req.conditionId) ?? RECONCILING_MESSAGE);
   if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
 }

@@ -153,8 +153,11 @@ export interface RiskState {
   readonly heartbeat: HeartbeatHealth;
   readonly manualHalt: boolean;
   readonly haltReason?: string;
-  /** Markets (condition ids) with orders of unknown outcome under reconciliation: no new orders there. */
-  readonly reconciling: { has(conditionId: ConditionId): boolean };
+  /**
+   * Markets (condition ids) under reconciliation: orders of unknown outcome there, or our trades
+   * at the venue not yet read in full: no new orders there (`why` says which, for the denial).
+   */
+  readonly reconciling: { has(conditionId: ConditionId): boolean; why?(conditionId: ConditionId): string | undefined };
   /**
    * Shares the account holds outside the bot per token (a live run's account reading): the
    * `outside` gate refuses a SELL that would reach into them. Absent: none known.

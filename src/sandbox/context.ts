@@ -27,6 +27,8 @@ export interface TradingSettings {
   readonly exchanges: { readonly standard: string; readonly negRisk: string };
   /** Retry-After of the 503 answers of the post-only and cancel-only modes, seconds. */
   readonly modeRetryAfterSeconds: number;
+  /** Items per page of the account's orders and trades (`/data/orders`, `/data/trades`). */
+  readonly accountPageSize: number;
 }
 
 /** What every route handler of one sandbox reads. */

@@ -82,6 +82,19 @@ export interface FaultSettings {
   readonly clockSkewMs: number;
   /** A staged restart (425, then post-only), or null. */
   readonly restart: StagedRestart | null;
+  /**
+   * One page of the account's orders or trades fails: the next `times` requests for page `page`
+   * (1 = the first) of `route` (`getAccountOrders`, `getAccountTrades`) are answered 500, the
+   * pages before and after it as usual: a snapshot with a page missing. Null: off.
+   */
+  readonly pageFault: PageFault | null;
+}
+
+/** See `FaultSettings.pageFault`. */
+export interface PageFault {
+  readonly route: 'getAccountOrders' | 'getAccountTrades';
+  readonly page: number;
+  readonly times: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
@@ -102,6 +115,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   wsSilent: false,
   clockSkewMs: 0,
   restart: null,
+  pageFault: null,
 });
 
 /** Longest delay a knob accepts (10 minutes). */
@@ -133,6 +147,7 @@ const patchSchema = z
         startedAt: z.number().int().min(0).optional(),
       })
       .nullable(),
+    pageFault: z.strictObject({ route: z.enum(['getAccountOrders', 'getAccountTrades']), page: z.number().int().min(1).max(100_000), times: z.number().int().min(1).max(1_000_000) }).nullable(),
   })
   .partial();
 
@@ -156,11 +171,14 @@ export class FaultKnobs {
   #errorDraws: Prng;
   #dropDraws: Prng;
   #acceptDropDraws: Prng;
+  /** Failures of the page fault still to give. */
+  #pageFaultsLeft = 0;
 
   constructor(seed: number, initial: FaultPatch = {}, now: () => number = Date.now) {
     this.#seed = seed;
     this.#now = now;
     this.#settings = Object.freeze({ ...DEFAULT_FAULTS, ...this.#stamped(parseFaultPatch(initial)) });
+    this.#pageFaultsLeft = this.#settings.pageFault?.times ?? 0;
     this.#errorDraws = Prng.from(seed, 'faults', 'error');
     this.#dropDraws = Prng.from(seed, 'faults', 'drop');
     this.#acceptDropDraws = Prng.from(seed, 'faults', 'drop-after-accept');
@@ -180,6 +198,7 @@ export class FaultKnobs {
     if (checked.errorRate !== undefined) this.#errorDraws = Prng.from(this.#seed, 'faults', 'error');
     if (checked.dropRate !== undefined) this.#dropDraws = Prng.from(this.#seed, 'faults', 'drop');
     if (checked.dropAfterAccept !== undefined) this.#acceptDropDraws = Prng.from(this.#seed, 'faults', 'drop-after-accept');
+    if (checked.pageFault !== undefined) this.#pageFaultsLeft = checked.pageFault?.times ?? 0;
     return this.#settings;
   }
 
@@ -231,6 +250,14 @@ export class FaultKnobs {
   drawDrop(): boolean {
     const rate = this.#settings.dropRate;
     return rate > 0 && this.#dropDraws.float() < rate;
+  }
+
+  /** True when this request for page `page` (1-based) of `route` is to fail (the page fault; counts down). */
+  failsPage(route: RouteId, page: number): boolean {
+    const fault = this.#settings.pageFault;
+    if (fault === null || fault.route !== route || fault.page !== page || this.#pageFaultsLeft <= 0) return false;
+    this.#pageFaultsLeft--;
+    return true;
   }
 
   /** True when this order post's connection is to be destroyed after its orders were placed. */

@@ -40,6 +40,7 @@ import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-fl
 import { installNegRiskEpisodes } from './flow/install-episodes.ts';
 import type { NegRiskEpisodeOptions } from './flow/neg-risk-episodes.ts';
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
+import { PAGE_SIZE } from './cursor.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
 import { RewardSampler, type SandboxRewardOptions } from './rewards/reward-sampler.ts';
@@ -81,6 +82,8 @@ export interface SandboxOptions {
   readonly heartbeatCheckMs?: number;
   /** L1 and L2 timestamps must be within this of the sandbox clock, seconds. Default 30. */
   readonly authWindowSeconds?: number;
+  /** Items per page of `/data/orders` and `/data/trades` (tests make it small to have many pages). Default 100. */
+  readonly accountPageSize?: number;
   /**
    * Keys the HMACs that derive API credentials. Default: random at every start, so nobody can
    * compute an account's credentials from the seed and those of one start fail at the next.
@@ -215,6 +218,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       chainId: options.chainId ?? POLYGON_CHAIN_ID,
       exchanges: options.exchanges ?? DEFAULT_EXCHANGE_ADDRESSES,
       modeRetryAfterSeconds: MODE_RETRY_AFTER_SECONDS,
+      accountPageSize: options.accountPageSize ?? PAGE_SIZE,
     },
     apiKeys: new ApiKeyRegistry(serverSecretOf(options, seed)),
     wallets: new WalletRegistry(),
@@ -384,6 +388,7 @@ function checkOptions(o: SandboxOptions): void {
   int('ws.maxSubscriptionsPerCaller', o.ws?.maxSubscriptionsPerCaller, 1, 100_000_000);
   int('ws.maxBufferedBytes', o.ws?.maxBufferedBytes, 1024, 2 ** 31);
   positive('authWindowSeconds', o.authWindowSeconds, 86_400 * 365);
+  int('accountPageSize', o.accountPageSize, 1, 10_000);
   int('chainId', o.chainId, 1, Number.MAX_SAFE_INTEGER);
   if (o.exchanges !== undefined && (!isAddress(o.exchanges.standard) || !isAddress(o.exchanges.negRisk))) {
     throw new ConfigError('sandbox.exchanges: standard and negRisk must be 0x addresses');

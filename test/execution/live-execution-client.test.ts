@@ -397,7 +397,46 @@ describe('fills$', () => {
     clock.advanceBy(5000);
     await new Promise((r) => setTimeout(r, 20));
     expect(server.requests).toHaveLength(3);
-    expect(client.counters.fillPolls).toEqual({ polls: 3, skipped: 0, errors: 0, emitted: 4 });
+    expect(client.counters.fillPolls).toEqual({ polls: 3, incomplete: 0, skipped: 0, errors: 0, emitted: 4 });
+  });
+
+  it('a poll with a page missing is not the whole: its window stays, the missed trades come next poll, each look told on fillsSnapshot$', async () => {
+    // newest first, as a venue may list them: page 1 the newest trade, page 2 an older one
+    const newest = trade('N', 'CONFIRMED', { taker_order_id: ORDER_T, match_time: String(SEC + 50), maker_orders: [maker(ORDER_X, OTHER_KEY)] });
+    const older = trade('O', 'CONFIRMED', { taker_order_id: ORDER_T, match_time: String(SEC + 5), maker_orders: [maker(ORDER_X, OTHER_KEY)] });
+    let failSecondPage = true;
+    server = await startLoopback((req, res) => {
+      const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('next_cursor');
+      if (cursor === 'MA==') return sendJson(res, 200, { data: [newest], next_cursor: 'MQ==' });
+      if (failSecondPage) return sendJson(res, 500, { error: 'page lost' });
+      sendJson(res, 200, { data: [older], next_cursor: 'LTE=' });
+    });
+    const clock = new SimulatedClock(T0);
+    const client = makeLive(server.url, clock);
+    const fills: VenueFill[] = [];
+    const snapshots: { complete: boolean }[] = [];
+    client.fills$.subscribe((f) => fills.push(f));
+    client.fillsSnapshot$.subscribe((s) => snapshots.push(s));
+    clock.advanceBy(0);
+    await waitFor(() => snapshots.length === 1);
+    // the page that arrived is booked; the look is refused as the whole
+    expect(fills.map((f) => f.tradeId)).toEqual(['N']);
+    expect(snapshots[0]).toMatchObject({ complete: false, reason: expect.stringMatching(/^a page failed: /) });
+    expect(client.counters.fillPolls).toMatchObject({ polls: 1, incomplete: 1, errors: 1 });
+
+    failSecondPage = false;
+    clock.advanceBy(1000);
+    await waitFor(() => snapshots.length === 2);
+    // the window did not move past the trade of the missing page (it would ask after N - 10 s)
+    const afters = server.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('after'));
+    expect(afters).toEqual([String(SEC - 10), String(SEC - 10), String(SEC - 10), String(SEC - 10)]);
+    expect(fills.map((f) => f.tradeId)).toEqual(['N', 'O']);
+    expect(snapshots[1]).toMatchObject({ complete: true });
+    // once complete, the window follows the newest trade
+    clock.advanceBy(1000);
+    await waitFor(() => snapshots.length === 3);
+    expect(new URL(server.requests[4]!.url, 'http://x').searchParams.get('after')).toBe(String(SEC + 40));
+    client.close();
   });
 
   it('a self-cross gives both our taker and our maker fill; a failed poll is counted and polling goes on', async () => {

@@ -1,11 +1,11 @@
-import { defer, EMPTY, exhaustMap, firstValueFrom, from, merge, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
+import { concat, defer, EMPTY, exhaustMap, firstValueFrom, from, merge, mergeMap, Observable, share, Subject, takeUntil, timer } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { getAccountTrades } from '../../venue/actions/get-account-trades.ts';
 import type { VenueClient } from '../../venue/client.ts';
 import type { AccountTrade } from '../../venue/domain/account.ts';
 import { FIRST_CURSOR } from '../../venue/decode.ts';
 import type { VenueLogger } from '../../venue/logger.ts';
-import type { VenueFill } from '../execution-client.ts';
+import type { FillsSnapshot, VenueFill } from '../execution-client.ts';
 import { fillsOfTrade, type FillOwner } from './trade-fills.ts';
 
 export interface FillsPollerOptions {
@@ -33,11 +33,18 @@ export interface FillsPollerOptions {
 
 export interface FillsPollerCounters {
   polls: number;
+  /** Polls that did not read every page (a page failed, or `maxPages` was reached): their window was not advanced. */
+  incomplete: number;
   /** Polls skipped for lack of budget or because the previous one had not finished. */
   skipped: number;
   errors: number;
   /** Fills emitted (a status change of a fill counts again). */
   emitted: number;
+}
+
+interface Poll {
+  readonly fills: VenueFill[];
+  readonly snapshot: FillsSnapshot;
 }
 
 /** Polls a flush makes when they fail. */
@@ -59,11 +66,15 @@ const FINAL_STATUSES: ReadonlySet<string> = new Set(['CONFIRMED', 'FAILED']);
  * status changes (MATCHED → MINED → CONFIRMED, or FAILED), which the engine uses to mark a fill
  * confirmed (or void). A trade not final yet keeps the polled window open back to its match
  * time, so its next status is seen however long it takes to settle. Polls never overlap; a failed poll is counted and logged and the next one runs as
- * usual. `fills$` is shared: one poller for every subscriber, stopped by `close()`.
+ * usual. A poll moves its window on only when it read every page (`snapshots$`): a page that
+ * failed after newer ones arrived must not leave its trades behind the next window. `fills$` is shared: one poller for every subscriber, stopped by `close()`.
  */
 export class FillsPoller {
-  readonly counters: FillsPollerCounters = { polls: 0, skipped: 0, errors: 0, emitted: 0 };
+  readonly counters: FillsPollerCounters = { polls: 0, incomplete: 0, skipped: 0, errors: 0, emitted: 0 };
   readonly fills$: Observable<VenueFill>;
+  /** One per poll made (after its fills are emitted): complete or not. */
+  readonly snapshots$: Observable<FillsSnapshot>;
+  readonly #snapshots = new Subject<FillsSnapshot>();
   readonly #opts: FillsPollerOptions;
   readonly #clock: Clock;
   readonly #closed = new Subject<void>();
@@ -83,11 +94,13 @@ export class FillsPoller {
       return merge(
         timer(0, every, this.#clock.scheduler).pipe(
           exhaustMap(() => this.#poll()),
-          mergeMap((fills) => from(fills)),
+          // the snapshot is told after its fills are out: a subscriber that lifts a gate on it has booked them
+          mergeMap(({ fills, snapshot }) => concat(from(fills), defer(() => (this.#snapshots.next(snapshot), EMPTY)))),
         ),
         this.#flushed,
       );
     }).pipe(takeUntil(this.#closed), share());
+    this.snapshots$ = this.#snapshots.asObservable();
   }
 
   /**
@@ -99,8 +112,9 @@ export class FillsPoller {
     let count = 0;
     for (let attempt = 1; attempt <= FLUSH_ATTEMPTS && !this.#isClosed; attempt++) {
       const errors = this.counters.errors;
-      const fills = await this.#pollOnce();
+      const { fills, snapshot } = await this.#pollOnce();
       for (const fill of fills) this.#flushed.next(fill);
+      this.#snapshots.next(snapshot);
       count += fills.length;
       if (this.counters.errors === errors) break;
       if (attempt < FLUSH_ATTEMPTS) await firstValueFrom(timer(FLUSH_RETRY_MS * attempt, this.#clock.scheduler));
@@ -114,9 +128,10 @@ export class FillsPoller {
     this.#isClosed = true;
     this.#closed.next();
     this.#closed.complete();
+    this.#snapshots.complete();
   }
 
-  #poll(): Observable<VenueFill[]> {
+  #poll(): Observable<Poll> {
     const { client } = this.#opts;
     if (client.budget.remaining('getAccountTrades') < (this.#opts.minBudget ?? 20) || client.budget.waitMs('getAccountTrades') > 0) {
       this.counters.skipped++;
@@ -125,7 +140,7 @@ export class FillsPoller {
     return defer(() => from(this.#pollOnce()));
   }
 
-  async #pollOnce(): Promise<VenueFill[]> {
+  async #pollOnce(): Promise<Poll> {
     const { client } = this.#opts;
     this.counters.polls++;
     const margin = this.#opts.marginMs ?? 10_000;
@@ -133,29 +148,40 @@ export class FillsPoller {
     const after = Math.max(0, Math.floor((newest - margin) / 1000));
     const fills: VenueFill[] = [];
     const forgetBeforeMs = after * 1000 - margin;
+    // the newest match time read, taken as the next window's start only when every page arrived
+    const read = { newestMs: this.#newestMs ?? 0 };
+    let incomplete: string | undefined;
     try {
       let cursor = FIRST_CURSOR;
       const maxPages = this.#opts.maxPages ?? 50;
-      for (let page = 0; page < maxPages; page++) {
+      for (let page = 0; ; page++) {
+        if (page >= maxPages) {
+          incomplete = `more than ${maxPages} pages`;
+          break;
+        }
         const result = await getAccountTrades(client, { after }, cursor);
         const tsInit = this.#clock.now();
-        for (const trade of result.items) this.#collect(trade, tsInit, forgetBeforeMs, fills);
+        for (const trade of result.items) this.#collect(trade, tsInit, forgetBeforeMs, fills, read);
         if (result.done || result.nextCursor === cursor) break;
         cursor = result.nextCursor;
       }
     } catch (err) {
       this.counters.errors++;
+      incomplete = `a page failed: ${err instanceof Error ? err.message : String(err)}`;
       this.#opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'fills poll failed');
     }
+    if (incomplete === undefined) this.#newestMs = read.newestMs;
+    else this.counters.incomplete++;
     this.#prune(forgetBeforeMs);
     this.counters.emitted += fills.length;
-    return fills;
+    const at = this.#clock.now();
+    return { fills, snapshot: incomplete === undefined ? { complete: true, at } : { complete: false, at, reason: incomplete } };
   }
 
-  #collect(trade: AccountTrade, tsInit: number, forgetBeforeMs: number, out: VenueFill[]): void {
+  #collect(trade: AccountTrade, tsInit: number, forgetBeforeMs: number, out: VenueFill[], read: { newestMs: number }): void {
     // older than what is remembered: a venue that ignored `after` must not make us emit it again
     if (trade.matchTime !== undefined && trade.matchTime < forgetBeforeMs) return;
-    if (trade.matchTime !== undefined && trade.matchTime > (this.#newestMs ?? 0)) this.#newestMs = trade.matchTime;
+    if (trade.matchTime !== undefined && trade.matchTime > read.newestMs) read.newestMs = trade.matchTime;
     for (const fill of fillsOfTrade(trade, this.#opts.owner, tsInit)) {
       const key = `${fill.tradeId}:${fill.orderId}`;
       const seen = this.#seen.get(key);

@@ -3,8 +3,8 @@ import type { RouteId } from '../../venue/endpoints.ts';
 import { sameAddress } from '../../venue/signing/address.ts';
 import type { WirePage } from '../../venue/wire/trading.ts';
 import type { SandboxContext } from '../context.ts';
-import { decodeCursor, encodeCursor, END_CURSOR, PAGE_SIZE } from '../cursor.ts';
-import { notFound } from '../http-error.ts';
+import { decodeCursor, encodeCursor, END_CURSOR } from '../cursor.ts';
+import { notFound, SandboxHttpError } from '../http-error.ts';
 import { toAccountOrder, toAccountTrade } from '../trading/account-wire.ts';
 import { authenticateL2 } from '../trading/auth.ts';
 import { checkedQuery, intOf, stringOf } from './query.ts';
@@ -31,7 +31,7 @@ export function registerAccountDataRoutes(app: FastifyInstance, ctx: SandboxCont
     let orders = ctx.engine.openOrders({ owner: caller.apiKey, conditionId: market, tokenId: assetId });
     if (id !== undefined) orders = orders.filter((o) => o.id === id.toLowerCase() || o.id === id);
     const end = ctx.profile === 'polymarket' ? END_CURSOR : '';
-    return cursorPage('getAccountOrders', orders, stringOf(query, 'next_cursor'), end, (o) => toAccountOrder(ctx.world, ctx.profile, o));
+    return cursorPage(ctx, 'getAccountOrders', orders, stringOf(query, 'next_cursor'), end, (o) => toAccountOrder(ctx.world, ctx.profile, o));
   });
 
   app.get('/data/order/:id', { config: { routeId: 'getAccountOrder' } }, (request) => {
@@ -68,17 +68,22 @@ export function accountTradesHandler(ctx: SandboxContext): (request: FastifyRequ
         (after === undefined || seconds > after)
       );
     });
-    return cursorPage('getAccountTrades', trades, stringOf(query, 'next_cursor'), END_CURSOR, (t) =>
+    return cursorPage(ctx, 'getAccountTrades', trades, stringOf(query, 'next_cursor'), END_CURSOR, (t) =>
       toAccountTrade(ctx.world, ctx.profile, t, caller.apiKey, ctx.engine.tradeStatus(t)),
     );
   };
 }
 
-/** One page from a base64 offset; `end` is the cursor of the last page. */
-function cursorPage<T, W>(route: RouteId, items: readonly T[], cursor: string | undefined, end: string, map: (item: T) => W): WirePage<W> {
+/**
+ * One page of `accountPageSize` from a base64 offset; `end` is the cursor of the last page. The
+ * page fault (faults.ts) fails the page it names.
+ */
+function cursorPage<T, W>(ctx: SandboxContext, route: RouteId, items: readonly T[], cursor: string | undefined, end: string, map: (item: T) => W): WirePage<W> {
+  const size = ctx.trading.accountPageSize;
   const offset = decodeCursor(route, cursor);
-  if (offset === 'end') return { data: [], next_cursor: end, limit: PAGE_SIZE, count: 0 };
-  const data = items.slice(offset, offset + PAGE_SIZE).map(map);
-  const next = offset + PAGE_SIZE;
-  return { data, next_cursor: next >= items.length ? end : encodeCursor(next), limit: PAGE_SIZE, count: data.length };
+  if (offset === 'end') return { data: [], next_cursor: end, limit: size, count: 0 };
+  if (ctx.faults.failsPage(route, Math.floor(offset / size) + 1)) throw new SandboxHttpError(500, `${route}: page ${Math.floor(offset / size) + 1} failed (fault pageFault)`);
+  const data = items.slice(offset, offset + size).map(map);
+  const next = offset + size;
+  return { data, next_cursor: next >= items.length ? end : encodeCursor(next), limit: size, count: data.length };
 }
