@@ -68,7 +68,7 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'WebSocket', 'setTimeout', 'console', 'LightweightCharts'].map((g) => [g, 'readonly']),
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'WebSocket', 'setTimeout', 'console', 'CSS', 'LightweightCharts'].map((g) => [g, 'readonly']),
       ),
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

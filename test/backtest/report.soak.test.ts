@@ -1,22 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/app/run-backtest.ts';
 import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { writeResults } from '../../src/backtest/write-results.ts';
-import { skipAbsentPart } from '../optional-part.ts';
+import { canvasColoursScript, launchChromium, skipChromium as skipAbsentChromium, watchPage } from '../chromium.ts';
 import { backtestConfig, TempDir } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skipChromium = skipAbsentPart({
-  name: `Chromium (${CHROMIUM}, for the report.html test)`,
-  present: existsSync(CHROMIUM),
-  requiredBy: 'CLOBOT_REQUIRE_CHROMIUM',
-  install: 'apt-get install chromium',
-});
+const skipChromium = skipAbsentChromium('the report.html test');
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
 
@@ -50,22 +41,10 @@ describe('report.html in headless Chromium', async () => {
   });
 
   it.skipIf(skipChromium)('draws every chart with no console error and no request but the page itself', { timeout: 60_000 }, async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing and CLOBOT_REQUIRE_CHROMIUM=1 requires it: apt-get install chromium`).toBe(true);
-    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'clobot-chromium-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 30_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const context = await launchChromium();
     try {
       const page = await context.newPage();
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('request', (r) => requests.push(r.url()));
+      const { problems, requests } = watchPage(page);
       const url = pathToFileURL(written.reportPath).href;
       await page.goto(url);
       // (page code as strings: this project compiles without the DOM types)
@@ -75,19 +54,7 @@ describe('report.html in headless Chromium', async () => {
       expect(report.charts).toBe(2 + report.priceCharts);
       expect(report.markers).toBeGreaterThan(0);
       // every chart has a canvas whose pixels are not all one colour
-      const drawn = await page.evaluate<number[]>(`[...document.querySelectorAll('.chart')].map((el) => {
-        let best = 0;
-        for (const canvas of el.querySelectorAll('canvas')) {
-          if (canvas.width === 0 || canvas.height === 0) continue;
-          const ctx = canvas.getContext('2d');
-          if (!ctx) continue;
-          const pixels = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-          const colours = new Set();
-          for (let i = 0; i < pixels.length && colours.size < 50; i += 4 * 7) colours.add((pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3]);
-          best = Math.max(best, colours.size);
-        }
-        return best;
-      })`);
+      const drawn = await page.evaluate<number[]>(canvasColoursScript('.chart'));
       expect(drawn).toHaveLength(report.charts);
       for (const colours of drawn) expect(colours).toBeGreaterThan(3);
       expect(problems).toEqual([]);

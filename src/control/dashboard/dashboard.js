@@ -120,7 +120,9 @@
     }
     fillTable('positions', state.positions, ['strategyId', 'tokenId', 'size', 'avgPrice', 'realized']);
     fillTable('orders', state.openOrders, ['strategyId', 'tokenId', 'side', 'price', 'size', 'filled', 'status']);
-    fillTable('fills', state.fills.slice(0, FILLS_SHOWN), [(f) => time(f.at), 'strategyId', 'tokenId', 'side', 'price', 'size', 'fee', 'liquidity']);
+    const fills = document.createElement('tbody');
+    for (const f of state.fills.slice(0, FILLS_SHOWN)) fills.appendChild(fillRow(f));
+    $('fills').tBodies[0].replaceWith(fills);
     $('fills').dataset.count = String(state.fills.length);
     const denials = Object.keys(state.denials).map((code) => ({ code: code, n: state.denials[code] }));
     fillTable('denials', denials, ['code', 'n']);
@@ -178,12 +180,19 @@
     if (fresh) logs.scrollTop = logs.scrollHeight;
   }
 
+  function fillRow(f) {
+    const tr = document.createElement('tr');
+    tr.dataset.trade = f.tradeId;
+    for (const v of [time(f.at), f.strategyId, f.tokenId, f.side, f.price, f.size, f.fee, f.liquidity]) cell(tr, v, '');
+    tr.children[2].className = 'token';
+    return tr;
+  }
+
   function addFill(f) {
     const tbody = $('fills').tBodies[0];
-    const tr = document.createElement('tr');
+    if (tbody.querySelector('tr[data-trade="' + CSS.escape(f.tradeId) + '"]')) return;
+    const tr = fillRow(f);
     tr.className = 'fresh';
-    tr.dataset.trade = f.tradeId;
-    for (const v of [time(f.at), f.strategyId, f.tokenId, f.side, f.price, f.size, f.fee, f.liquidity]) cell(tr, v);
     tbody.insertBefore(tr, tbody.firstChild);
     while (tbody.children.length > FILLS_SHOWN) tbody.removeChild(tbody.lastChild);
     const fills = $('fills');
