@@ -37,6 +37,7 @@ export async function openVenue(
       events: e.events,
       profile: e.profile,
       flow: e.flow,
+      episodes: e.episodes,
       resolution: e.resolution,
       logger: logger.child({ component: 'sandbox' }),
     });

@@ -156,6 +156,13 @@ const embeddedSchema = z.strictObject({
       intensity: z.number().positive().max(1000).default(1),
     })
     .prefault({}),
+  /** Neg-risk episodes: outcome sets mispriced for a while (src/sandbox/README.md); default none. */
+  episodes: z
+    .strictObject({
+      ratePerHour: z.number().min(0).max(3600).default(0),
+      withdrawLegShare: z.number().min(0).max(1).default(0),
+    })
+    .prefault({}),
   profile: z.enum(VENUE_PROFILES).optional(),
   /** Markets that close at their end date and resolve during the run (the first N open ones, seeded times and winners). */
   resolution: z

@@ -13,7 +13,7 @@ import { DENY_LABELS, ENGINE_METRICS } from '../engine-metrics.ts';
 import type { OrderSubmitter } from '../order-submitter.ts';
 import type { EngineEvent } from '../ports.ts';
 import type { RiskSnapshot } from '../risk-snapshot.ts';
-import { unwindLimits, type FilledLeg } from './basket-unwind.ts';
+import { unwindLimits, unwindNeed, type FilledLeg } from './basket-unwind.ts';
 
 /** How long a basket waits for its orders' answers and fills before it is judged on what is booked, ms. */
 export const BASKET_SETTLE_TIMEOUT_MS = 30_000;
@@ -177,8 +177,12 @@ export class BasketExecutor {
     const filled = basket.legs.filter((o) => o.record.filled > 0);
     const { cache } = this.#p;
     const legs: FilledLeg[] = filled.map((o) => {
-      const rules = cache.get(o.record.request.tokenId)?.rules;
-      return { side: o.record.request.side, filled: o.record.filled, notional: o.notional, fee: o.fee, tickSize: rules?.tickSize ?? 10_000, takerFeeBps: rules?.takerBaseFeeBps ?? 0 };
+      const state = cache.get(o.record.request.tokenId);
+      const rules = state?.rules;
+      const takerFeeBps = rules?.takerBaseFeeBps ?? 0;
+      const side = o.record.request.side;
+      const need = state?.book === undefined ? undefined : unwindNeed(side === 'BUY' ? state.book.bids : state.book.asks, side, o.record.filled, o.notional + (side === 'BUY' ? o.fee : -o.fee), takerFeeBps);
+      return { side, filled: o.record.filled, notional: o.notional, fee: o.fee, tickSize: rules?.tickSize ?? 10_000, takerFeeBps, need };
     });
     const limits = unwindLimits(legs, intent.maxUnwindLoss);
     filled.forEach((o, i) => basket.limits.set(o.leg, limits[i]));
