@@ -34,11 +34,13 @@ const MAY_IMPORT = {
   // the control server and dashboard (issue 23): an adapter beside store and backtest, over the
   // engine's state and commands (a running engine) or a store file (read-only); the app plugs it
   control: ['core', 'portfolio', 'engine', 'store'],
-  app: ['core', 'venue', 'data', 'execution', 'sim', 'strategy', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control'],
+  // what a run tells the outside (Prometheus /metrics, alert webhooks), over the engine's bus and metrics
+  telemetry: ['core', 'engine', 'config'],
+  app: ['core', 'venue', 'data', 'execution', 'sim', 'strategy', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'telemetry'],
   // backtest jobs (a resolved config and data named by content hash), the JobRunner port and its
   // adapters (the local worker pool), and the sweep over them; a job runs the app's backtest
   jobs: ['core', 'strategy', 'config', 'backtest', 'app'],
-  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'app', 'jobs'],
+  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'app', 'jobs', 'telemetry'],
   // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
   testing: ['core', 'data', 'strategy', 'portfolio', 'config', 'backtest', 'app'],
 };

@@ -4,6 +4,9 @@ import type { FillsPollerCounters } from '../execution/live/fills-poller.ts';
 import type { TransportCounters } from '../venue/transport.ts';
 import type { DigestSignerCounters } from '../venue/signing/digest-signer.ts';
 import type { MarketDataSummary } from './market-data-monitor.ts';
+import { HEALTH_REASON_KINDS, HEALTHS, PERMISSIONS, type HealthReasonKind, type HealthState } from '../engine/health.ts';
+import type { TradingEngine } from '../engine/trading-engine.ts';
+import type { RateBudget } from '../venue/rate-budget.ts';
 
 /**
  * The counts the run's parts keep outside the engine, read into the run's metrics when they are
@@ -71,5 +74,90 @@ export function collectMarketData(metrics: MemoryMetrics, summary: () => MarketD
     m.total(RUN_METRICS.marketScanRequests, s.marketScanRequests);
     m.total(RUN_METRICS.marketsAdded, s.marketsAdded);
     m.total(RUN_METRICS.marketsRemoved, s.marketsRemoved);
+  });
+}
+
+/** The run's own state, read when the metrics are read: health, permission, PnL, exposure, cash. */
+export const STATE_METRICS = {
+  /** 1 for the current health (`state`), 0 for the others. */
+  health: 'clobot_health',
+  /** 1 for the current trading permission (`state`), 0 for the others. */
+  permission: 'clobot_permission',
+  /** Reasons in force, by `kind`. */
+  healthReasons: 'clobot_health_reasons',
+  /** PnL by `kind` (realized, unrealized, fees, net), USDC. */
+  pnl: 'clobot_pnl_usdc',
+  exposure: 'clobot_exposure_usdc',
+  cash: 'clobot_cash_usdc',
+  /** Venue answers by `route` and `status`. */
+  venueResponses: 'clobot_venue_responses_total',
+  /** Share of each rate-budget window in use, by `window`. */
+  rateBudgetUsed: 'clobot_rate_budget_used_ratio',
+  rateBudgetRemaining: 'clobot_rate_budget_remaining',
+  /** A store transaction's COMMIT. */
+  storeCommit: 'clobot_store_commit_seconds',
+} as const;
+
+const HEALTH_STATE_LABELS = labelsOf(HEALTHS);
+const PERMISSION_STATE_LABELS = labelsOf(PERMISSIONS);
+const REASON_LABELS = Object.fromEntries(HEALTH_REASON_KINDS.map((k): [string, MetricLabels] => [k, Object.freeze({ kind: k })])) as Record<HealthReasonKind, MetricLabels>;
+const PNL_LABELS = { realized: Object.freeze({ kind: 'realized' }), unrealized: Object.freeze({ kind: 'unrealized' }), fees: Object.freeze({ kind: 'fees' }), net: Object.freeze({ kind: 'net' }) };
+
+function labelsOf<T extends string>(states: readonly T[]): Record<T, MetricLabels> {
+  return Object.fromEntries(states.map((s): [string, MetricLabels] => [s, Object.freeze({ state: s })])) as Record<T, MetricLabels>;
+}
+
+/** Health and permission as state gauges (1 for the current one), and the reasons in force by kind. */
+export function collectHealth(metrics: MemoryMetrics, health: () => HealthState): void {
+  metrics.collect((m) => {
+    const h = health();
+    for (const s of HEALTHS) m.set(STATE_METRICS.health, s === h.health ? 1 : 0, HEALTH_STATE_LABELS[s]);
+    for (const s of PERMISSIONS) m.set(STATE_METRICS.permission, s === h.permission ? 1 : 0, PERMISSION_STATE_LABELS[s]);
+    const counts = new Map<HealthReasonKind, number>();
+    for (const r of h.reasons) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+    for (const kind of HEALTH_REASON_KINDS) m.set(STATE_METRICS.healthReasons, counts.get(kind) ?? 0, REASON_LABELS[kind]);
+  });
+}
+
+/** The run's PnL, exposure and cash at its marks, USDC. */
+export function collectAccount(metrics: MemoryMetrics, totals: () => ReturnType<TradingEngine['accountTotals']>): void {
+  metrics.collect((m) => {
+    const t = totals();
+    m.set(STATE_METRICS.pnl, t.realizedPnl / 1e6, PNL_LABELS.realized);
+    m.set(STATE_METRICS.pnl, t.unrealizedPnl / 1e6, PNL_LABELS.unrealized);
+    m.set(STATE_METRICS.pnl, t.fees / 1e6, PNL_LABELS.fees);
+    m.set(STATE_METRICS.pnl, (t.realizedPnl + t.unrealizedPnl - t.fees) / 1e6, PNL_LABELS.net);
+    m.set(STATE_METRICS.exposure, t.positionValue / 1e6);
+    m.set(STATE_METRICS.cash, t.cash / 1e6);
+  });
+}
+
+/** The venue's answers by route and status (the transport counts them once this is called). */
+export function collectVenueResponses(metrics: MemoryMetrics, counters: TransportCounters): void {
+  const responses = (counters.responses ??= new Map<string, number>());
+  const labels = new Map<string, MetricLabels>();
+  metrics.collect((m) => {
+    for (const [key, n] of responses) {
+      let l = labels.get(key);
+      if (l === undefined) {
+        const space = key.lastIndexOf(' ');
+        l = Object.freeze({ route: key.slice(0, space), status: key.slice(space + 1) });
+        labels.set(key, l);
+      }
+      m.total(STATE_METRICS.venueResponses, n, l);
+    }
+  });
+}
+
+/** Each rate-budget window's use (finished and in flight over its limit) and what it could start now. */
+export function collectRateBudget(metrics: MemoryMetrics, budget: RateBudget): void {
+  const labels = new Map<string, MetricLabels>();
+  metrics.collect((m) => {
+    for (const w of budget.snapshot().windows) {
+      let l = labels.get(w.name);
+      if (l === undefined) labels.set(w.name, (l = Object.freeze({ window: w.name })));
+      m.set(STATE_METRICS.rateBudgetUsed, w.limit > 0 ? (w.used + w.inFlight) / w.limit : 0, l);
+      m.set(STATE_METRICS.rateBudgetRemaining, w.remaining, l);
+    }
   });
 }

@@ -21,7 +21,9 @@ import type { TradingMarket } from '../venue/domain/trading.ts';
 import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
-import { collectMarketData, collectTransport } from './run-metrics.ts';
+import { collectAccount, collectHealth, collectMarketData, collectRateBudget, collectTransport, collectVenueResponses, STATE_METRICS } from './run-metrics.ts';
+import { PrometheusExporter } from '../telemetry/prometheus.ts';
+import { CLOBOT_VERSION } from '../core/version.ts';
 import { liveEdge } from './live-edge.ts';
 import { tokensOf as tokensOfMarkets } from '../data/market-selection.ts';
 import { WatchedTokens } from '../data/watched-tokens.ts';
@@ -50,6 +52,11 @@ export interface RunSessionOptions {
    * place to apply a manual halt asked for while the run was starting.
    */
   readonly beforeStart?: (engine: TradingEngine) => void;
+  /**
+   * Export the run's metrics in Prometheus's format (`session.prometheus`: its `text()` is what
+   * `/metrics` answers; `clobot run --metrics-port`, the control server). Default: not built.
+   */
+  readonly prometheus?: boolean;
 }
 
 /** What `RunSession.stop` returns: the engine's summary and how the market data went. */
@@ -59,6 +66,8 @@ export interface RunSession {
   readonly engine: TradingEngine;
   /** The run's metrics: the engine's, the venue transport's, the live edge's and the market data's (docs/metrics.md). */
   readonly metrics: MemoryMetrics;
+  /** The run's metrics in Prometheus's text format (with `prometheus: true`). */
+  readonly prometheus: PrometheusExporter | undefined;
   /** Counts of the market data (connections, watchdog, markets added and removed). */
   readonly marketData: MarketDataMonitor;
   readonly execution: ExecutionClient;
@@ -211,7 +220,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     );
     // the run's metrics: the engine writes its own; the other parts' counts are read in when read
     const metrics = new MemoryMetrics();
+    // mirrored before anything is written, so the exporter sees every observation
+    const prometheus = options.prometheus ? new PrometheusExporter({ metrics, build: { version: CLOBOT_VERSION, mode: config.mode } }) : undefined;
     collectTransport(metrics, venue.transport.counters);
+    collectVenueResponses(metrics, venue.transport.counters);
+    collectRateBudget(metrics, venue.budget);
     collectMarketData(metrics, () => monitor.summary());
     if (edge.collect) metrics.collect(edge.collect);
     const runId = store ? store.runId : randomBytes(4).toString('hex');
@@ -238,6 +251,9 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       cancelOnHalt: config.execution.cancelOnHalt,
     });
     built.engine = engine;
+    collectHealth(metrics, () => engine.health());
+    collectAccount(metrics, () => engine.accountTotals());
+    store?.timeCommits((seconds) => metrics.observe(STATE_METRICS.storeCommit, seconds));
     // logging.level debug: a line per order batch with its timings (trace adds every venue request)
     if (logger.isLevelEnabled('debug')) {
       engine.bus.subscribe((e) => {
@@ -273,6 +289,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     return {
       engine,
       metrics,
+      prometheus,
       marketData: monitor,
       execution,
       venue,

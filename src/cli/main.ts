@@ -3,6 +3,7 @@ import { AuthError, ClobotError, ConfigError, RunEndError, StoreError, type Stor
 import { registerCommands } from './commands.ts';
 import { CommandVerdict } from './command-verdict.ts';
 import { UsageError } from './usage-error.ts';
+import { CLOBOT_VERSION } from '../core/version.ts';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad input (flag, value, config). */
 export const EXIT_OK = 0;
@@ -13,7 +14,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('clobot')
     .description('Automated trading on a prediction-market venue: live, paper, backtest, and a local sandbox venue.')
-    .version('0.1.0')
+    .version(CLOBOT_VERSION)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.split('\n')[0] + '\n') })
     .showHelpAfterError(false);

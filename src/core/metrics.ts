@@ -60,6 +60,9 @@ export interface MetricsCollectorSink {
   set(name: string, value: number, labels?: MetricLabels): void;
 }
 
+/** A second sink that hears every write of a MemoryMetrics, checked already (MemoryMetrics.mirror): an exporter. */
+export type MetricsMirror = MetricsSink & MetricsCollectorSink;
+
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 /** Label values shaped like an address, a hash or one of our client order ids (24+ hex digits). */
@@ -97,6 +100,7 @@ export class MemoryMetrics implements MetricsSink {
   readonly #keys = new WeakMap<MetricLabels, string>();
   readonly #buckets: Readonly<Record<string, readonly number[]>>;
   readonly #collectors: ((sink: MetricsCollectorSink) => void)[] = [];
+  #mirror: MetricsMirror | undefined;
 
   /** `buckets`: upper bounds per histogram name (default DEFAULT_BUCKETS). */
   constructor(options: { readonly buckets?: Readonly<Record<string, readonly number[]>> } = {}) {
@@ -106,10 +110,27 @@ export class MemoryMetrics implements MetricsSink {
   inc(name: string, labels?: MetricLabels, by = 1): void {
     if (!(by >= 0)) throw new RangeError(`metric ${name}: a counter only grows (inc by ${by})`);
     this.#get(name, labels, 'counter').value += by;
+    this.#mirror?.inc(name, labels, by);
   }
 
   set(name: string, value: number, labels?: MetricLabels): void {
     this.#get(name, labels, 'gauge').value = value;
+    this.#mirror?.set(name, value, labels);
+  }
+
+  /**
+   * Writes everything written from now on to `sink` as well, after this sink's checks (names,
+   * kinds, no id in a label), and the collectors' values whenever they run; the counters and
+   * gauges written so far are handed over at once (observations made before are not: mirror
+   * before the run starts). One mirror: the run's exporter (src/telemetry/prometheus.ts).
+   */
+  mirror(sink: MetricsMirror): void {
+    if (this.#mirror !== undefined) throw new Error('MemoryMetrics: already mirrored');
+    this.#mirror = sink;
+    for (const s of this.#series.values()) {
+      if (s.kind === 'counter') sink.total(s.name, s.value, s.labels);
+      else sink.set(s.name, s.value, s.labels);
+    }
   }
 
   observe(name: string, value: number, labels?: MetricLabels): void {
@@ -127,6 +148,7 @@ export class MemoryMetrics implements MetricsSink {
     h.counts[i]!++;
     h.count++;
     h.sum += value;
+    this.#mirror?.observe(name, value, h.labels);
   }
 
   /**
@@ -142,7 +164,9 @@ export class MemoryMetrics implements MetricsSink {
     if (this.#collectors.length === 0) return;
     const sink: MetricsCollectorSink = {
       total: (name, value, labels) => {
-        this.#get(name, labels, 'counter').value = value;
+        const series = this.#get(name, labels, 'counter');
+        series.value = value;
+        this.#mirror?.total(name, value, series.labels);
       },
       set: (name, value, labels) => this.set(name, value, labels),
     };

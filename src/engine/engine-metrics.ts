@@ -13,6 +13,8 @@ export const ENGINE_METRICS = {
   /** Denied before sending, by `code` (the closed deny codes). */
   denied: 'clobot_orders_denied_total',
   canceled: 'clobot_orders_canceled_total',
+  /** Orders that reached a final state, by `state` (filled, canceled, rejected, expired). */
+  ordersFinal: 'clobot_orders_final_total',
   submitUnknown: 'clobot_orders_submit_unknown_total',
   resubmitted: 'clobot_orders_resubmitted_total',
   reconciledFound: 'clobot_orders_reconciled_found_total',
@@ -28,6 +30,8 @@ export const ENGINE_METRICS = {
   heartbeatsSent: 'clobot_heartbeats_sent_total',
   heartbeatsAcknowledged: 'clobot_heartbeats_acknowledged_total',
   heartbeatsMissed: 'clobot_heartbeats_missed_total',
+  /** Round trip of each acknowledged heartbeat. */
+  heartbeatLatency: 'clobot_heartbeat_latency_seconds',
   /** 1 for the heartbeat's current `health` (idle, healthy, late, lost), 0 for the others. */
   heartbeatHealth: 'clobot_heartbeat_health',
   /** Per batch, from the tick its first order answered to the post handed to the edge. */

@@ -8,6 +8,12 @@ import type { EngineEvent } from './ports.ts';
 
 const HEALTHS: readonly HeartbeatHealth[] = ['idle', 'healthy', 'late', 'lost'];
 const HEALTH_LABELS = Object.fromEntries(HEALTHS.map((h) => [h, Object.freeze({ health: h })])) as Record<HeartbeatHealth, { health: string }>;
+const FINAL_LABELS: Partial<Record<string, { state: string }>> = {
+  FILLED: Object.freeze({ state: 'filled' }),
+  CANCELED: Object.freeze({ state: 'canceled' }),
+  REJECTED: Object.freeze({ state: 'rejected' }),
+  EXPIRED: Object.freeze({ state: 'expired' }),
+};
 const HALT_LABELS = Object.fromEntries(HALT_NAMES.map((h) => [h, Object.freeze({ halt: h })])) as Record<string, { halt: string }>;
 
 /**
@@ -44,6 +50,11 @@ export class RunTally {
       });
     }
     metrics.collect((m) => m.set(ENGINE_METRICS.openOrders, desk.tracker.open().length));
+    // orders by the final state they reach (one count per order)
+    desk.tracker.onStatus((record) => {
+      const labels = FINAL_LABELS[record.status];
+      if (labels !== undefined) metrics.inc(ENGINE_METRICS.ordersFinal, labels);
+    });
     const http429 = options.http429;
     if (http429) metrics.collect((m) => m.total(ENGINE_METRICS.httpResponses, http429(), STATUS_429));
     return tally;

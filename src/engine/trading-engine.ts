@@ -7,7 +7,7 @@ import type { StrategyError } from '../core/errors.ts';
 import { MarketCache, type MarketChange, type TokenState, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
-import { Portfolio } from '../portfolio/portfolio.ts';
+import { Portfolio, type PortfolioTotals } from '../portfolio/portfolio.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { StrategyLedger, type StrategyFigures } from '../portfolio/strategy-ledger.ts';
 import { RiskEngine } from '../risk/risk-engine.ts';
@@ -105,7 +105,10 @@ export class TradingEngine {
         beat: (prev) => exec.heartbeat!(prev),
         intervalMs: options.heartbeat.intervalMs,
         initialId: options.heartbeat.initialId ?? options.restore?.heartbeatId,
-        onAck: persistence ? (id, at) => persistence.heartbeatId(id, at) : undefined,
+        onAck: (id, at, latencyMs) => {
+          desk.metrics.observe(ENGINE_METRICS.heartbeatLatency, latencyMs / 1000);
+          persistence?.heartbeatId(id, at);
+        },
       });
     }
     // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
@@ -520,6 +523,11 @@ export class TradingEngine {
       stop: this.#stopReport,
       alerts: this.#alerts,
     });
+  }
+
+  /** The run's account figures at the run's marks (cash, position value, fees, realized and unrealized PnL), Micros. */
+  accountTotals(): PortfolioTotals {
+    return this.portfolio.totals((tokenId) => this.#snapshot.mark(tokenId));
   }
 
   /** Markets this run settled at their resolution, in order. */

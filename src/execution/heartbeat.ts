@@ -22,8 +22,8 @@ export interface HeartbeatOptions {
   readonly checkEveryMs?: number;
   /** Chain id to resume (from the store after a restart). */
   readonly initialId?: string;
-  /** Told of every acknowledged id (the store keeps the chain across restarts). */
-  readonly onAck?: (id: string, at: number) => void;
+  /** Told of every acknowledged id (the store keeps the chain across restarts) and the beat's round trip (clock ms). */
+  readonly onAck?: (id: string, at: number, latencyMs: number) => void;
 }
 
 export interface HeartbeatStats {
@@ -40,7 +40,7 @@ export interface HeartbeatStats {
  */
 export class HeartbeatSupervisor {
   readonly #opts: Required<Omit<HeartbeatOptions, 'initialId' | 'onAck'>>;
-  readonly #onAck: ((id: string, at: number) => void) | undefined;
+  readonly #onAck: ((id: string, at: number, latencyMs: number) => void) | undefined;
   readonly #health = new BehaviorSubject<HeartbeatHealth>('idle');
   readonly health$: Observable<HeartbeatHealth>;
   readonly stats: HeartbeatStats = { sent: 0, acknowledged: 0, missed: 0 };
@@ -89,15 +89,17 @@ export class HeartbeatSupervisor {
   }
 
   #beatOnce(): Observable<string> {
+    let sentAt = 0;
     return defer(() => {
       this.stats.sent++;
+      sentAt = this.#opts.clock.now();
       return this.#opts.beat(this.#chainId);
     }).pipe(
       tap((id) => {
         this.stats.acknowledged++;
         this.#chainId = id;
         this.#lastAckAt = this.#opts.clock.now();
-        this.#onAck?.(id, this.#lastAckAt);
+        this.#onAck?.(id, this.#lastAckAt, this.#lastAckAt - sentAt);
         this.#health.next('healthy');
       }),
       catchError((err: unknown) => {

@@ -68,6 +68,8 @@ export class RunStore {
   #depth = 0;
   /** Callbacks waiting for the outermost transaction to end (see afterCommit). */
   #afterCommit: ((committed: boolean) => void)[] = [];
+  /** Told how long each outermost transaction's COMMIT took, seconds (timeCommits). */
+  #commitTime: ((seconds: number) => void) | undefined;
 
   readonly #tx: (fn: () => unknown) => unknown;
   readonly #nested: LazySavepoints;
@@ -306,7 +308,7 @@ export class RunStore {
     this.#depth++;
     let committed = false;
     try {
-      const result = (nested ? this.#nested.run(fn) : this.#tx(fn)) as T;
+      const result = (nested ? this.#nested.run(fn) : this.#commitTime === undefined ? this.#tx(fn) : this.#timed(fn, this.#commitTime)) as T;
       committed = true;
       return result;
     } finally {
@@ -322,6 +324,22 @@ export class RunStore {
         }
       }
     }
+  }
+
+  /** Tells `observe` how long each outermost transaction's COMMIT takes (from the end of its work to its return), seconds: the run's metrics. */
+  timeCommits(observe: (seconds: number) => void): void {
+    this.#commitTime = observe;
+  }
+
+  #timed<T>(fn: () => T, observe: (seconds: number) => void): T {
+    let workDone = 0;
+    const result = this.#tx(() => {
+      const r = fn();
+      workDone = performance.now();
+      return r;
+    }) as T;
+    observe((performance.now() - workDone) / 1000);
+    return result;
   }
 
   /**

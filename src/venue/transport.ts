@@ -72,6 +72,8 @@ export interface TransportCounters {
   http429: number;
   /** Answers with status 401 (credentials refused). */
   http401?: number;
+  /** When set: answers by route and status, keyed `route status` (`network` for a request that got none). */
+  responses?: Map<string, number>;
 }
 
 export interface TransportRequest {
@@ -249,12 +251,14 @@ export class Transport {
         responseHeaders = response.headers;
         text = await response.text();
       } catch (err) {
+        this.#count(route, 'network');
         throw this.#networkError(route, method, err, timeout, timeoutMs, request.signal);
       } finally {
         clearTimeout(timer);
         this.#spareDeadline ??= newDeadline();
       }
       const tsInit = this.#opts.clock.now();
+      if (this.counters.responses !== undefined) this.#count(route, status);
       if (this.#trace) this.#opts.logger?.trace?.({ route, method, path, status, bytes: text.length }, 'venue request');
       if (status >= 200 && status < 300) return { status, text, headers: responseHeaders, tsInit };
       if (status === 429) this.counters.http429++;
@@ -263,6 +267,13 @@ export class Transport {
     } finally {
       permit.release();
     }
+  }
+
+  #count(route: RouteId, status: number | 'network'): void {
+    const responses = this.counters.responses;
+    if (responses === undefined) return;
+    const key = `${route} ${status}`;
+    responses.set(key, (responses.get(key) ?? 0) + 1);
   }
 
   #networkError(

@@ -15,6 +15,8 @@ import { UsageError } from '../usage-error.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { takeEarlyUsr2 } from '../early-signals.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
+import type { RunSession } from '../../app/run-session.ts';
+import type { RunningMetricsServer } from '../../telemetry/metrics-server.ts';
 
 /** Who applies SIGUSR2's commands: the run's engine. */
 interface Commandable {
@@ -32,6 +34,8 @@ interface RunOptions {
   control?: boolean;
   controlPort?: number;
   controlHost?: string;
+  metricsPort?: number;
+  metricsHost?: string;
 }
 
 /**
@@ -58,6 +62,8 @@ export function registerRun(program: Command): void {
     .option('--control', `serve the control API and dashboard (${DEFAULT_CONTROL_HOST}:${DEFAULT_CONTROL_PORT}; bearer token from CLOBOT_CONTROL_TOKEN)`)
     .option('--control-port <port>', `the control server's port (0: any free one); implies --control`, parseIntOption(0, 65_535))
     .option('--control-host <address>', `the control server's address (default ${DEFAULT_CONTROL_HOST}; any other needs CLOBOT_CONTROL_TOKEN); implies --control`)
+    .option('--metrics-port <n>', 'serve the run\'s metrics in Prometheus format on GET /metrics at this port (0: any free port)', parseIntOption(0, 65_535))
+    .option('--metrics-host <address>', '/metrics listen address (default 127.0.0.1; any other needs CLOBOT_METRICS_TOKEN)')
     .action(async (configPath: string, opts: RunOptions) => {
       // the control server's binding is checked first: a refused one starts nothing
       const control = opts.control === true || opts.controlPort !== undefined || opts.controlHost !== undefined;
@@ -92,6 +98,12 @@ export function registerRun(program: Command): void {
       const { StatusView } = await import('../status-view.ts');
       // the control server listens before the run starts (its port is checked before anything is sent)
       const controlServer = control ? await startControlServer(controlHost, opts.controlPort ?? DEFAULT_CONTROL_PORT, token) : undefined;
+      // so does --metrics-port's /metrics: a refused address or a busy port is exit 2 with nothing sent
+      const running: { session?: RunSession } = {};
+      const metricsServer = await serveMetrics(opts, () => running.session).catch(async (err: unknown) => {
+        await controlServer?.close();
+        throw err;
+      });
       const storePath = opts.store !== undefined ? resolve(opts.store) : undefined;
       // a venue URL that does not answer is one line naming it (the embedded sandbox is ours)
       const session = await reachingVenue(remoteVenueOf(config, opts.venue), () =>
@@ -100,6 +112,7 @@ export function registerRun(program: Command): void {
           logger,
           venueUrl: opts.venue,
           storePath,
+          prometheus: metricsServer !== undefined || controlServer !== undefined,
           beforeStart: (built) => {
             engine = built;
             if (halted) built.command({ type: 'halt', name: 'signal', reason: 'SIGUSR2' });
@@ -107,8 +120,15 @@ export function registerRun(program: Command): void {
         }),
       ).catch(async (err: unknown) => {
         await controlServer?.close();
+        await metricsServer?.close();
         throw err;
       });
+      running.session = session;
+      if (metricsServer) logger.info({ url: `${metricsServer.url}/metrics` }, 'metrics served');
+      const prometheus = session.prometheus;
+      if (controlServer && prometheus) {
+        controlServer.mount('/metrics', { summary: 'the run\'s metrics in Prometheus text format', contentType: prometheus.contentType, body: () => prometheus.text() });
+      }
       let controlSource: { close(): void } | undefined;
       if (controlServer && logLines) {
         const { liveControlSource } = await import('../../app/run-control.ts');
@@ -141,6 +161,7 @@ export function registerRun(program: Command): void {
       const summary = await session.stop({ keepOrders: opts.keepOrders === true ? true : undefined });
       controlSource?.close();
       await controlServer?.close();
+      await metricsServer?.close();
       process.off('uncaughtException', onException);
       process.off('unhandledRejection', onException);
       if (opts.summary) writeSummary(resolve(opts.summary), summary);
@@ -176,6 +197,33 @@ async function startControlServer(host: string, port: number, token: string | un
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err instanceof Error ? err.message : String(err);
     throw new UsageError(`--control-host ${host} --control-port ${port}: cannot listen there (${why})`);
+  }
+}
+
+/**
+ * `--metrics-port`: the standalone /metrics server over the session's exporter (the session is
+ * looked up per scrape: 500 until it is built). Off loopback it needs CLOBOT_METRICS_TOKEN.
+ */
+async function serveMetrics(opts: RunOptions, session: () => RunSession | undefined): Promise<RunningMetricsServer | undefined> {
+  if (opts.metricsPort === undefined) {
+    if (opts.metricsHost !== undefined) throw new UsageError('--metrics-host needs --metrics-port');
+    return undefined;
+  }
+  const { startMetricsServer, MetricsServerError } = await import('../../telemetry/metrics-server.ts');
+  const { PROMETHEUS_CONTENT_TYPE } = await import('../../telemetry/prometheus.ts');
+  try {
+    return await startMetricsServer({
+      port: opts.metricsPort,
+      host: opts.metricsHost,
+      token: process.env['CLOBOT_METRICS_TOKEN'],
+      exporter: {
+        contentType: PROMETHEUS_CONTENT_TYPE,
+        text: () => session()?.prometheus?.text() ?? Promise.reject(new Error('the run is still starting')),
+      },
+    });
+  } catch (err) {
+    if (err instanceof MetricsServerError) throw new UsageError(err.message);
+    throw err;
   }
 }
 

@@ -62,6 +62,8 @@ export interface E2EOptions {
   readonly config?: Record<string, Record<string, unknown>>;
   /** Run this config file instead (against the sandbox through `venueUrl`). */
   readonly configFile?: string;
+  /** Build the run's Prometheus exporter (`session.prometheus`). */
+  readonly prometheus?: boolean;
 }
 
 /** One item of `GET /admin/orders`. */
@@ -165,6 +167,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       logger,
       venueUrl: options.configFile !== undefined ? sandbox.url : undefined,
       onEvent: (e) => events.push(e),
+      prometheus: options.prometheus,
     });
     const admin = async <T>(path: string, body?: unknown): Promise<T> => {
       const init: RequestInit = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
