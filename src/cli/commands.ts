@@ -6,6 +6,7 @@ import { registerValidate } from './commands/validate.ts';
 import { registerMarkets } from './commands/markets.ts';
 import { registerRun } from './commands/run.ts';
 import { registerImport } from './commands/import.ts';
+import { registerExport } from './commands/export.ts';
 import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerDashboard } from './commands/dashboard.ts';
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerSandbox(program);
   registerMarkets(program);
   registerRun(program);
+  registerExport(program);
   registerBook(program);
   registerKeys(program);
   registerImport(program);

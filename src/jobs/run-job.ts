@@ -3,6 +3,7 @@ import { openBacktestData } from '../backtest/data-file.ts';
 import { mergeData } from '../backtest/data-set.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
 import { writeResults } from '../backtest/write-results.ts';
+import { BacktestTables } from '../backtest/result-tables.ts';
 import { parseConfig } from '../config/load-config.ts';
 import type { DataVerifier } from './data-hash.ts';
 import type { BacktestJob } from './job.ts';
@@ -10,7 +11,7 @@ import type { BacktestJob } from './job.ts';
 /**
  * Runs one job exactly as an in-process `clobot backtest` of the same point would (the same config
  * text, the same data, the same code): checks the data's hash, parses the config, replays, writes
- * the point's summary.json and report.html, and returns the summary. Every JobRunner adapter runs
+ * the point's summary.json, report.html and its fills, orders and equity tables (Parquet), and returns the summary. Every JobRunner adapter runs
  * its jobs through this.
  */
 export async function runJob(job: BacktestJob, verifier: DataVerifier): Promise<BacktestSummary> {
@@ -20,7 +21,15 @@ export async function runJob(job: BacktestJob, verifier: DataVerifier): Promise<
   const files = [];
   for (const file of job.data) files.push(await openBacktestData(file.path, { decode: 'thread' }));
   const data = await mergeData(files);
-  const result = await runBacktest({ config, data, keepGoing: job.keepGoing, window: job.window });
+  const tables = new BacktestTables(job.outDir);
+  let result;
+  try {
+    result = await runBacktest({ config, data, keepGoing: job.keepGoing, window: job.window, onBuilt: tables.onBuilt, onEvent: tables.onEvent, onStopped: tables.onStopped });
+  } catch (err) {
+    tables.discard();
+    throw err;
+  }
   writeResults(result, job.outDir);
+  tables.finish(result.curve);
   return result.summary;
 }

@@ -8,6 +8,7 @@ import { openReadOnlyChecked, storeFailure } from './store-file.ts';
 import { lockState, readLock, type LockState } from './store-lock.ts';
 import {
   countJournalType,
+  journalRows,
   journalRowsOfType,
   readBalances,
   readCounts,
@@ -119,6 +120,40 @@ export class StoreReader {
       *[Symbol.iterator]() {
         try {
           yield* journalRowsOfType(db, type, from);
+        } catch (err) {
+          throw storeFailure(file, 'read journal', err, 'CORRUPT');
+        }
+      },
+    };
+  }
+
+  /** Every order, oldest first, with its status history (for export). */
+  orders(): StoredOrder[] {
+    try {
+      return readOrders(this.#db, 'all');
+    } catch (err) {
+      throw storeFailure(this.file, 'read orders', err, 'CORRUPT');
+    }
+  }
+
+  /** Every fill in arrival order, each with the strategy of its order (for export). */
+  fillsWithOwners(): { fill: StoredFill; strategyId: string | undefined }[] {
+    try {
+      const owners = readFillOwners(this.#db);
+      return readFills(this.#db).map((fill) => ({ fill, strategyId: owners.get(fill.clientOrderId) }));
+    } catch (err) {
+      throw storeFailure(this.file, 'read fills', err, 'CORRUPT');
+    }
+  }
+
+  /** Every journal row from `from` on, oldest first, read page by page. */
+  journal(from = 1): Iterable<JournalRow> {
+    const db = this.#db;
+    const file = this.file;
+    return {
+      *[Symbol.iterator]() {
+        try {
+          yield* journalRows(db, from);
         } catch (err) {
           throw storeFailure(file, 'read journal', err, 'CORRUPT');
         }

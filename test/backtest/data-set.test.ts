@@ -9,32 +9,19 @@ import { parseConfig } from '../../src/config/load-config.ts';
 import type { MarketEvent } from '../../src/core/events.ts';
 import type { RecordingHeader } from '../../src/data/recording/format.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
-import { TempDir } from './helpers.ts';
+import { bandQuoterYaml, TempDir } from './helpers.ts';
 
 /** `--data a b`: several recordings replayed as one stream (src/backtest/data-set.ts). */
 
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
 
-const OPTIONS = { seed: 7, markets: 3, depth: 6, events: 4_000, meanGapMs: 300 };
+const OPTIONS = { seed: 7, markets: 3, depth: 5, events: 3_000, meanGapMs: 300 };
 const FULL = syntheticHeader(OPTIONS);
 const [M1, M2, M3] = FULL.markets;
 const M3_TOKENS = new Set(M3!.tokens.map((t) => t.tokenId));
 
-const CONFIG = `
-mode: backtest
-name: data-set
-data:
-  markets: { filter: { maxCount: 3 } }
-strategies:
-  - id: bq
-    module: ${join(process.cwd(), 'strategies/02-band-quoter.ts')}
-    params: { size: 10, halfSpreadTicks: 1, requoteTicks: 1 }
-backtest:
-  latencyMs: 25
-  fees: { makerBps: 0, takerBps: 10 }
-  equityIntervalMs: 10000
-`;
+const CONFIG = bandQuoterYaml('data-set', undefined, 3);
 
 function touchesM3(e: MarketEvent): boolean {
   return (e.type === 'book' && M3_TOKENS.has(e.book.tokenId)) || (e.type === 'trade' && M3_TOKENS.has(e.tokenId));

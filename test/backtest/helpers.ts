@@ -110,3 +110,21 @@ export function backtestConfig(dir: TempDir, text: string, name = 'bt.yaml'): Ru
   const path = dir.write(name, text);
   return parseConfig(text, path, {}, { cwd: dir.dir });
 }
+
+/** A backtest config of the band quoter over two synthetic markets (the sweep and data tests' config). */
+export function bandQuoterYaml(name: string, fees = '{ makerBps: 0, takerBps: 10 }', maxCount = 2): string {
+  return `
+mode: backtest
+name: ${name}
+data:
+  markets: { filter: { maxCount: ${maxCount} } }
+strategies:
+  - id: bq
+    module: ${join(process.cwd(), 'strategies/02-band-quoter.ts')}
+    params: { size: 10, halfSpreadTicks: 1, requoteTicks: 1 }
+backtest:
+  latencyMs: 25
+  fees: ${fees}
+  equityIntervalMs: 10000
+`;
+}

@@ -121,6 +121,9 @@ export function registerBacktest(program: Command): void {
         interrupt.abort();
       };
       process.once('SIGINT', onInterrupt);
+      // fills, orders and the equity curve as Parquet beside summary.json, written as the run goes
+      const { BacktestTables } = await import('../../backtest/result-tables.ts');
+      const tables = new BacktestTables(outDir);
       try {
         // a strategy that throws ends this with BacktestFaultError (its stack), unless it keeps going
         result = await runBacktest({
@@ -132,8 +135,14 @@ export function registerBacktest(program: Command): void {
           keepGoing: opts.keepGoing,
           window,
           signal: interrupt.signal,
+          onBuilt: tables.onBuilt,
+          onEvent: tables.onEvent,
+          onStopped: tables.onStopped,
         });
         if (!interrupt.signal.aborted) bar?.update(data.bytes);
+      } catch (err) {
+        tables.discard();
+        throw err;
       } finally {
         process.off('SIGINT', onInterrupt);
         bar?.stop();
@@ -144,10 +153,12 @@ export function registerBacktest(program: Command): void {
       if (first) process.stderr.write(`warning: ${result.engine.faults} strategy fault(s), each event skipped; the first:\n${first.stack}\n`);
       const seconds = (performance.now() - began) / 1000;
       const written = writeResults(result, outDir);
+      const t = tables.finish(result.curve);
       process.stdout.write(summaryTable(result.summary) + '\n\n' + strategyTable(result.summary) + marketTable(result.summary) + '\n\n');
       const events = result.summary.data.events;
       process.stdout.write(`replayed ${events.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s (${Math.round(events / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s)\n`);
       process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
+      process.stdout.write(`wrote ${t.fills.path} (${t.fills.rows} fills), ${t.orders.path} (${t.orders.rows} orders), ${t.equity.path} (${t.equity.rows} points)\n`);
       if (result.summary.data.partial) throw new RunEndError(`interrupted: partial results (to ${result.summary.data.to ?? 'the start'}) in ${outDir}`, 130);
     });
 }

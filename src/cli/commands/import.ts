@@ -15,14 +15,15 @@ interface ImportOptions {
 /**
  * `clobot import <file> --out <file>`: a Parquet file of top-of-book quotes becomes a replayable
  * recording (synthetic markets and one-level books, see src/data/import-quotes.ts); a recording
- * is rewritten in the other form (`--to-binary`, or back to text without it). Gzip when `--out`
+ * is rewritten in the other form (`--to-binary`, or back to text without it); a folder `clobot
+ * export` wrote becomes the recording it holds (src/app/export-data.ts). Gzip when `--out`
  * ends in `.gz`. Progress on stderr, the summary on stdout.
  */
 export function registerImport(program: Command): void {
   program
     .command('import')
     .description('turn Parquet top-of-book quotes into a recording, or convert a recording (text <-> binary)')
-    .argument('<file>', 'a quotes .parquet file, or a recording to convert', parsePathOption)
+    .argument('<file>', 'a quotes .parquet file, a recording to convert, or a folder clobot export wrote', parsePathOption)
     .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--limit-markets <n>', 'keep only the first N markets (slugs, in file order)', parseIntOption(1))
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
@@ -32,6 +33,13 @@ export function registerImport(program: Command): void {
       const form = opts.toBinary ? 'binary' : 'text';
       const started = performance.now();
       const tty = process.stderr.isTTY === true;
+      const { importExport, isExportFolder } = await import('../../app/export-data.ts');
+      if (isExportFolder(input)) {
+        if (opts.limitMarkets !== undefined) throw new UsageError('--limit-markets applies to Parquet quotes only');
+        const r = await importExport(input, opts.out, form);
+        process.stdout.write(`wrote ${r.path} (${form}, ${formatBytes(r.bytes)}): ${n(r.events)} events, ${r.markets} markets from the ${r.kind} export ${input} in ${seconds(started)}\n`);
+        return;
+      }
       if (isParquet(input)) {
         const { importQuotes } = await import('../../data/import-quotes.ts');
         const result = await importQuotes({
