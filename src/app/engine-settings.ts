@@ -12,5 +12,6 @@ export function engineSettings(execution: ExecutionConfig): EngineExecutionSetti
     // periodic comparison with the venue's open orders (orphans, orders gone without a fill)
     syncIntervalMs: 15_000,
     maxInFlightBatches: 4,
+    postOnlyAfterRestartMs: execution.postOnlyAfterRestartMs,
   };
 }

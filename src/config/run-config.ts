@@ -322,6 +322,8 @@ export interface ExecutionConfig {
   readonly orphans: 'cancel' | 'adopt';
   /** Live: period of the account's reconciliation with the venue (balance, positions), ms; 0 = at start only. */
   readonly accountSyncMs: number;
+  /** Live: how long the venue is taken to stay post-only after its matching engine restarted, when it does not say, ms. */
+  readonly postOnlyAfterRestartMs: number;
   /** Threads that sign a batch together with the engine's thread (live mode). */
   readonly signing: SigningThreadsConfig;
   /**

@@ -283,6 +283,8 @@ const executionSchema = z.strictObject({
   orphans: z.enum(['cancel', 'adopt']).default('cancel'),
   // live: how often the account (the venue's balance and positions) is read again after start; 0 = at start only
   accountSyncMs: ms(0, 3_600_000).default(30_000),
+  // live: how long the venue is taken to stay post-only after its matching engine restarted (docs/venue-states.md)
+  postOnlyAfterRestartMs: ms(0, 600_000).default(120_000),
   signing: z
     .strictObject({
       helpers: int(0, 16).default(0),

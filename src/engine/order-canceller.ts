@@ -6,6 +6,7 @@ import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
 import type { LiveOrder, StopReport } from './engine-summary.ts';
 import { ENGINE_METRICS } from './engine-metrics.ts';
+import type { VenueStateTracker } from './venue-state-tracker.ts';
 
 /** Most order ids in one cancel call of the engine. */
 const CANCEL_BATCH = 100;
@@ -63,10 +64,15 @@ class CancelCall implements Observer<CancelOutcome> {
 /**
  * Cancels: requests are batched on the clock and sent to the edge; an order not yet at the venue
  * (waiting to be posted, or of unknown outcome) is marked to be cancelled once it is live. A
- * cancel the venue refuses puts the order back to what it was (the next sync settles it).
+ * cancel the venue refuses puts the order back to what it was (the next sync settles it). While
+ * the venue restarts, cancels are held (not sent) and go out once it answers again.
  */
 export class OrderCanceller {
   readonly #desk: EngineDesk;
+  /** The venue's state (venue-state-tracker.ts), when the run follows it. */
+  venue: VenueStateTracker | undefined;
+  /** Cancels held while the venue restarts, sent when it answers again. */
+  readonly #held = new Set<OrderRecord>();
   /** Cancels batched on the clock, at most CANCELS_IN_FLIGHT calls started and not answered. */
   readonly #out: Outlet<OrderRecord>;
   /** The calls in flight, unsubscribed when the engine's subscriptions end. */
@@ -94,6 +100,10 @@ export class OrderCanceller {
     if (!OPEN_STATUSES.has(record.status) || record.status === 'CANCEL_PENDING') return;
     if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN' || !record.orderId) {
       record.cancelWhenLive = true;
+      return;
+    }
+    if (this.venue !== undefined && !this.venue.cancels) {
+      this.#held.add(record);
       return;
     }
     this.#desk.tracker.transition(record, 'CANCEL_PENDING', this.#desk.clock.now());
@@ -142,6 +152,14 @@ export class OrderCanceller {
       for (const record of this.#desk.tracker.open()) record.cancelWhenLive = true;
       return round(0);
     });
+  }
+
+  /** The venue's state changed: cancels held while it restarted go out when it takes cancels again. */
+  venueChanged(): void {
+    if (this.venue !== undefined && !this.venue.cancels) return;
+    const held = [...this.#held];
+    this.#held.clear();
+    for (const record of held) this.request(record);
   }
 
   /** Ends the cancel stream (what waits in the batcher is still sent). */
@@ -212,6 +230,7 @@ export class OrderCanceller {
 
   #applied(batch: readonly OrderRecord[], outcome: CancelOutcome): void {
     const desk = this.#desk;
+    this.venue?.cancelled();
     const tracker = desk.tracker;
     const now = desk.clock.now();
     const canceled = new Set(outcome.canceled);
@@ -231,8 +250,17 @@ export class OrderCanceller {
   #failed(batch: readonly OrderRecord[], err: unknown): void {
     const desk = this.#desk;
     const now = desk.clock.now();
+    // the venue restarts: these cancels go out again once it answers (venueChanged)
+    const hold = this.venue?.refused(err) === true;
     for (const record of batch) {
-      if (record.status === 'CANCEL_PENDING') desk.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+      if (record.status !== 'CANCEL_PENDING') continue;
+      desk.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
+      if (hold) this.#held.add(record);
+    }
+    if (hold) {
+      desk.log.warn('cancel refused by the venue\'s state; held until it answers again', { orders: batch.length, err: String(err) });
+      this.venueChanged();
+      return;
     }
     desk.log.warn('cancel failed; will retry on the next sync', { orders: batch.length, err: String(err) });
   }

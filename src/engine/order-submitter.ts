@@ -8,6 +8,8 @@ import type { EngineDesk } from './engine-desk.ts';
 import type { OrderCanceller } from './order-canceller.ts';
 import type { Reconciler } from './reconciler.ts';
 import { ENGINE_METRICS } from './engine-metrics.ts';
+import { venueRestrictionOfItem } from '../venue/venue-state.ts';
+import type { VenueStateTracker } from './venue-state-tracker.ts';
 
 /** How often a throttled (429) or paused (503) batch is posted before its orders count as rejected. */
 export const MAX_SUBMIT_ATTEMPTS = 6;
@@ -89,6 +91,7 @@ export class OrderSubmitter {
   readonly #desk: EngineDesk;
   readonly #canceller: OrderCanceller;
   readonly #reconciler: Reconciler;
+  readonly #venue: VenueStateTracker | undefined;
   /** Emits when the last in-flight order batch is answered. */
   readonly #settled$ = new Subject<void>();
   readonly #batchSize: number;
@@ -99,10 +102,11 @@ export class OrderSubmitter {
   readonly #endPost = (post: Post): void => this.#end(post);
   #inFlight = 0;
 
-  constructor(desk: EngineDesk, canceller: OrderCanceller, reconciler: Reconciler) {
+  constructor(desk: EngineDesk, canceller: OrderCanceller, reconciler: Reconciler, venue?: VenueStateTracker) {
     this.#desk = desk;
     this.#canceller = canceller;
     this.#reconciler = reconciler;
+    this.#venue = venue;
     const settings = desk.settings;
     this.#batchSize = Math.max(1, Math.min(settings.maxBatchSize, MAX_ORDERS_PER_BATCH));
     this.#out = new Outlet(settings.maxBatchWaitMs, this.#batchSize, settings.maxInFlightBatches, desk.clock.scheduler, (batch) => this.#submitBatch(batch));
@@ -280,6 +284,15 @@ export class OrderSubmitter {
 
   #sendFailed(post: Post, records: readonly OrderRecord[], prepared: readonly PreparedOrder[], attempt: number, err: unknown): void {
     const desk = this.#desk;
+    if (this.#venue?.refused(err) === true) {
+      // the venue restarts (425) or is in a restricted mode (503): these orders were not taken.
+      // Not posted again (a taker order held through a restart would go out at a stale price):
+      // the strategy hears OrderRejected and VenueStateChanged and decides again; not a reject
+      // the kill switch counts
+      this.#refuse(records, err, false);
+      this.#end(post);
+      return;
+    }
     const retryAfterMs = retryableRefusal(err);
     if (retryAfterMs !== undefined && attempt < MAX_SUBMIT_ATTEMPTS && !desk.stopped) {
       desk.metrics.inc(ENGINE_METRICS.resubmitted, undefined, prepared.length);
@@ -311,6 +324,8 @@ export class OrderSubmitter {
     const desk = this.#desk;
     const { tracker, metrics } = desk;
     const now = desk.clock.now();
+    let taken = false;
+    let taker = false;
     records.forEach((record, i) => {
       const result = results[i];
       const strategyId = record.request.strategyId;
@@ -321,6 +336,8 @@ export class OrderSubmitter {
       if (result.ok) {
         metrics.inc(ENGINE_METRICS.accepted);
         desk.consecutiveRejects = 0;
+        taken = true;
+        if (!isPostOnly(record)) taker = true;
         if (record.orderId !== result.orderId && result.orderId) tracker.setOrderId(record, result.orderId, now);
         // the shares it matched at once: a BUY takes them, a SELL gives them
         if (result.status === 'MATCHED') record.matched = record.request.side === 'BUY' ? result.taking : result.making;
@@ -340,15 +357,22 @@ export class OrderSubmitter {
         if (record.cancelWhenLive) this.#canceller.request(record);
       } else {
         metrics.inc(ENGINE_METRICS.rejected);
-        desk.consecutiveRejects++;
+        // an item refused for the venue's mode is the venue's state, not a reject the kill switch counts
+        const restriction = this.#venue === undefined ? undefined : venueRestrictionOfItem(result.errorMsg);
+        if (restriction === undefined) desk.consecutiveRejects++;
+        else this.#venue!.restricted(restriction);
         tracker.transition(record, 'REJECTED', now, result.errorMsg);
         desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: result.errorMsg, tsInit: now });
       }
     });
+    this.#venue?.posted(taken, taker);
   }
 
-  /** The batch was refused as a whole (4xx, 503 or 429 past the retries) or never sent. */
-  #refuse(records: readonly OrderRecord[], err: unknown): void {
+  /**
+   * The batch was refused as a whole (4xx, 503 or 429 past the retries, the venue restricted) or
+   * never sent. `counts`: whether the kill switch's consecutive rejects count it.
+   */
+  #refuse(records: readonly OrderRecord[], err: unknown, counts = true): void {
     const desk = this.#desk;
     const now = desk.clock.now();
     const reason = err instanceof VenueRejectError ? `${err.status} ${err.venueMessage}` : err instanceof RateLimitError ? `429 ${err.message}` : err instanceof Error ? err.message : String(err);
@@ -357,7 +381,13 @@ export class OrderSubmitter {
       desk.tracker.transition(record, 'REJECTED', now, reason);
       desk.orderEvent(record.request.strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason, tsInit: now });
     }
-    if (!(err instanceof RateLimitError)) desk.consecutiveRejects += records.length;
+    if (counts && !(err instanceof RateLimitError)) desk.consecutiveRejects += records.length;
     desk.log.warn('batch refused', { orders: records.length, reason });
   }
+}
+
+/** A post-only GTC/GTD order: what the venue takes in its post-only mode. */
+function isPostOnly(record: OrderRecord): boolean {
+  const { postOnly, orderType } = record.request;
+  return postOnly === true && (orderType === undefined || orderType === 'GTC' || orderType === 'GTD');
 }

@@ -57,6 +57,11 @@ export interface EngineExecutionSettings {
    * are dropped so a long run does not grow without bound. The store keeps them all. Default 1 h.
    */
   readonly closedOrderRetentionMs?: number;
+  /**
+   * How long the venue is taken to stay post-only after its matching engine restarted, when it
+   * does not say (docs/venue-states.md), ms. Default 120,000 (the venue's documented 2 minutes).
+   */
+  readonly postOnlyAfterRestartMs?: number;
 }
 
 /** Default of EngineExecutionSettings.closedOrderRetentionMs. */

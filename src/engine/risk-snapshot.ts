@@ -1,7 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import { bestAsk, bestBid, bookMark, midPrice } from '../core/book.ts';
 import { LazyMap } from '../core/lazy-map.ts';
-import type { TokenId } from '../core/types.ts';
+import type { TokenId, VenueState } from '../core/types.ts';
 import type { MarketCache, TokenState } from '../data/market-cache.ts';
 import type { HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
@@ -23,6 +23,8 @@ export interface RiskSources {
   consecutiveRejects(): number;
   /** Markets under reconciliation. */
   readonly reconciling: RiskState['reconciling'];
+  /** What the venue takes now (the venue-state tracker's); absent: always open. */
+  venueState?(): VenueState;
   /** Shares the account holds outside the bot, per token (the account sync's). */
   readonly outside?: ReadonlyMap<TokenId, Micros>;
   /**
@@ -103,6 +105,7 @@ export class RiskSnapshot {
       src.reconciling,
       src.outside !== undefined && src.outside.size > 0 ? src.outside : undefined,
       src.strategyCost,
+      src.venueState?.(),
     );
   }
 
@@ -156,6 +159,7 @@ class TakenState implements RiskState {
     readonly reconciling: RiskState['reconciling'],
     readonly outside: RiskState['outside'],
     readonly strategyCost: RiskState['strategyCost'],
+    readonly venueState: VenueState | undefined,
   ) {
     this.#snapshot = snapshot;
     this.manualHalt = haltReason !== undefined;

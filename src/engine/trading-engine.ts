@@ -2,7 +2,7 @@ import { concatMap, interval, of, tap, timer } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { LifecycleEvent, MarketEvent } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
-import type { TokenId } from '../core/types.ts';
+import type { TokenId, VenueState } from '../core/types.ts';
 import type { StrategyError } from '../core/errors.ts';
 import { MarketCache, type MarketChange, type TokenState, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
@@ -35,6 +35,7 @@ import type { EngineOptions, EngineRestore, EngineStrategy, MarketSettlement } f
 import { Reconciler } from './reconciler.ts';
 import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
+import { VenueStateTracker } from './venue-state-tracker.ts';
 import { StrategyFault } from '../strategy/strategy-fault.ts';
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
@@ -43,6 +44,9 @@ export type { CommandResult, EngineCommand } from './commands.ts';
 export type { HaltName } from './halts.ts';
 export type { Health, HealthReason, HealthState, Permission } from './health.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
+
+/** The order id the venue-state probe cancels: nobody's (a cancel of it changes nothing at the venue). */
+const VENUE_PROBE_ORDER_ID = `0x${'0'.repeat(64)}`;
 
 /** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
 export const DEFAULT_DRAIN_MS = 10_000;
@@ -87,6 +91,7 @@ export class TradingEngine {
   readonly #tally: RunTally;
   readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
+  readonly #venue: VenueStateTracker;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
 
@@ -114,6 +119,15 @@ export class TradingEngine {
     // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
     this.#tally = RunTally.attach(desk, { heartbeat: this.heartbeat?.stats, http429: options.http429, onEvent: options.onEvent });
     this.#canceller = new OrderCanceller(desk);
+    this.#venue = new VenueStateTracker({
+      desk,
+      tell: (event) => this.lifecycle(event),
+      // a cancel of an order id nobody has: an order route the venue answers (425 while it restarts)
+      probe: () => options.execution.cancel([VENUE_PROBE_ORDER_ID]),
+      changed: (state, retryAfterMs) => this.#venueChanged(state, retryAfterMs),
+      settings: { postOnlyAfterRestartMs: desk.settings.postOnlyAfterRestartMs },
+    });
+    this.#canceller.venue = this.#venue;
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
     // the health model hears the events after the journal, the tally and the run's hook
     this.#health = new HealthMonitor({
@@ -127,7 +141,7 @@ export class TradingEngine {
       submitUnknownLimitMs: options.health?.submitUnknownLimitMs ?? DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS,
     });
     desk.bus.subscribe(this.#health.listener);
-    this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler);
+    this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler, this.#venue);
     this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
     this.#markets = new MarketLifecycle({
       desk,
@@ -152,6 +166,7 @@ export class TradingEngine {
       haltReason: () => this.#halts.described,
       consecutiveRejects: () => desk.consecutiveRejects,
       reconciling: this.#reconciler.gate,
+      venueState: () => this.#venue.state,
       outside: this.#account.outsideHoldings,
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
       strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
@@ -244,6 +259,15 @@ export class TradingEngine {
    */
   command(command: EngineCommand): CommandResult {
     return this.#commands.run(command);
+  }
+
+  /**
+   * What the venue takes now, as its answers say (docs/venue-states.md): `open`, `restarting`,
+   * `cancelOnly` or `postOnly`; `since` when it began, `retryAfterMs` the venue's estimate.
+   */
+  venueState(): { readonly state: VenueState; readonly since: number; readonly retryAfterMs?: number } {
+    const v = this.#venue;
+    return v.retryAfterMs === undefined ? { state: v.state, since: v.since } : { state: v.state, since: v.since, retryAfterMs: v.retryAfterMs };
   }
 
   /**
@@ -405,6 +429,7 @@ export class TradingEngine {
     // the marks and positions outside as the summary shows them, for `clobot status`
     desk.transaction(() => this.#account.record());
     this.heartbeat?.stop();
+    this.#venue.stop();
     desk.subs.unsubscribe();
     this.#health.stopped();
     this.#submitter.complete();
@@ -550,6 +575,13 @@ export class TradingEngine {
     const changes = this.cache.apply(event);
     if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     this.#host.dispatch(changes);
+  }
+
+  /** The venue's state changed: the health model's reason, the cancels held through a restart. */
+  #venueChanged(state: VenueState, retryAfterMs: number | undefined): void {
+    if (state === 'open') this.#health.clear('venueRestricted');
+    else this.#health.raise({ kind: 'venueRestricted', state, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+    this.#canceller.venueChanged();
   }
 
   #onFault(id: string, err: StrategyError): void {

@@ -1,4 +1,5 @@
 import type { OrderRequest } from '../core/intents.ts';
+import type { VenueState } from '../core/types.ts';
 import { formatMicros } from '../core/fixed.ts';
 import { deny } from './deny.ts';
 import type { Denial, RiskState } from './types.ts';
@@ -8,7 +9,8 @@ const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconcil
 /**
  * The engine's own gates, in this order: a manual halt (the message carries `haltReason`; a
  * reduce-only SELL within the position passes it), a
- * heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass), and the
+ * heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass), the venue's
+ * state (restarting or cancel-only: no order; post-only: only a post-only GTC/GTD order) and the
  * order's market under reconciliation (orders of unknown outcome there, or our trades at the
  * venue not yet read in full since the start). They run before every configured check and no config
  * removes them: the checks of `risk.checks` are the optional ones. Pure.
@@ -18,6 +20,10 @@ export function engineGates(req: OrderRequest, state: RiskState): Denial | undef
   if (amount !== undefined) return amount;
   if (state.manualHalt && !closesOnly(req, state)) return deny('TRADING_HALTED', 'halt', `manual halt: ${state.haltReason ?? 'no reason given'}`);
   if (state.heartbeat === 'late' || state.heartbeat === 'lost') return deny('TRADING_HALTED', 'heartbeat', `heartbeat ${state.heartbeat}`);
+  if (state.venueState !== undefined && state.venueState !== 'open') {
+    const venue = venueGate(req, state.venueState);
+    if (venue !== undefined) return venue;
+  }
   if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', state.reconciling.why?.(req.conditionId) ?? RECONCILING_MESSAGE);
   if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
@@ -29,6 +35,19 @@ export function engineGates(req: OrderRequest, state: RiskState): Denial | undef
  */
 function closesOnly(req: OrderRequest, state: RiskState): boolean {
   return req.reduceOnly === true && req.side === 'SELL' && req.size <= (state.positions.get(req.tokenId) ?? 0);
+}
+
+/**
+ * The venue restarts or takes only cancels: no order. It takes only post-only orders: a taker, a
+ * marketable order not marked post-only, a FAK or a FOK is denied (a post-only order that would
+ * cross is the venue's to refuse, as always).
+ */
+function venueGate(req: OrderRequest, venue: Exclude<VenueState, 'open'>): Denial | undefined {
+  if (venue === 'restarting') return deny('VENUE_RESTRICTED', 'venue', 'the venue is restarting: no order is sent until it answers again');
+  if (venue === 'cancelOnly') return deny('VENUE_RESTRICTED', 'venue', 'the venue takes only cancels');
+  const type = req.orderType ?? 'GTC';
+  if (req.postOnly === true && (type === 'GTC' || type === 'GTD')) return undefined;
+  return deny('VENUE_RESTRICTED', 'venue', `the venue takes only post-only GTC/GTD orders (this one is ${type}${req.postOnly === true ? '' : ', not post-only'})`);
 }
 
 /**

@@ -183,6 +183,7 @@ class BatchState implements RiskState {
   readonly manualHalt: boolean;
   readonly haltReason: string | undefined;
   readonly reconciling: RiskState['reconciling'];
+  readonly venueState: RiskState['venueState'];
   readonly outside: RiskState['outside'];
   readonly strategyCost: RiskState['strategyCost'];
   readonly #taken: RiskState;
@@ -199,6 +200,7 @@ class BatchState implements RiskState {
     this.manualHalt = taken.manualHalt;
     this.haltReason = taken.haltReason;
     this.reconciling = taken.reconciling;
+    this.venueState = taken.venueState;
     this.outside = taken.outside;
     this.strategyCost = taken.strategyCost;
   }

@@ -1,5 +1,5 @@
 import type { Micros } from '../core/fixed.ts';
-import type { ConditionId, HeartbeatHealth, Side, TokenId } from '../core/types.ts';
+import type { ConditionId, HeartbeatHealth, Side, TokenId, VenueState } from '../core/types.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { DenyCode } from '../core/deny-codes.ts';
 
@@ -36,9 +36,10 @@ export type CheckName = (typeof CHECK_NAMES)[number];
  * The engine's own gates, run before every configured check and never removable by config:
  * `amount` (a price, size or notional the venue cannot represent, AMOUNT_OUT_OF_RANGE), `halt`
  * (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED), `reconciling`
- * (the order's market has orders of unknown outcome, RECONCILING) and `outside`.
+ * (the order's market has orders of unknown outcome, RECONCILING), `venue` (the venue restarts
+ * or takes only cancels or only post-only orders, VENUE_RESTRICTED) and `outside`.
  */
-export const GATE_NAMES = ['amount', 'halt', 'heartbeat', 'reconciling', 'outside'] as const;
+export const GATE_NAMES = ['amount', 'halt', 'heartbeat', 'venue', 'reconciling', 'outside'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 /**
@@ -153,6 +154,11 @@ export interface RiskState {
   readonly heartbeat: HeartbeatHealth;
   readonly manualHalt: boolean;
   readonly haltReason?: string;
+  /**
+   * What the venue takes now (docs/venue-states.md): `restarting` and `cancelOnly` no order,
+   * `postOnly` only post-only GTC/GTD orders. Absent: `open`.
+   */
+  readonly venueState?: VenueState;
   /**
    * Markets (condition ids) under reconciliation: orders of unknown outcome there, or our trades
    * at the venue not yet read in full: no new orders there (`why` says which, for the denial).

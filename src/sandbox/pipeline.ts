@@ -97,7 +97,7 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    if (!request.routeOptions.config.admin) ctx.stats.countStatus(reply.statusCode);
+    if (!request.routeOptions.config.admin) ctx.stats.countStatus(reply.statusCode, request.sandboxRoute);
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {

@@ -9,6 +9,8 @@ export interface RequestStatsSnapshot {
   readonly unmatched: number;
   /** Answers by status code. */
   readonly statuses: Record<string, number>;
+  /** Answers by route, then status code (e.g. how many order posts a staged restart answered 425). */
+  readonly routeStatuses: Partial<Record<RouteId, Record<string, number>>>;
 }
 
 /** Counts requests per route on arrival (before faults and limits), so tests can prove none was sent. */
@@ -17,6 +19,7 @@ export class RequestStats {
   #unmatched = 0;
   readonly #routes = new Map<RouteId, number>();
   readonly #statuses = new Map<number, number>();
+  readonly #routeStatuses = new Map<RouteId, Map<number, number>>();
 
   count(route: RouteId): void {
     this.#total++;
@@ -27,8 +30,12 @@ export class RequestStats {
     this.#unmatched++;
   }
 
-  countStatus(status: number): void {
+  countStatus(status: number, route?: RouteId | null): void {
     this.#statuses.set(status, (this.#statuses.get(status) ?? 0) + 1);
+    if (route === undefined || route === null) return;
+    let byStatus = this.#routeStatuses.get(route);
+    if (byStatus === undefined) this.#routeStatuses.set(route, (byStatus = new Map<number, number>()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
 
   of(route: RouteId): number {
@@ -40,7 +47,8 @@ export class RequestStats {
       total: this.#total,
       routes: Object.fromEntries(this.#routes),
       unmatched: this.#unmatched,
-      statuses: Object.fromEntries([...this.#statuses].map(([k, v]) => [String(k), v])),
+      statuses: byCode(this.#statuses),
+      routeStatuses: Object.fromEntries([...this.#routeStatuses].map(([route, counts]) => [route, byCode(counts)])),
     };
   }
 
@@ -49,5 +57,10 @@ export class RequestStats {
     this.#unmatched = 0;
     this.#routes.clear();
     this.#statuses.clear();
+    this.#routeStatuses.clear();
   }
+}
+
+function byCode(counts: ReadonlyMap<number, number>): Record<string, number> {
+  return Object.fromEntries([...counts].map(([k, v]) => [String(k), v]));
 }

@@ -22,6 +22,31 @@ describe('engineGates', () => {
     expect(denial?.message).toBe(message);
   });
 
+  it('the venue\'s state: nothing while it restarts or takes only cancels; only post-only GTC/GTD while post-only (checkBatch too)', () => {
+    const maker = order({ postOnly: true, orderType: 'GTC' });
+    const gtd = order({ postOnly: true, orderType: 'GTD', expiresAt: 1 });
+    const taker = order({ orderType: 'GTC' });
+    const fak = order({ orderType: 'FAK' });
+    const fok = order({ orderType: 'FOK' });
+    const gate = (req: ReturnType<typeof order>, venueState: RiskState['venueState']) => engineGates(req, state({ venueState }));
+    for (const req of [maker, gtd, taker, fak, fok]) {
+      expect(gate(req, 'open')).toBeUndefined();
+      expect(gate(req, undefined)).toBeUndefined();
+      expect(gate(req, 'restarting')).toMatchObject({ code: 'VENUE_RESTRICTED', check: 'venue' });
+      expect(gate(req, 'cancelOnly')).toMatchObject({ code: 'VENUE_RESTRICTED', check: 'venue', message: 'the venue takes only cancels' });
+    }
+    expect(gate(maker, 'postOnly')).toBeUndefined();
+    expect(gate(gtd, 'postOnly')).toBeUndefined();
+    expect(gate(taker, 'postOnly')?.message).toBe('the venue takes only post-only GTC/GTD orders (this one is GTC, not post-only)');
+    expect(gate(fak, 'postOnly')?.code).toBe('VENUE_RESTRICTED');
+    expect(gate(fok, 'postOnly')?.code).toBe('VENUE_RESTRICTED');
+    // a halt is reported before the venue, the venue before reconciliation
+    expect(engineGates(taker, state({ manualHalt: true, venueState: 'restarting' }))?.code).toBe('TRADING_HALTED');
+    expect(engineGates(taker, state({ venueState: 'restarting', reconciling: new Set([taker.conditionId]) }))?.code).toBe('VENUE_RESTRICTED');
+    const engine = new RiskEngine({ checks: [], limits: {} });
+    expect(engine.checkBatch([maker, taker], state({ venueState: 'postOnly' })).map((d) => d?.code)).toEqual([undefined, 'VENUE_RESTRICTED']);
+  });
+
   it('deny whatever the configured checks: no config drops them', () => {
     for (const checks of [[], ['tickGrid', 'minSize'] as const]) {
       const engine = new RiskEngine({ checks, limits: {} });

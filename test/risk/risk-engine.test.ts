@@ -166,6 +166,7 @@ describe('RiskEngine.counts', () => {
       ['NEG_RISK_EXPOSURE_LIMIT', order({ tokenId: 'EA', price: m('0.2'), size: m('60') }), state()],
       ['STRATEGY_BUDGET', order({ size: m('20') }), state({ strategyCost: () => m('145') })],
       ['AMOUNT_OUT_OF_RANGE', order({ size: 1e300 }), state()],
+      ['VENUE_RESTRICTED', order(), state({ venueState: 'restarting' })],
     ];
     for (const [code, req, s] of cases) expect(engine.check(req, s)?.code, code).toBe(code);
     // a basket's code: two legs of 6 on one event, each under its cap of 10, together over it

@@ -145,7 +145,7 @@ describe('admin routes', () => {
     await call(`${sb.url}/book?token_id=1`);
     await call(`${sb.url}/nothing-here`);
     const stats = (await call(`${sb.url}/admin/stats`)).body;
-    expect(stats).toEqual({ total: 3, routes: { getTags: 2, getOrderBook: 1 }, unmatched: 1, statuses: { '200': 2, '404': 2 } });
+    expect(stats).toEqual({ total: 3, routes: { getTags: 2, getOrderBook: 1 }, unmatched: 1, statuses: { '200': 2, '404': 2 }, routeStatuses: { getTags: { '200': 2 }, getOrderBook: { '404': 1 } } });
   });
 
   it('refuses callers that are not on loopback with 403', async () => {
