@@ -64,8 +64,10 @@ interface Episode {
   readonly direction: 'cheap' | 'rich';
   readonly prices: readonly Micros[];
   readonly size: Micros;
-  /** One resting order per outcome market, by market index in the event. */
+  /** One resting order per outcome market (the mispriced side), by market index in the event. */
   readonly orders: readonly string[];
+  /** The other side of each outcome's quote, two ticks behind (so what is bought can be sold back). */
+  readonly behind: readonly string[];
   readonly startedAt: number;
   readonly endsAt: number;
   readonly fragile: number | undefined;
@@ -79,8 +81,9 @@ const DEFAULTS = { ratePerHour: 0, gap: [0.02, 0.06] as const, durationMs: [20_0
  * `cheap` episode offers every outcome's YES at prices summing to 1 - gap (the asks: buying one
  * of each costs less than the 1 the set pays); a `rich` one bids for every YES at prices summing
  * to 1 + gap. The depth is the episode account's post-only orders (BUY NO at 1 - p is a YES ask at
- * p) at each outcome's mid scaled to the set's price; the sandbox's own depth that would cross
- * it steps back (cancelled), and the episode's depth is cancelled when the episode ends, and what traders take of it is gone. Augmented events (an unlisted "Other"
+ * p) at each outcome's mid scaled to the set's price, with the other side two ticks behind (a
+ * bid under a cheap ask, an ask over a rich bid: the whole quote moved); the sandbox's own depth
+ * that would cross it steps back (cancelled), and the episode's quotes are cancelled when it ends, and what traders take of it is gone. Augmented events (an unlisted "Other"
  * outcome) get episodes too: there, a set of listed YES below 1 is no arbitrage. With
  * `withdrawLegShare`, an episode may mark one outcome fragile: its depth is cancelled as the first
  * client order reaches the event, so a basket over the set fills all legs but that one.
@@ -212,30 +215,45 @@ export class NegRiskEpisodes {
     for (const p of prices) sum += p;
     if (cheap ? sum > target : sum < target) return `event '${event.slug}': the ticks leave no set ${cheap ? 'below' : 'above'} ${target / MICROS_PER_UNIT}`;
     const size = Math.max(this.#opts.sizeShares * MICROS_PER_UNIT, ...event.markets.map((m) => engine.market(m.conditionId)!.minOrderSize));
-    const { owner, address } = EPISODE_ACCOUNT;
+    const { owner } = EPISODE_ACCOUNT;
     const orders: string[] = [];
+    const behind: string[] = [];
     for (let i = 0; i < event.markets.length; i++) {
       const m = event.markets[i]!;
       const price = prices[i]!;
+      const tick = engine.market(m.conditionId)!.tickSize;
       this.#clearCrossing(m.conditionId, m.tokens[0].tokenId, cheap, price, now);
-      // a YES ask at p is a BUY of NO at 1 - p (collateral only); a YES bid is a BUY of YES
-      const tokenId = cheap ? m.tokens[1].tokenId : m.tokens[0].tokenId;
-      const limit = cheap ? MICROS_PER_UNIT - price : price;
-      const need = buyEntryRequirement(limit, size, FeeRate.of(engine.market(m.conditionId)!.makerBaseFeeBps));
-      const account = engine.ledger.account(address);
-      if (account.collateral < need) engine.ledger.deposit(address, need - account.collateral + 1_000 * MICROS_PER_UNIT);
-      const id = `${owner}-${++this.#seq}`;
-      const r = engine.submit({ id, owner, address, tokenId, side: 'BUY', price: limit, size, type: 'GTC', postOnly: true, createdAt: now }, now);
-      if (r.status === 'REJECTED') {
-        if (orders.length > 0) engine.cancelOrders(orders, owner, now);
-        return `event '${event.slug}': ${m.slug} refused the episode's order (${r.errorMsg})`;
+      const id = this.#quote(m, cheap ? 'ask' : 'bid', price, size, now);
+      if (typeof id !== 'string') {
+        engine.cancelOrders([...orders, ...behind], owner, now);
+        return `event '${event.slug}': ${m.slug} refused the episode's order (${id.error})`;
       }
       orders.push(id);
+      // the other side follows the price: a bid two ticks under a cheap ask, an ask two ticks over a rich bid
+      const other = cheap ? price - 2 * tick : price + 2 * tick;
+      if (other >= tick && other <= MICROS_PER_UNIT - tick) {
+        const second = this.#quote(m, cheap ? 'bid' : 'ask', other, size, now);
+        if (typeof second === 'string') behind.push(second);
+      }
     }
-    const episode: Episode = { event, direction, prices, size, orders, startedAt: now, endsAt: now + duration, fragile, withdrawn: false };
+    const episode: Episode = { event, direction, prices, size, orders, behind, startedAt: now, endsAt: now + duration, fragile, withdrawn: false };
     this.#active.set(event, episode);
     this.#counts.started++;
     return episode;
+  }
+
+  /** One post-only quote of the episode account in YES terms (a YES ask at p is a BUY of NO at 1 - p: collateral only); its id, or the refusal. */
+  #quote(m: SandboxEvent['markets'][number], side: 'bid' | 'ask', price: Micros, size: Micros, now: number): string | { error: string } {
+    const engine = this.#engine;
+    const { owner, address } = EPISODE_ACCOUNT;
+    const tokenId = side === 'ask' ? m.tokens[1].tokenId : m.tokens[0].tokenId;
+    const limit = side === 'ask' ? MICROS_PER_UNIT - price : price;
+    const need = buyEntryRequirement(limit, size, FeeRate.of(engine.market(m.conditionId)!.makerBaseFeeBps));
+    const account = engine.ledger.account(address);
+    if (account.collateral < need) engine.ledger.deposit(address, need - account.collateral + 1_000 * MICROS_PER_UNIT);
+    const id = `${owner}-${++this.#seq}`;
+    const r = engine.submit({ id, owner, address, tokenId, side: 'BUY', price: limit, size, type: 'GTC', postOnly: true, createdAt: now }, now);
+    return r.status === 'REJECTED' ? { error: r.errorMsg } : id;
   }
 
   /** Cancels the sandbox's own resting orders that would cross an episode order at YES price `price`. */
@@ -259,7 +277,7 @@ export class NegRiskEpisodes {
 
   #end(episode: Episode, now: number): void {
     this.#active.delete(episode.event);
-    this.#engine.cancelOrders(episode.orders, EPISODE_ACCOUNT.owner, now);
+    this.#engine.cancelOrders([...episode.orders, ...episode.behind], EPISODE_ACCOUNT.owner, now);
     this.#counts.ended++;
   }
 
