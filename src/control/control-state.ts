@@ -35,8 +35,8 @@ export interface ControlState {
 }
 
 /**
- * Health and trading permission (the engine's health model, issue 23 point 1): `unknown` until
- * the engine says otherwise, never healthy by default.
+ * Health and trading permission (the engine's health model, src/engine/health.ts): its state,
+ * each reason with its one line (`text`); `unknown` where nothing is known (a store file).
  */
 export interface HealthView {
   readonly health: string;
@@ -48,14 +48,12 @@ export interface HealthView {
 
 export const UNKNOWN_HEALTH: HealthView = Object.freeze({ health: 'unknown', permission: 'unknown', reasons: Object.freeze([]), since: null });
 
-/** Where the run's health comes from: the engine's model once it has one; else `unknown`. */
+/** Where the run's health comes from (live-source.ts's engineHealth). */
 export interface HealthPort {
   current(): HealthView;
   /** Calls `listener` on each change; returns its unsubscribe. */
   changes(listener: (health: HealthView) => void): () => void;
 }
-
-export const NO_HEALTH: HealthPort = { current: () => UNKNOWN_HEALTH, changes: () => () => undefined };
 
 export interface PositionRow {
   readonly strategyId: string;

@@ -1,9 +1,10 @@
 import { interval } from 'rxjs';
 import { formatMicros, parseMicros } from '../core/fixed.ts';
 import type { CommandResult, EngineCommand } from '../engine/commands.ts';
+import { describeReason, type HealthState } from '../engine/health.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
 import type { ControlActions, ControlSource } from './control-source.ts';
-import { fillRow, NO_HEALTH, type ControlMessage, type ControlState, type FillRow, type HealthPort, type PnlPoint, type PositionRow, type StrategyRow } from './control-state.ts';
+import { fillRow, type ControlMessage, type ControlState, type FillRow, type HealthPort, type HealthView, type PnlPoint, type PositionRow, type StrategyRow } from './control-state.ts';
 import type { LogLines } from './log-lines.ts';
 import { redactParams } from './redact.ts';
 
@@ -21,8 +22,20 @@ export interface LiveRun {
   readonly name: string | null;
   readonly storePath: string | null;
   readonly logs: LogLines;
-  /** The engine's health model; absent: `unknown`. */
+  /** Where health comes from; default the engine's model (`engine.health()` and `HealthChanged` on its bus). */
   readonly health?: HealthPort;
+}
+
+/** The engine's health model as the control server reads it: each reason with its one line. */
+export function engineHealth(engine: TradingEngine): HealthPort {
+  const view = (state: HealthState): HealthView => ({ ...state, reasons: state.reasons.map((r) => ({ ...r, text: describeReason(r) })) });
+  return {
+    current: () => view(engine.health()),
+    changes: (listener) =>
+      engine.bus.subscribe((event) => {
+        if (event.type === 'HealthChanged') listener(view(event.state));
+      }),
+  };
 }
 
 /**
@@ -33,6 +46,7 @@ export interface LiveRun {
  */
 export class LiveSource implements ControlSource {
   readonly #run: LiveRun;
+  readonly #health: HealthPort;
   readonly #fills: FillRow[] = [];
   readonly #pnl: PnlPoint[] = [];
   #listeners: readonly ((message: ControlMessage) => void)[] = [];
@@ -42,7 +56,8 @@ export class LiveSource implements ControlSource {
   constructor(run: LiveRun) {
     this.#run = run;
     const { engine } = run;
-    const health = run.health ?? NO_HEALTH;
+    const health = run.health ?? engineHealth(engine);
+    this.#health = health;
     this.#undo.push(
       engine.bus.subscribe((event) => {
         switch (event.type) {
@@ -89,7 +104,7 @@ export class LiveSource implements ControlSource {
       readOnly: false,
       run: { id: this.#run.runId, name: this.#run.name, store: this.#run.storePath },
       at: engine.clock.now(),
-      health: (this.#run.health ?? NO_HEALTH).current(),
+      health: this.#health.current(),
       halts: engine.halts.map((h) => ({ name: h.name, reason: h.reason, since: h.since, latched: h.latched })),
       account: summary.account,
       positions,

@@ -5,6 +5,7 @@ import { ControlServer } from '../../src/control/control-server.ts';
 import type { ControlMessage } from '../../src/control/control-state.ts';
 import { LiveSource } from '../../src/control/live-source.ts';
 import { LogLines } from '../../src/control/log-lines.ts';
+import { HEALTHS, PERMISSIONS } from '../../src/engine/health.ts';
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { REPO_ROOT, startE2E, TEST_PRIVATE_KEY, waitFor, type E2E } from '../engine/e2e/harness.ts';
 import { paramsHeard } from './strategies/control-probe.ts';
@@ -98,7 +99,10 @@ describe('control API: the token', () => {
     const state = await call('GET', '/api/state');
     expect(state.status).toBe(200);
     expect(state.body.source).toBe('live');
-    expect(state.body.health).toEqual({ health: 'unknown', permission: 'unknown', reasons: [], since: null });
+    // the engine's health model: trading, so no halt among its reasons
+    expect(HEALTHS).toContain(state.body.health.health);
+    expect(PERMISSIONS).toContain(state.body.health.permission);
+    expect(state.body.health.reasons.filter((r: { kind: string }) => r.kind === 'halt')).toEqual([]);
     expect(state.body.strategies.map((s: { id: string }) => s.id)).toEqual(['probe']);
     expect(state.body.strategies[0].updatable).toEqual(['quoteTicks']);
     for (const path of ['/api/health', '/api/positions', '/api/orders', '/api/fills', '/api/pnl', '/api/strategies', '/api/denials', '/api/logs']) {
@@ -156,6 +160,10 @@ describe('control API: actions', () => {
     expect(orderPosts(await e2e.adminStats())).toBe(postsAtFirstDenial);
     const state = await call('GET', '/api/state');
     expect(state.body.halts.map((h: { name: string }) => h.name)).toEqual(['manual']);
+    // health says so, with the reason's line, and the WebSocket pushed the change
+    expect(state.body.health).toMatchObject({ health: 'halted', permission: 'blocked' });
+    expect(state.body.health.reasons).toContainEqual(expect.objectContaining({ kind: 'halt', name: 'manual', text: expect.stringContaining('control API: test') }));
+    expect(messages.some((m) => m.type === 'health' && m.health.health === 'halted')).toBe(true);
     expect(state.body.denials['TRADING_HALTED']).toBeGreaterThan(0);
 
     const resumed = await call('POST', '/api/resume');

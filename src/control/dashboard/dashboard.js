@@ -97,13 +97,24 @@
     el.dataset.value = value;
   }
 
+  function renderHealth(h) {
+    badge('health', 'health', h.health, { normal: 'good', degraded: 'warn', atRisk: 'bad', halted: 'bad' });
+    badge('permission', 'permission', h.permission, { allowed: 'good', reduceOnly: 'warn', cancelOnly: 'warn', blocked: 'bad' });
+    const reasons = $('reasons');
+    reasons.replaceChildren();
+    for (const r of h.reasons) {
+      const li = document.createElement('li');
+      li.textContent = r.text || r.kind;
+      reasons.appendChild(li);
+    }
+  }
+
   function render(state) {
     readOnly = state.readOnly;
     document.body.dataset.source = state.source;
     $('run-name').textContent = state.run.name || state.run.id;
     $('source').textContent = state.readOnly ? 'read-only: ' + (state.run.store || 'store') : state.source;
-    badge('health', 'health', state.health.health, { normal: 'good', degraded: 'warn', atRisk: 'bad', halted: 'bad' });
-    badge('permission', 'permission', state.health.permission, { allowed: 'good', reduceOnly: 'warn', cancelOnly: 'warn', blocked: 'bad' });
+    renderHealth(state.health);
     const halts = $('halts');
     halts.textContent = state.halts.length ? 'halted: ' + state.halts.map((h) => h.name + ' (' + h.reason + ')').join(', ') : '';
     halts.className = 'badge bad';
@@ -331,8 +342,7 @@
           addLog(m.line, true);
           break;
         case 'health':
-          badge('health', 'health', m.health.health, { normal: 'good', degraded: 'warn', atRisk: 'bad', halted: 'bad' });
-          badge('permission', 'permission', m.health.permission, { allowed: 'good', reduceOnly: 'warn', cancelOnly: 'warn', blocked: 'bad' });
+          renderHealth(m.health);
           break;
         case 'command':
           void refresh();
