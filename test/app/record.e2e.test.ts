@@ -54,7 +54,7 @@ describe('clobot record', () => {
       ['mode: paper', 'venue:', '  embedded: { seed: 4, markets: 6, events: 2, flow: { enabled: true, intensity: 2 } }', 'data:', '  pollIntervalMs: 100', '  markets:', '    filter: { maxCount: 3 }', ''].join('\n'),
     );
     const out = tmp.path('embedded.jsonl.gz');
-    const r = record([config, '--out', out]);
+    const r = record([config, '--out', out, '--transport', 'poll']);
     try {
       await until(() => r.stderr().includes('\n'), 20_000);
       expect(r.stderr()).toMatch(/^recording 3 markets \(6 tokens\) from http:\/\/127\.0\.0\.1:\d+ over poll to .*embedded\.jsonl\.gz\n/);
@@ -79,7 +79,7 @@ describe('clobot record', () => {
       const config = tmp.path('remote.yaml');
       writeFileSync(config, ['mode: paper', 'venue:', '  baseUrl: http://127.0.0.1:9', 'data:', '  pollIntervalMs: 100', '  markets:', '    filter: { maxCount: 2 }', ''].join('\n'));
       const out = tmp.path('remote.clbr');
-      const r = record([config, '--out', out, '--venue', sandbox.url, '--duration', '3s', '--to-binary']);
+      const r = record([config, '--out', out, '--venue', sandbox.url, '--duration', '3s', '--to-binary', '--transport', 'poll']);
       try {
         expect(await r.exit).toEqual({ code: 0, signal: null });
       } finally {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { asyncScheduler } from 'rxjs';
 import { longTimer } from '../../core/long-timer.ts';
 import { loadConfig } from '../../config/load-config.ts';
@@ -13,7 +13,13 @@ interface RecordOptions {
   venue?: string;
   duration?: number;
   toBinary?: boolean;
+  transport: 'ws' | 'poll';
   set: ConfigOverride[];
+}
+
+function parseTransport(value: string): string {
+  if (value !== 'ws' && value !== 'poll') throw new InvalidArgumentError(`expected ws or poll, got '${value}'`);
+  return value;
 }
 
 /** Progress lines: refreshed in place on a terminal, one every few seconds otherwise. */
@@ -21,8 +27,8 @@ const TTY_REFRESH_MS = 1_000;
 const LINE_EVERY_MS = 5_000;
 
 /**
- * `clobot record <config> --out <file>`: records the config's markets (books and prices, or the
- * WS market channel with `data.transport: ws`) from its venue (embedded sandbox or URL, or
+ * `clobot record <config> --out <file>`: records the config's markets (over the WS market channel
+ * by default: books, trades, prices; `--transport poll`: the REST book routes) from its venue (embedded sandbox or URL, or
  * `--venue`) into a recording for `clobot backtest`. Progress on stderr. SIGINT, SIGTERM or the
  * end of `--duration` flush and close the file (gzip properly ended) and exit 0.
  */
@@ -35,9 +41,13 @@ export function registerRecord(program: Command): void {
     .option('--venue <url>', 'venue base URL (overrides the config)', parseUrlOption)
     .option('--duration <time>', 'stop after this long (e.g. 90s, 5m, 1h)', parseDurationOption)
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
+    .option('--transport <ws|poll>', 'how to read the venue: ws (the default: the market channel, with every book change and trade print) or poll (the REST book routes; no trades); over data.transport', parseTransport, 'ws')
     .option('--set <key=value>', SET_HELP, collectSet, [])
     .action(async (configPath: string, opts: RecordOptions) => {
-      const config = loadConfig(configPath, process.env, { venueUrl: opts.venue, overrides: opts.set });
+      // a recording is for backtests, where trades matter: over WS unless told otherwise (a --set
+      // of data.transport comes after, and wins)
+      const transport: ConfigOverride = { flag: '--set', key: 'data.transport', value: opts.transport };
+      const config = loadConfig(configPath, process.env, { venueUrl: opts.venue, overrides: [transport, ...opts.set] });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: false });
       const { startRecorder } = await import('../../app/recorder.ts');
