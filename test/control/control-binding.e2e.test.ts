@@ -43,3 +43,44 @@ describe('control server binding', () => {
     expect(tokenMatches('x'.repeat(20), undefined)).toBe(false);
   });
 });
+
+describe('clobot run --control', () => {
+  it('serves the API on the port it names on stderr (the token asked), with /metrics beside it, and closes with the run', async () => {
+    const { spawn } = await import('node:child_process');
+    const token = 'process-test-token-0123456789abcdef';
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'run', 'config/default.yaml', '--no-status', '--control-port', '0', '--duration', '60s'], {
+      env: { ...process.env, CLOBOT_CONTROL_TOKEN: token, CLOBOT_DEBUG: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      let url: string | undefined;
+      while (url === undefined && Date.now() < deadline) {
+        url = /control API and dashboard on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)?.[1];
+        if (url === undefined) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(url, stderr).toBeDefined();
+      expect(stderr).not.toContain(token);
+      expect((await fetch(`${url}/api/state`)).status).toBe(401);
+      let state: Response | undefined;
+      while (Date.now() < deadline) {
+        state = await fetch(`${url}/api/state`, { headers: { authorization: `Bearer ${token}` } });
+        if (state.status !== 503) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(state?.status).toBe(200);
+      expect(((await state!.json()) as { source: string }).source).toBe('live');
+      const metrics = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('clobot_build_info');
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      await expect(fetch(`${url}/api/state`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
