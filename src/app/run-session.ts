@@ -31,6 +31,9 @@ import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
 import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
 import { FeedHealth } from './feed-health.ts';
+import { Alerter } from '../telemetry/alerter.ts';
+import { runEndedAlert } from '../telemetry/alert-rules.ts';
+import type { AlertsConfig } from '../config/run-config.ts';
 import { watchedMarketsOf } from '../data/market-status-poll.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
@@ -252,6 +255,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     });
     built.engine = engine;
     collectHealth(metrics, () => engine.health());
+    // alerts: decided on the bus, sent off the engine's path (src/telemetry/alerter.ts)
+    const alerter = config.alerts ? startAlerts(config.alerts, config.name, engine, clock, log, closers) : undefined;
     collectAccount(metrics, () => engine.accountTotals());
     store?.timeCommits((seconds) => metrics.observe(STATE_METRICS.storeCommit, seconds));
     // logging.level debug: a line per order batch with its timings (trace adds every venue request)
@@ -306,6 +311,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
           haltWatch.unsubscribe();
           await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop, deadlineMs: config.execution.stopDeadlineMs });
           const summary: RunSummary = { ...engine.summary(), marketData: monitor.summary() };
+          if (alerter) {
+            // the run's end, with its summary, before the alerter closes (a few seconds at most)
+            alerter.raise(runEndedAlert(config.name, summaryLines(summary), clock.now(), fault !== undefined));
+            await alerter.flush(ALERT_FLUSH_MS);
+          }
           // write what can be written: a store that failed may fail to close too
           for (const close of closers) {
             try {
@@ -324,6 +334,38 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     for (const close of closers) await close();
     throw err;
   }
+}
+
+/** Longest wait at the stop for the last alerts (the run's end) to be sent, ms. */
+const ALERT_FLUSH_MS = 5_000;
+/** How often the daily loss is compared with its threshold, ms (clock time). */
+const DAILY_LOSS_CHECK_MS = 60_000;
+
+/** The alerter on the engine's bus, and its daily-loss check on the clock. */
+function startAlerts(config: AlertsConfig, run: string, engine: TradingEngine, clock: Clock, log: FieldLogger, closers: (() => void | Promise<void>)[]): Alerter {
+  const alerter = new Alerter({ config, run, onError: (message) => log.warn('alert not sent', { message }) });
+  engine.bus.subscribe(alerter.listener);
+  closers.unshift(() => alerter.close());
+  if (config.dailyLoss !== undefined) {
+    const check = interval(DAILY_LOSS_CHECK_MS, clock.scheduler).subscribe(() => {
+      const t = engine.accountTotals();
+      alerter.checkDailyLoss((t.realizedPnl + t.unrealizedPnl - t.fees) / 1e6, clock.now());
+    });
+    closers.unshift(() => check.unsubscribe());
+  }
+  return alerter;
+}
+
+/** The lines of the run-ended alert: orders, fills, the account, faults (no ids, no secrets). */
+function summaryLines(s: RunSummary): string[] {
+  const lines = [
+    `orders: ${s.ordersSubmitted} submitted, ${s.ordersAccepted} accepted, ${s.ordersRejected} rejected, ${s.ordersDeniedTotal} denied`,
+    `fills: ${s.fills}; open orders left: ${s.openOrders}`,
+    `cash ${s.account.cash}, equity ${s.account.equity}, realized ${s.account.realized}, unrealized ${s.account.unrealized}, fees ${s.account.fees}`,
+  ];
+  if (s.faults > 0) lines.push(`strategy faults: ${s.faults}`);
+  for (const a of s.alerts ?? []) lines.push(`alert: ${a}`);
+  return lines;
 }
 
 /** How often a live run looks for credentials the venue refused, ms. */

@@ -1,4 +1,5 @@
 import { basename, dirname, extname, resolve } from 'node:path';
+import { resolveAlerts } from './resolve-alerts.ts';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../core/errors.ts';
 import { checkStrategies } from './check-strategies.ts';
@@ -134,7 +135,8 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
   const venue = resolveVenue(cfg.venue, cfg.mode, options.venueUrl);
   const strategies = resolveStrategies({ file: cfg, configDir: dirname(absPath), repoRoot: options.repoRoot ?? PACKAGE_ROOT, checkModules: options.checkModules ?? false });
   const acct = resolveAccount({ mode: cfg.mode, section: cfg.account, venue: venue.venue, env, cwd, venueUrl: options.venueUrl });
-  const issues = [venue.issues, rules.issues, strategies.issues, [...acct.issues]];
+  const alerts = resolveAlerts(cfg.alerts, env);
+  const issues = [venue.issues, rules.issues, strategies.issues, [...acct.issues], alerts.issues];
   if (issues.some((g) => g.length > 0)) fail(issues);
 
   const source: ConfigSource = {
@@ -162,6 +164,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
     execution: cfg.execution,
     logging: { ...cfg.logging, file: cfg.logging.file !== undefined ? resolvePath(cfg.logging.file, cwd) : undefined },
     store: { path: cfg.store.path !== undefined ? resolvePath(cfg.store.path, cwd) : undefined },
+    alerts: alerts.alerts,
     paper: cfg.paper,
     backtest: cfg.backtest,
   };

@@ -23,6 +23,26 @@ export type RunConfig = LiveRunConfig | PaperRunConfig | BacktestRunConfig;
 export const MODES = ['live', 'paper', 'backtest'] as const;
 export type Mode = (typeof MODES)[number];
 
+/** The message formats an alert is sent in. */
+export const ALERT_FORMATS = ['json', 'slack', 'discord', 'telegram'] as const;
+export type AlertFormat = (typeof ALERT_FORMATS)[number];
+
+/** One receiver, resolved: where to POST (a Secret: the URL carries the webhook's or the bot's token). */
+export interface AlertTarget {
+  readonly format: AlertFormat;
+  readonly url: Secret<string>;
+  /** Telegram: the chat the bot writes to. */
+  readonly chatId?: string;
+}
+
+export interface AlertsConfig {
+  readonly targets: readonly AlertTarget[];
+  readonly minIntervalMs: number;
+  readonly dailyLoss?: Micros;
+  readonly attempts: number;
+  readonly timeoutMs: number;
+}
+
 /** A 0x-prefixed 20-byte address in EIP-55 checksummed form. */
 export type Address = `0x${string}`;
 /** A 0x-prefixed lowercase hex string (condition ids, private keys). */
@@ -38,6 +58,8 @@ interface RunConfigBase {
   readonly execution: ExecutionConfig;
   readonly logging: LoggingConfig;
   readonly store: StoreConfig;
+  /** Alert webhooks (src/telemetry/alerter.ts); absent: none. */
+  readonly alerts?: AlertsConfig;
   readonly paper: PaperConfig;
   readonly backtest: BacktestConfig;
 }

@@ -8,7 +8,7 @@ import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';
 import { readTime, TIME_FORMS } from './window-time.ts';
-import { FEE_SOURCES, LOG_LEVELS, MARKET_DATA_TRANSPORTS, MODES, type Address, type Hex } from './run-config.ts';
+import { ALERT_FORMATS, FEE_SOURCES, LOG_LEVELS, MARKET_DATA_TRANSPORTS, MODES, type Address, type Hex } from './run-config.ts';
 
 /**
  * The shape of a config file, as a zod schema: types, ranges, enums and defaults. Every object
@@ -302,6 +302,27 @@ const loggingSchema = z.strictObject({
 
 const storeSchema = z.strictObject({ path: pathText.optional() });
 
+/** One alert receiver (src/telemetry/alert-formats.ts): a webhook URL from `urlEnv`, or a Telegram bot's token from `tokenEnv`. */
+const alertTargetSchema = z.strictObject({
+  format: z.enum(ALERT_FORMATS),
+  urlEnv: envName.optional(),
+  tokenEnv: envName.optional(),
+  chatId: z.union([nonEmpty, z.number().int()]).optional(),
+  apiUrl: url.optional(),
+});
+
+/** Alerts (issue 23 point 5): where they go, how often per kind, the daily-loss threshold. */
+const alertsSchema = z.strictObject({
+  targets: z.array(alertTargetSchema).min(1, { error: 'must list at least one target' }),
+  /** At most one alert of a kind per this long (the ones between are counted into the next). */
+  minIntervalMs: ms(0).default(300_000),
+  /** The run's net PnL below minus this (USDC) is a `dailyLoss` alert. */
+  dailyLoss: money('positive').optional(),
+  /** Attempts per message (a failing or hanging receiver), with backoff from 500 ms. */
+  attempts: int(1, 20).default(5),
+  timeoutMs: ms(100, 60_000).default(5_000),
+});
+
 const paperSchema = z.strictObject({ balance: money('positive').default(decimalToMicros(10_000)) });
 
 /** A time: ISO 8601 with a zone, a date, or epoch ms (src/config/window-time.ts), as epoch ms. */
@@ -377,6 +398,7 @@ export const configFileSchema = z.strictObject({
   execution: executionSchema.prefault({}),
   logging: loggingSchema.prefault({}),
   store: storeSchema.prefault({}),
+  alerts: alertsSchema.optional(),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.prefault({}),
 });

@@ -514,7 +514,7 @@ describe('loadConfig: a file that is not a run config', () => {
     const path = tmp.write('shadow', 'root:$6$secretsalt$hash:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n');
     const lines = configErrorLines(() => loadConfig(path, {}));
     expect(lines).toEqual([
-      `${path}: not a clobot run config: none of its 2 top-level key(s) is a section (mode, name, venue, account, data, strategies, risk, execution, logging, store, paper, backtest); its content is not shown`,
+      `${path}: not a clobot run config: none of its 2 top-level key(s) is a section (mode, name, venue, account, data, strategies, risk, execution, logging, store, alerts, paper, backtest); its content is not shown`,
     ]);
     expect(lines.join('\n')).not.toContain('secretsalt');
     // one section is enough to be checked key by key, unknown keys named as before
