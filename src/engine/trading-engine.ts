@@ -53,9 +53,12 @@ export const DEFAULT_DRAIN_MS = 10_000;
 /** Default of `stop({ deadlineMs })`: how long the stop cancels and checks the venue, ms (clock time). */
 export const DEFAULT_STOP_DEADLINE_MS = 30_000;
 
-/** The book change of a token whose book is known, to tell strategies started late. */
-function knownBook(state: TokenState | undefined): MarketChange[] {
-  return state?.book ? [{ kind: 'book', state }] : [];
+/** The book and prices changes of a token whose book or prices are known, to tell strategies started late. */
+function knownMarket(state: TokenState | undefined): MarketChange[] {
+  const out: MarketChange[] = [];
+  if (state?.book) out.push({ kind: 'book', state });
+  if (state?.prices) out.push({ kind: 'prices', state });
+  return out;
 }
 
 /** Longest a live run's strategies wait at start for the first read of our trades at the venue, ms. */
@@ -357,8 +360,8 @@ export class TradingEngine {
       started = true;
       this.#host.start(subs);
       // started after the market data (a live run waits for its first read of our trades): the
-      // books already known are what the strategies first hear (an unchanged book is not sent again)
-      if (this.cache.tokenIds().length > 0) this.#tell(() => this.#host.dispatch(this.cache.tokenIds().flatMap((id) => knownBook(this.cache.get(id)))));
+      // books and prices already known are what the strategies first hear (an unchanged book is not sent again)
+      if (this.cache.tokenIds().length > 0) this.#tell(() => this.#host.dispatch(this.cache.tokenIds().flatMap((id) => knownMarket(this.cache.get(id)))));
       // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
       const halts = this.#halts.active();
       if (halts.length > 0) {

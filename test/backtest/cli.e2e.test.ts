@@ -69,7 +69,7 @@ describe('clobot backtest', async () => {
     const written = readFileSync(join(out, 'summary.json'), 'utf8');
     expect(written).toBe(serializeSummary(inProcess.summary));
     const fromBinary = await runBacktest({ config, data: await openBacktestData(binaryFile) });
-    expect(serializeSummary(fromBinary.summary).replace('"rec.bin"', '"rec.jsonl.gz"')).toBe(written);
+    expect(serializeSummary(fromBinary.summary).replaceAll('"rec.bin"', '"rec.jsonl.gz"')).toBe(written);
     expect(inProcess.metrics.fills).toBeGreaterThan(0);
   });
 
