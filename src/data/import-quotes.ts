@@ -49,6 +49,8 @@ export interface ImportQuotesOptions {
   readonly out: string;
   /** Keep only the first N slugs (file order). */
   readonly limitMarkets?: number;
+  /** Keeps only the slugs this accepts (`--slugs`, `--match`), then the first `limitMarkets` of them. */
+  readonly selectSlug?: (slug: string) => boolean;
   readonly form?: RecordingForm;
   /** `markets.parquet` for questions; default: the one beside the input if any; null: none. */
   readonly marketsFile?: string | null;
@@ -226,6 +228,7 @@ export async function importQuotes(options: ImportQuotesOptions): Promise<Import
       let market = slugIndex.get(slug);
       if (market === undefined) {
         if (slugs.length >= limit) continue;
+        if (options.selectSlug !== undefined && !options.selectSlug(slug)) continue;
         market = slugs.length;
         slugs.push(slug);
         slugIndex.set(slug, market);

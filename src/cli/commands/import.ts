@@ -7,6 +7,8 @@ import { parseIntOption, parsePathOption } from '../options.ts';
 interface ImportOptions {
   out: string;
   limitMarkets?: number;
+  slugs?: string;
+  match?: string;
   toBinary?: boolean;
   /** A path, false for `--no-markets`, undefined for the default (beside the input). */
   markets?: string | false;
@@ -26,6 +28,8 @@ export function registerImport(program: Command): void {
     .argument('<file>', 'a quotes .parquet file, a recording to convert, or a folder clobot export wrote', parsePathOption)
     .requiredOption('--out <file>', 'the recording to write (.gz: gzipped)', parsePathOption)
     .option('--limit-markets <n>', 'keep only the first N markets (slugs, in file order)', parseIntOption(1))
+    .option('--slugs <a,b,...>', 'keep only these market slugs (Parquet quotes)')
+    .option('--match <regex>', 'keep only market slugs matching this regular expression (Parquet quotes)')
     .option('--to-binary', 'write the binary form (fast replay) instead of JSON lines')
     .option('--markets <file>', 'markets.parquet for questions (default: the one beside the input)', parsePathOption)
     .option('--no-markets', 'do not look up questions; use the slugs')
@@ -42,10 +46,12 @@ export function registerImport(program: Command): void {
       }
       if (isParquet(input)) {
         const { importQuotes } = await import('../../data/import-quotes.ts');
+        const wanted = opts.slugs !== undefined ? new Set(opts.slugs.split(',').map((x) => x.trim()).filter((x) => x !== '')) : undefined;
         const result = await importQuotes({
           input,
           out: opts.out,
-          limitMarkets: opts.limitMarkets,
+          limitMarkets: opts.slugs !== undefined ? Math.min(opts.limitMarkets ?? Infinity, wanted!.size) : opts.limitMarkets,
+          selectSlug: slugFilter(wanted, opts.match),
           form,
           marketsFile: opts.markets === false ? null : opts.markets,
           onProgress: (p) => {
@@ -65,6 +71,7 @@ export function registerImport(program: Command): void {
             `rows read: ${n(result.rows)} (${result.rowGroupsRead} of ${result.rowGroupsTotal} row groups)`,
             `quotes: ${n(result.quotes)} -> ${n(result.events)} book events, ${span}${result.sorted ? ' (sorted by time)' : ''}`,
             `  one-sided: ${n(result.oneSided)}, empty books: ${n(result.empty)}`,
+            `depth: synthesised: the source has only the top of book, so each book is one level a side at the quoted prices with a made-up size of 100 shares, not the market's`,
             `skipped: ${n(result.skipped.crossed)} crossed or locked (ask <= bid), ${n(result.skipped.invalid)} invalid`,
           ].join('\n') + '\n',
         );
@@ -75,6 +82,20 @@ export function registerImport(program: Command): void {
       const result = await convertRecording(input, opts.out, form);
       process.stdout.write(`wrote ${result.path} (${form}, ${formatBytes(result.bytes)}): ${n(result.events)} events, ${result.markets} markets in ${seconds(started)}\n`);
     });
+}
+
+/** The slug filter of `--slugs` and `--match` (both: a slug must pass both). */
+function slugFilter(wanted: ReadonlySet<string> | undefined, match: string | undefined): ((slug: string) => boolean) | undefined {
+  let re: RegExp | undefined;
+  if (match !== undefined) {
+    try {
+      re = new RegExp(match);
+    } catch (err) {
+      throw new UsageError(`--match: not a regular expression: ${(err as Error).message}`);
+    }
+  }
+  if (wanted === undefined && re === undefined) return undefined;
+  return (slug) => (wanted === undefined || wanted.has(slug)) && (re === undefined || re.test(slug));
 }
 
 /** Parquet files start (and end) with `PAR1`. */
