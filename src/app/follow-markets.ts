@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import type { EventInfo } from '../core/types.ts';
 import type { DataConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
@@ -28,6 +29,8 @@ export interface FollowMarketsOptions {
   /** The run's markets after every change (for parts that watch each market, like its status). */
   readonly onMarkets?: (markets: VenueMarkets) => void;
   readonly onError: (err: unknown) => void;
+  /** The events known at the start: a market joining one of them (listed among its markets) belongs to it. */
+  readonly events?: readonly EventInfo[];
 }
 
 /** True when some selection has a filter, the only kind of selection that can change. */
@@ -68,7 +71,7 @@ function applyChange(options: FollowMarketsOptions, change: MarketsChange): void
   for (const r of change.removed) {
     engine.lifecycle({ type: 'MarketRemoved', conditionId: r.market.conditionId, tokenIds: tokenIdsOf(r.market), reason: r.reason, tsInit: now });
   }
-  const added = tokensOf(change.added);
+  const added = tokensOf(change.added, undefined, options.events);
   if (added.length > 0) options.onTokens?.(added);
   engine.changeTokens(added, strategyTokenChanges(options.strategies, change));
   for (const m of change.added) engine.lifecycle({ type: 'MarketAdded', conditionId: m.conditionId, tokenIds: tokenIdsOf(m), tsInit: now });

@@ -31,6 +31,12 @@ export function selectRecordedMarkets(header: RecordingHeader, selection: Market
     if (m) chosen.set(m.conditionId, m);
     else missing.push(`slug ${slug}`);
   }
+  for (const slug of selection.events ?? []) {
+    const event = header.events?.find((e) => e.slug === slug);
+    const listed = event === undefined ? [] : header.markets.filter((m) => event.marketConditionIds.some((c) => c.toLowerCase() === m.conditionId.toLowerCase()));
+    if (listed.length > 0) for (const m of listed) chosen.set(m.conditionId, m);
+    else missing.push(`event ${slug}`);
+  }
   for (const tokenId of selection.tokenIds) {
     const m = byToken.get(tokenId);
     if (m) chosen.set(m.conditionId, m);

@@ -8,6 +8,7 @@ import { openVenue } from './open-venue.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { MarketEvent } from '../core/events.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
+import { venueEvents } from '../data/market-events.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingForm, type RecordingHeader } from '../data/recording/format.ts';
 import { createRecordingWriter } from '../data/recording/writer.ts';
@@ -77,13 +78,16 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 
     const selected = await selectedMarkets(config, venue);
     const markets = selected.markets;
-    const tokens = tokensOf(markets);
+    // each market's event, so a backtest of the recording knows them as the run did
+    const events = await venueEvents(venue, markets, (msg, fields) => log.warn(msg, fields));
+    const tokens = tokensOf(markets, undefined, events);
     const header: RecordingHeader = {
       format: RECORDING_FORMAT,
       version: RECORDING_VERSION,
       createdAt: clock.now(),
       source: url,
       markets: markets.map(recordedMarketOf),
+      ...(events.length > 0 ? { events } : {}),
     };
     const writer = createRecordingWriter(options.out, header, { form: options.form ?? 'text' });
     closers.unshift(() => writer.close());

@@ -9,6 +9,7 @@ import { MemoryMetrics } from '../core/metrics.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf } from '../data/market-selection.ts';
+import { venueEvents } from '../data/market-events.ts';
 import { recordedMarketOf } from '../data/recording/convert.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import { TradingEngine, type EngineEvent, type EngineStrategy } from '../engine/trading-engine.ts';
@@ -159,7 +160,9 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       venue,
       loaded.map((s) => s.config.markets),
     );
-    const tokens = tokensOf(markets);
+    // each market's event (id, flags, its markets), from the venue's metadata
+    const events = await venueEvents(venue, markets, (msg, fields) => log.warn(msg, fields));
+    const tokens = tokensOf(markets, undefined, events);
     const strategies: EngineStrategy[] = loaded.map(({ config: s, loaded: strategy }) => ({
       id: s.id,
       definition: strategy.definition,
@@ -283,6 +286,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       engine: () => built.engine,
       monitor,
       onTokens: edge.addTokens,
+      events,
       journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
       onMarkets: (now) => (watchedMarkets = watchedMarketsOf(tokensOfMarkets(now.markets))),
       onError: onDataError,

@@ -187,7 +187,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
 
 function sharedMarkets(cfg: ConfigFile): RunConfig['data']['markets'] {
   const m = cfg.data.markets;
-  return m === undefined ? undefined : { tokenIds: m.tokenIds, conditionIds: m.conditionIds, slugs: m.slugs, filter: m.filter };
+  return m === undefined ? undefined : { tokenIds: m.tokenIds, conditionIds: m.conditionIds, slugs: m.slugs, events: m.events, filter: m.filter };
 }
 
 /** A variable name from the file, for hints; anything else (a pasted secret) is not repeated. */

@@ -52,7 +52,7 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
       marketsFrom = 'data';
     } else {
       issues.push({ path: ['strategies', i], message: `no markets to trade: set data.markets (for every strategy) or strategies[${i}].markets` });
-      markets = toSelection({ tokenIds: [], conditionIds: [], slugs: [], filter: undefined });
+      markets = toSelection({ tokenIds: [], conditionIds: [], slugs: [], events: [], filter: undefined });
     }
 
     strategies.push({
@@ -71,15 +71,15 @@ export function resolveStrategies(input: ResolveStrategiesInput): { strategies: 
 }
 
 function toSelection(s: MarketSelectionSection): MarketSelection {
-  return { tokenIds: s.tokenIds, conditionIds: s.conditionIds, slugs: s.slugs, filter: s.filter };
+  return { tokenIds: s.tokenIds, conditionIds: s.conditionIds, slugs: s.slugs, events: s.events, filter: s.filter };
 }
 
 function emptySelection(s: MarketSelectionSection, path: (string | number)[]): ConfigIssue[] {
-  if (s.tokenIds.length + s.conditionIds.length + s.slugs.length > 0 || s.filter !== undefined) return [];
-  return [{ path, message: 'selects no market: give tokenIds, conditionIds, slugs or a filter' }];
+  if (s.tokenIds.length + s.conditionIds.length + s.slugs.length + s.events.length > 0 || s.filter !== undefined) return [];
+  return [{ path, message: 'selects no market: give tokenIds, conditionIds, slugs, events or a filter' }];
 }
 
 /** How many selector entries a selection has (each id or slug, and the filter). */
 export function selectorCount(s: MarketSelection): number {
-  return s.tokenIds.length + s.conditionIds.length + s.slugs.length + (s.filter !== undefined ? 1 : 0);
+  return s.tokenIds.length + s.conditionIds.length + s.slugs.length + (s.events?.length ?? 0) + (s.filter !== undefined ? 1 : 0);
 }

@@ -217,6 +217,8 @@ const marketSelectionSchema = z.strictObject({
   tokenIds: z.array(tokenId).default([]),
   conditionIds: z.array(conditionId).default([]),
   slugs: z.array(slug).default([]),
+  /** Event slugs: every market the event lists. */
+  events: z.array(slug).default([]),
   filter: marketFilterSchema.optional(),
 });
 

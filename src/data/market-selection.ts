@@ -1,14 +1,15 @@
 import { ConfigError } from '../core/errors.ts';
 import type { RewardRules } from '../core/rewards.ts';
-import type { TokenId } from '../core/types.ts';
+import type { EventInfo, TokenId } from '../core/types.ts';
 import type { VenueClient } from '../venue/client.ts';
+import { getEventBySlug } from '../venue/actions/get-event-by-slug.ts';
 import { getMarketBySlug } from '../venue/actions/get-market-by-slug.ts';
 import { getOrderBook } from '../venue/actions/get-order-book.ts';
 import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
 import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import type { TrackedToken } from './market-cache.ts';
-import { trackedTokensOf } from './market-tokens.ts';
+import { eventsByMarket, trackedTokensOf } from './market-tokens.ts';
 
 /** Which markets to trade or watch; the union of every entry. Never all empty. */
 export interface MarketSelection {
@@ -18,6 +19,8 @@ export interface MarketSelection {
   readonly conditionIds: readonly `0x${string}`[];
   /** Market slugs. */
   readonly slugs: readonly string[];
+  /** Event slugs: every market each event lists (absent: none). */
+  readonly events?: readonly string[];
   readonly filter: MarketFilter | undefined;
 }
 
@@ -44,6 +47,11 @@ export async function resolveMarkets(client: VenueClient, selection: MarketSelec
   for (const slug of selection.slugs) {
     const meta = await getMarketBySlug(client, slug);
     add(await getTradingMarket(client, meta.conditionId));
+  }
+  for (const slug of selection.events ?? []) {
+    const event = await getEventBySlug(client, slug);
+    if (event.markets.length === 0) throw new ConfigError(`market selection: event '${slug}' lists no market`);
+    for (const m of event.markets) if (!byCondition.has(m.conditionId)) add(await getTradingMarket(client, m.conditionId));
   }
   for (const tokenId of selection.tokenIds) {
     const book = await getOrderBook(client, tokenId);
@@ -88,12 +96,17 @@ export function namedBySelection(market: TradingMarket, selection: MarketSelecti
   const cid = market.conditionId.toLowerCase();
   if (selection.conditionIds.some((c) => c.toLowerCase() === cid)) return true;
   if (selection.slugs.includes(market.marketSlug) || (market.slug !== undefined && selection.slugs.includes(market.slug))) return true;
+  if (market.event !== undefined && (selection.events ?? []).includes(market.event.slug)) return true;
   return market.tokens.some((t) => selection.tokenIds.includes(t.tokenId));
 }
 
-/** The tracked tokens of trading markets (`trackedTokensOf`: binary markets, the first two tokens). */
-export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<TokenId>): TrackedToken[] {
+/**
+ * The tracked tokens of trading markets (`trackedTokensOf`: binary markets, the first two tokens),
+ * each with its matching delay and its event (the one of `events` listing its market).
+ */
+export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<TokenId>, events: readonly EventInfo[] = []): TrackedToken[] {
   const keep = only && only.size > 0 ? (tokenId: TokenId) => only.has(tokenId) : undefined;
+  const eventOf = eventsByMarket(events);
   return markets.flatMap((market) =>
     trackedTokensOf(
       market,
@@ -106,8 +119,10 @@ export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<T
         takerBaseFeeBps: market.takerBaseFeeBps,
         acceptingOrders: market.acceptingOrders,
         rewards: rewardRulesOfMarket(market),
+        ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
       },
       keep,
+      eventOf.get(market.conditionId.toLowerCase()),
     ),
   );
 }

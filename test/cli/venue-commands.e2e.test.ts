@@ -53,6 +53,11 @@ describe('clobot markets', () => {
       expect(row.slug).toBe(market.marketSlug);
       expect(row.tokens.map((t) => [t.outcome, t.tokenId])).toEqual(market.tokens.map((t) => [t.outcome, t.tokenId]));
       expect(row.tokens.length).toBeGreaterThanOrEqual(2);
+      // each market's event and matching delay, as the venue's metadata gives them
+      expect(row.secondsDelay).toBe(market.secondsDelay);
+      expect(row.event).not.toBeNull();
+      expect(row.event!.marketConditionIds).toContain(market.conditionId);
+      expect(row.event).toMatchObject({ negRisk: market.negRisk, augmented: false });
     }
   });
 

@@ -410,7 +410,7 @@ describe('loadConfig: one line per error, naming the key path and file:line', ()
     const { path, lines } = errorsOf('nomarkets.yaml', text);
     expect(lines).toEqual([
       `strategies[0] (${path}:5): no markets to trade: set data.markets (for every strategy) or strategies[0].markets`,
-      `strategies[1].markets (${path}:9): selects no market: give tokenIds, conditionIds, slugs or a filter`,
+      `strategies[1].markets (${path}:9): selects no market: give tokenIds, conditionIds, slugs, events or a filter`,
     ]);
   });
 

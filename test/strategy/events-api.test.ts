@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { map } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineStrategy, fromMicros, type EventInfo, type TradePrint } from 'clobot';
+import { defineStrategy, fromMicros, px, qty, type EventInfo, type TradePrint } from 'clobot';
 import { runStrategy, scriptedBooks, TestingError } from 'clobot/testing';
 import { openBacktestData } from '../../src/backtest/data-file.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
@@ -123,6 +123,35 @@ describe('events, matching delays and trade prints in the strategy API', () => {
     let snapshot: { event: unknown; delay: unknown; events: unknown } | undefined;
     await runStrategy(defineStrategy({ name: 'x', onBook: ({ ctx, market }) => void (snapshot = { event: market.event, delay: market.rules.secondsDelay, events: ctx.events() }) }), { recording: path });
     expect(snapshot).toEqual({ event: undefined, delay: undefined, events: [] });
+  });
+
+  it("a marketable order on a 3 s-delay market fills 3 s later in a backtest; on a market without a delay at once", async () => {
+    const { script, alice, bob } = electionScript();
+    // the data goes on past the delay (the same book again)
+    script.at(4_000).book(bob.yes, { bids: [['0.30', '10']], asks: [['0.32', '10']] });
+    const buyer = defineStrategy({
+      name: 'taker',
+      init: () => new Set<string>(),
+      onBook({ state, market }) {
+        if (market.tokenId !== alice.yes && market.tokenId !== bob.yes) return undefined;
+        if (state.has(market.tokenId)) return undefined;
+        state.add(market.tokenId);
+        return { kind: 'place', tokenId: market.tokenId, side: 'BUY', price: px('0.32'), size: qty('5'), orderType: 'FAK' };
+      },
+    });
+    const run = await runStrategy(buyer, { books: script });
+    const filledAt = (tokenId: string) => run.fills.find((f) => f.tokenId === tokenId)!.tsInit - script.startMs;
+    expect(filledAt(alice.yes)).toBeLessThan(1_000);
+    expect(filledAt(bob.yes)).toBeGreaterThanOrEqual(3_000);
+    expect(run.fills.map((f) => fromMicros(f.size))).toEqual(['5', '5']);
+  });
+
+  it('data.markets.events selects the recorded markets of an event; an event the recording lacks is one error naming it', async () => {
+    const { script, alice, bob, carol } = electionScript();
+    let tokens: readonly string[] = [];
+    await runStrategy(defineStrategy({ name: 'x', onStart: ({ ctx }) => void (tokens = ctx.tokenIds) }), { books: script, config: { data: { markets: { events: ['election'] } } } });
+    expect(tokens).toEqual([alice.yes, alice.no, bob.yes, bob.no, carol.yes, carol.no]);
+    await expect(runStrategy(defineStrategy({ name: 'x' }), { books: script, config: { data: { markets: { events: ['nope'] } } } })).rejects.toThrow(/data\.markets: the recording holds no market for event nope/);
   });
 
   it('a market naming an event with other flags than an earlier one is an error naming both', () => {

@@ -1,5 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { formatMicros } from '../../core/fixed.ts';
+import type { EventInfo } from '../../core/types.ts';
+import { venueEvents } from '../../data/market-events.ts';
+import { eventsByMarket } from '../../data/market-tokens.ts';
 import { bestAsk, bestBid } from '../../core/book.ts';
 import { getOrderBooks } from '../../venue/actions/get-order-books.ts';
 import { iterateMarkets } from '../../venue/actions/iterate-markets.ts';
@@ -26,6 +29,10 @@ export interface MarketRow {
   readonly tick: string;
   readonly negRisk: boolean;
   readonly acceptingOrders: boolean;
+  /** The market's matching delay, seconds (the venue's `seconds_delay`; 0: none). */
+  readonly secondsDelay: number;
+  /** The market's event (id, slug, title, neg-risk and augmented flags, its markets); null when the venue names none. */
+  readonly event: EventInfo | null;
   readonly tokens: readonly { readonly outcome: string; readonly tokenId: string; readonly bestBid: string | null; readonly bestAsk: string | null }[];
 }
 
@@ -33,7 +40,8 @@ export interface MarketRow {
  * `clobot markets`: walks the venue's market list (`GET /markets`, cursor pages), keeps the
  * markets whose question or slug contains `--search`, and shows each outcome with its token id
  * (what `clobot book` and a config's `tokenIds` take), the market's tick and the outcome's best
- * bid/ask (`POST /books`).
+ * bid/ask (`POST /books`); `--json` adds each market's matching delay and its event (read from the
+ * venue's metadata, one lookup per market and per event).
  */
 export function registerMarkets(program: Command): void {
   program
@@ -57,6 +65,9 @@ export function registerMarkets(program: Command): void {
         const tokenIds = found.flatMap((m) => m.tokens.map((t) => t.tokenId));
         const books = tokenIds.length > 0 ? await getOrderBooks(client, tokenIds) : [];
         const byToken = new Map(books.map((b) => [b.tokenId, b]));
+        // events only for --json (the table has no column for them): a lookup per market and per event
+        const events = !opts.json ? [] : await venueEvents(client, found, (msg, fields) => process.stderr.write(`warning: ${msg} ${JSON.stringify(fields)}\n`));
+        const eventOf = eventsByMarket(events);
         return found.map((m): MarketRow => ({
           question: m.question,
           slug: m.marketSlug,
@@ -64,6 +75,8 @@ export function registerMarkets(program: Command): void {
           tick: formatMicros(m.tickSize),
           negRisk: m.negRisk,
           acceptingOrders: m.acceptingOrders,
+          secondsDelay: m.secondsDelay,
+          event: eventOf.get(m.conditionId.toLowerCase()) ?? null,
           tokens: m.tokens.map((t) => {
             const book = byToken.get(t.tokenId);
             const bid = bestBid(book);

@@ -81,6 +81,7 @@ export function recordedMarketOf(market: TradingMarket): RecordedMarket {
     minOrderSize: formatMicros(market.minOrderSize),
     makerBaseFeeBps: market.makerBaseFeeBps,
     takerBaseFeeBps: market.takerBaseFeeBps,
+    ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
     tokens: market.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(market.rewards !== undefined ? { rewards: { dailyRate: market.rewards.dailyRate, minSize: formatMicros(market.rewards.minSize), maxSpreadCents: market.rewards.maxSpreadCents } } : {}),
   };

@@ -38,6 +38,9 @@ function decodeEventSummaryFields(o: Obj, path: string): EventSummary {
     active: optBool(o, path, 'active'),
     closed: optBool(o, path, 'closed'),
     archived: optBool(o, path, 'archived'),
+    negRisk: optBool(o, path, 'negRisk'),
+    enableNegRisk: optBool(o, path, 'enableNegRisk'),
+    negRiskAugmented: optBool(o, path, 'negRiskAugmented'),
   };
 }
 

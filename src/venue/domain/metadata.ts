@@ -25,6 +25,11 @@ export interface EventSummary {
   readonly active: boolean | undefined;
   readonly closed: boolean | undefined;
   readonly archived: boolean | undefined;
+  /** Beyond the interface, sent by the venue on events (undefined when absent): mutually exclusive outcomes. */
+  readonly negRisk: boolean | undefined;
+  readonly enableNegRisk: boolean | undefined;
+  /** The event has an implicit "Other" outcome no market lists. */
+  readonly negRiskAugmented: boolean | undefined;
 }
 
 /** Market, metadata form (2.7). `outcomes` and `clobTokenIds` decoded from their JSON text. */
