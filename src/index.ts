@@ -10,3 +10,6 @@ export type { Micros } from './core/fixed.ts';
 export type { Clock } from './core/clock.ts';
 export type { BookLevel, ConditionId, MarketRules, OrderBook, OrderType, Side, TokenId, TokenPrices } from './core/types.ts';
 export type { MarketEvent } from './core/events.ts';
+// liquidity rewards (docs/rewards.md): the rules on `MarketSnapshot.rules.rewards` and the venue's scoring model
+export type { RewardQuote, RewardRules } from './core/rewards.ts';
+export { adjustedMidpoint, bookInYesTerms, makerScore, oneSidedScores, orderScore, quoteInYesTerms, REWARD_SCALING_FACTOR } from './core/rewards.ts';

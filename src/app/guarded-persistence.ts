@@ -68,5 +68,6 @@ export function guardedPersistence(inner: EnginePersistence, onFault: (err: unkn
     journal: guard((event) => inner.journal(event)),
     marketEvent: guard((event) => inner.marketEvent?.(event)),
     settlement: guard((settlement) => inner.settlement?.(settlement)),
+    rewards: guard((note) => inner.rewards?.(note)),
   };
 }

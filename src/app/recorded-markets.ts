@@ -50,6 +50,7 @@ export function selectRecordedMarkets(header: RecordingHeader, selection: Market
     for (const m of header.markets) {
       if (taken >= filter.maxCount) break;
       if (chosen.has(m.conditionId)) continue;
+      if (filter.rewards === true && m.rewards === undefined) continue;
       chosen.set(m.conditionId, m);
       taken++;
     }
@@ -110,6 +111,7 @@ export class RecordedMarketFollower {
       let open = 0;
       for (const c of s.held) if (!this.#closed.has(c)) open++;
       if (open >= s.maxCount || s.held.has(market.conditionId)) continue;
+      if (s.selection.filter?.rewards === true && market.rewards === undefined) continue;
       s.held.add(market.conditionId);
       byStrategy.set(s.id, { added: selectedTokenIds([market], s.selection), removed: [] });
     }

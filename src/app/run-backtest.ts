@@ -142,6 +142,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     cancelOnHalt: config.execution.cancelOnHalt,
     // replayed time: the health is looked at on its events only (no timer in the replay)
     health: { checkEveryMs: 0 },
+    // the recorded books never hold our simulated orders (docs/rewards.md)
+    rewards: { sampleMs: config.execution.rewardSampleMs, bookHasOurs: false },
     onEvent: (event) => {
       if (event.type === 'fill') recorder.onFill(event.strategyId, event.fill, clock.now());
       else if (event.type === 'fault' && !keepGoing) faulted = true;
@@ -158,7 +160,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   recorder.sample(start, bt.balance);
   recorder.trace(start, bt.balance, false);
   const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity()));
-  const tracer = interval(EQUITY_TRAIL_MS, clock.scheduler).subscribe(() => recorder.trace(clock.now(), equity(), exposed()));
+  const rewardTrail: { t: number[]; v: number[] } = { t: [start], v: [0] };
+  const tracer = interval(EQUITY_TRAIL_MS, clock.scheduler).subscribe(() => {
+    recorder.trace(clock.now(), equity(), exposed());
+    rewardTrail.t.push(clock.now());
+    rewardTrail.v.push(engine.rewards.total());
+  });
 
   // a market that joined the recording: the simulated venue lists it, the engine tracks it, the
   // strategies whose filter takes it get its tokens, and every strategy hears MarketAdded, as in
@@ -258,7 +265,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     strategyMetrics: strategyValues(engine),
     partial: input.signal?.aborted === true,
   });
-  return { summary, metrics, curve: recorder.curve(), fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
+  return { summary, metrics, curve: recorder.curve(), rewardTrail, fills: recorder.fills, tokens, markets, engine: engineSummary, warnings };
 }
 
 /** Each strategy's own figures (`ctx.metric`) at the end, read from the run's metrics. */

@@ -255,6 +255,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       onEvent: options.onEvent,
       metrics,
       cancelOnHalt: config.execution.cancelOnHalt,
+      // live: the venue's books show our orders; paper: the books are the venue's, without our simulated ones
+      rewards: { sampleMs: config.execution.rewardSampleMs, bookHasOurs: config.mode === 'live' },
     });
     built.engine = engine;
     collectHealth(metrics, () => engine.health());

@@ -9,6 +9,8 @@ export interface BacktestResult {
   readonly summary: BacktestSummary;
   readonly metrics: BacktestMetrics;
   readonly curve: EquityCurve;
+  /** Our accrued liquidity rewards over time (USDC, at each point of the equity trail): the report's rewards line. */
+  readonly rewardTrail?: { readonly t: readonly number[]; readonly v: readonly number[] };
   readonly fills: readonly FillRecord[];
   readonly tokens: readonly TrackedToken[];
   readonly markets: readonly RecordedMarket[];

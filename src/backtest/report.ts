@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { BacktestResult } from './backtest-result.ts';
-import { fmtMoney, summaryRows } from './summary-rows.ts';
+import { fmtMoney, fmtRewards, summaryRows } from './summary-rows.ts';
 
 /** How many tokens get a price chart with their fills (those with the most fills). */
 export const REPORT_PRICE_CHARTS = 4;
@@ -25,6 +25,8 @@ function chartScript(): string {
 
 interface ReportData {
   equity: [number, number][];
+  /** Accrued liquidity rewards, USDC (empty when no market pays rewards). */
+  rewards: [number, number][];
   drawdown: [number, number][];
   prices: { tokenId: string; title: string; fills: number; points: [number, number][]; markers: [number, 'BUY' | 'SELL', number, number, 'MAKER' | 'TAKER'][] }[];
 }
@@ -85,7 +87,9 @@ function reportData(result: BacktestResult): ReportData {
     const markers = own.map((f) => [snap(points, Math.floor(f.t / 1000)), f.side, toUnits(f.price), toUnits(f.size), f.liquidity] as ReportData['prices'][number]['markers'][number]);
     return { tokenId: t.tokenId, title: `${t.question} — ${t.outcome}`, fills: n, points, markers };
   });
-  return { equity: bySecond(curve.trail.t, equity), drawdown: bySecond(curve.trail.t, drawdown), prices };
+  const trail = result.rewardTrail;
+  const rewards = trail === undefined || result.summary.rewards.markets.length === 0 ? [] : bySecond(trail.t, trail.v);
+  return { equity: bySecond(curve.trail.t, equity), rewards, drawdown: bySecond(curve.trail.t, drawdown), prices };
 }
 
 function escapeHtml(text: string): string {
@@ -157,6 +161,7 @@ queue model ${escapeHtml(s.settings.queueModel)}; fees from ${escapeHtml(s.setti
 <table class="kv" id="account">${accountRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <h2>Equity</h2>
 <div id="equity" class="chart"></div>
+${s.rewards.markets.length === 0 ? '' : `<div class="meta" id="rewards">Rewards (estimated liquidity rewards, apart from trading PnL; orange line, left scale): ${escapeHtml(fmtRewards(s))}</div>`}
 <h2>Drawdown</h2>
 <div id="drawdown" class="chart" style="height:200px"></div>
 ${
@@ -198,6 +203,8 @@ ${s.settled.map((r) => `<tr><td class="q">${escapeHtml(r.conditionId)}</td><td c
   function series(points) { return points.map(function (p) { return { time: p[0], value: p[1] }; }); }
   var eq = make(document.getElementById('equity'), 300);
   eq.addSeries(LC.LineSeries, { color: '#2962ff', lineWidth: 2 }).setData(series(data.equity));
+  if (data.rewards.length > 0) eq.applyOptions({ leftPriceScale: { visible: true, borderVisible: false } });
+  if (data.rewards.length > 0) eq.addSeries(LC.LineSeries, { color: '#ff9800', lineWidth: 2, priceScaleId: 'left' }).setData(series(data.rewards));
   eq.timeScale().fitContent();
   var dd = make(document.getElementById('drawdown'), 200);
   dd.addSeries(LC.AreaSeries, { lineColor: '#ef5350', topColor: 'rgba(239,83,80,0.1)', bottomColor: 'rgba(239,83,80,0.5)', invertFilledArea: true }).setData(series(data.drawdown));

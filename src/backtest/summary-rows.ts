@@ -71,6 +71,13 @@ function withBasis(value: string | null, note: string | null, s: BacktestSummary
   return `n/a (${note ?? 'not measured'})`;
 }
 
+/** Accrued liquidity rewards, USDC with 4 decimals, and over how many samples (`0.0412 over 180 samples`). */
+export function fmtRewards(s: BacktestSummary): string {
+  const r = s.rewards;
+  if (r.markets.length === 0) return 'n/a (no market pays rewards)';
+  return `${new Dec(r.total).toFixed(4)} over ${r.samples} samples of ${r.sampleMs / 1000} s`;
+}
+
 /** The summary's figures as label/value rows, in the order the table and the report show them. */
 export function summaryRows(s: BacktestSummary): [string, string][] {
   const m = s.metrics;
@@ -83,6 +90,8 @@ export function summaryRows(s: BacktestSummary): [string, string][] {
     ['pnl unrealized', fmtMoney(m.pnl.unrealized)],
     ['fees', fmtMoney(m.fees)],
     ['pnl total', fmtMoney(m.pnl.total)],
+    // apart from trading PnL: not in the return, equity or ratios (docs/rewards.md)
+    ['rewards (estimated, apart from pnl)', fmtRewards(s)],
     ['return', fmtPercent(m.return)],
     ['sharpe', withBasis(m.sharpe, notes.sharpe, s)],
     ['sortino', withBasis(m.sortino, notes.sortino, s)],

@@ -137,6 +137,17 @@ export interface BacktestSummary {
     readonly proceeds: string;
     readonly realizedPnl: string;
   }[];
+  /**
+   * Liquidity rewards accrued against the recorded books (docs/rewards.md), USDC with 6 decimals:
+   * apart from trading PnL (not in `metrics.pnl`, equity, return or any ratio).
+   */
+  readonly rewards: {
+    readonly sampleMs: number;
+    readonly samples: number;
+    readonly total: string;
+    readonly byStrategy: Readonly<Record<string, string>>;
+    readonly markets: readonly { readonly conditionId: string; readonly dailyRate: number; readonly reward: string; readonly scoringSamples: number; readonly meanShare: number }[];
+  };
 }
 
 /** A ratio of RATIO_DECIMALS places; a value that rounds to zero is `0.000000`, never `-0.000000`. */
@@ -294,6 +305,22 @@ export function buildSummary(input: {
       proceeds: money(s.proceeds),
       realizedPnl: money(s.realizedPnl),
     })),
+    rewards: rewardsSection(engine, config.execution.rewardSampleMs),
+  };
+}
+
+/** The summary's `rewards`: the engine's accrual, markets in condition-id order (zeros when none pays rewards). */
+function rewardsSection(engine: EngineSummary, sampleMs: number): BacktestSummary['rewards'] {
+  const r = engine.rewards;
+  if (r === undefined) return { sampleMs, samples: 0, total: '0.000000', byStrategy: {}, markets: [] };
+  return {
+    sampleMs: r.sampleMs,
+    samples: r.samples,
+    total: r.total,
+    byStrategy: r.byStrategy,
+    markets: Object.keys(r.byMarket)
+      .sort()
+      .map((conditionId) => ({ conditionId, ...r.byMarket[conditionId]! })),
   };
 }
 

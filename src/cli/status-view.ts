@@ -70,6 +70,7 @@ export class StatusView {
       `cash ${s.account.cash}  reserved ${s.account.reserved}  position value ${s.account.positionValue}  equity ${s.account.equity}${s.account.source === 'venue' ? ' (cash from the venue)' : ''}`,
       `fills ${s.fills}  realized ${s.account.realized}  unrealized ${s.account.unrealized}  fees ${s.account.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
     ];
+    if (s.rewards !== undefined) head.push(rewardsLine(s.rewards));
     const ttt = engine.metrics.histogram(ENGINE_METRICS.tickToTrade);
     if (ttt !== undefined) head.push(`tick-to-trade p50 ${ms(ttt.quantiles.p50)}  p99 ${ms(ttt.quantiles.p99)}  batches ${ttt.count}`);
     const halts = engine.halts;
@@ -139,4 +140,11 @@ export function faultLine(s: EngineSummary): string | undefined {
     .map(([id]) => id);
   const frame = first.stack.split('\n')[1]?.trim();
   return `FAULTED ${faulted.join(', ') || '-'}  faults ${s.faults}  first: ${first.message}${frame ? ` ${frame}` : ''}`;
+}
+
+/** Our estimated liquidity rewards, apart from trading PnL (docs/rewards.md). */
+export function rewardsLine(r: { readonly total: string; readonly samples: number; readonly sampleMs: number; readonly byStrategy: Readonly<Record<string, string>> } | null | undefined): string {
+  if (r === null || r === undefined) return 'rewards: none (no market of the run pays liquidity rewards, or no sample yet)';
+  const by = Object.entries(r.byStrategy);
+  return `rewards (estimated, apart from pnl) ${r.total} USDC over ${r.samples} samples of ${r.sampleMs / 1000} s${by.length > 1 ? `  (${by.map(([id, v]) => `${id} ${v}`).join(', ')})` : ''}`;
 }

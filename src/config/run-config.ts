@@ -346,6 +346,8 @@ export interface ExecutionConfig {
   readonly accountSyncMs: number;
   /** Live: how long the venue is taken to stay post-only after its matching engine restarted, when it does not say, ms. */
   readonly postOnlyAfterRestartMs: number;
+  /** How often the run samples its liquidity rewards, ms (docs/rewards.md); the venue's minute by default. */
+  readonly rewardSampleMs: number;
   /** Threads that sign a batch together with the engine's thread (live mode). */
   readonly signing: SigningThreadsConfig;
   /**

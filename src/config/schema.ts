@@ -210,6 +210,8 @@ const marketFilterSchema = z.strictObject({
   tags: z.array(slug).default([]),
   active: z.boolean().default(true),
   acceptingOrders: z.boolean().default(true),
+  // only markets that pay liquidity rewards (docs/rewards.md)
+  rewards: z.boolean().default(false),
   maxCount: int(1, 10_000).default(20),
 });
 
@@ -287,6 +289,8 @@ const executionSchema = z.strictObject({
   accountSyncMs: ms(0, 3_600_000).default(30_000),
   // live: how long the venue is taken to stay post-only after its matching engine restarted (docs/venue-states.md)
   postOnlyAfterRestartMs: ms(0, 600_000).default(120_000),
+  // liquidity rewards: the run estimates ours at every multiple of this (docs/rewards.md); the venue samples each minute
+  rewardSampleMs: ms(10, 86_400_000).default(60_000),
   signing: z
     .strictObject({
       helpers: int(0, 16).default(0),

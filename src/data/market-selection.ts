@@ -30,6 +30,8 @@ export interface MarketFilter {
   readonly tags: readonly string[];
   readonly active: boolean;
   readonly acceptingOrders: boolean;
+  /** Only markets that pay liquidity rewards (docs/rewards.md); default false. */
+  readonly rewards?: boolean;
   /** At most this many markets. */
   readonly maxCount: number;
 }
@@ -87,6 +89,7 @@ export function filterMismatch(market: TradingMarket, filter: MarketFilter, tags
   if (filter.active && !market.active) return 'not active';
   if (filter.acceptingOrders && !market.acceptingOrders) return 'not accepting orders';
   if (!market.enableOrderBook) return 'order book disabled';
+  if (filter.rewards === true && market.rewards === undefined) return 'pays no liquidity rewards';
   if (tags.size > 0 && !market.tags.some((t) => tags.has(t.toLowerCase()))) return 'tags';
   return undefined;
 }

@@ -46,6 +46,8 @@ export const ENGINE_METRICS = {
   openOrders: 'clobot_open_orders',
   /** A strategy's own figure (`ctx.metric`), by `strategy` and `name`: its latest value. */
   strategyValue: 'clobot_strategy_value',
+  /** Our estimated liquidity rewards so far, USDC (docs/rewards.md): set at every reward sample. */
+  rewardsAccrued: 'clobot_rewards_accrued_usdc',
   /** The venue's answers by `status` (429, 401): written by the app's transport collector (or the `http429` option). */
   httpResponses: 'clobot_http_responses_total',
 } as const;

@@ -4,6 +4,7 @@ import { accountFigures, strategyAccount, type AccountFigures, type OutsidePosit
 import type { PortfolioTotals } from '../portfolio/portfolio.ts';
 import type { StrategyFigures } from '../portfolio/strategy-ledger.ts';
 import type { EngineCounts } from './engine-metrics.ts';
+import type { RewardsSummary } from './reward-accrual.ts';
 
 /** An order still live at the venue when the stop gave up (prices and sizes as decimal text). */
 export interface LiveOrder {
@@ -75,6 +76,11 @@ export interface EngineSummary {
   readonly stop?: StopReport;
   /** Faults that ended the run or halted trading (store, log sink, credentials), one line each. */
   readonly alerts?: readonly string[];
+  /**
+   * Our estimated liquidity rewards (docs/rewards.md), apart from trading PnL: not in `account`,
+   * equity or any PnL figure. Absent when the run tracks no market that pays rewards.
+   */
+  readonly rewards?: RewardsSummary;
 }
 
 /**
@@ -106,6 +112,7 @@ export interface SummaryInput {
   readonly strategies: Record<string, string>;
   readonly stop?: StopReport;
   readonly alerts?: readonly string[];
+  readonly rewards?: RewardsSummary | undefined;
 }
 
 /** The run summary from the run's metrics and the engine's state, with exact decimal strings. */
@@ -137,5 +144,6 @@ export function buildSummary(input: SummaryInput): EngineSummary {
     ...(input.firstFault ? { firstFault: input.firstFault } : {}),
     ...(input.stop ? { stop: input.stop } : {}),
     ...(input.alerts && input.alerts.length > 0 ? { alerts: input.alerts } : {}),
+    ...(input.rewards ? { rewards: input.rewards } : {}),
   };
 }

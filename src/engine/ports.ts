@@ -16,6 +16,7 @@ import type { StrategyDefinition, StrategyLogger } from '../strategy/api.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
 import type { HaltName } from './halts.ts';
 import type { HealthState } from './health.ts';
+import type { RewardAccrualSettings, RewardsNote } from './reward-accrual.ts';
 
 /**
  * The engine's ports: what it is built from (options, strategies, settings) and what the
@@ -116,6 +117,8 @@ export interface EngineOptions {
    * only on the events that change it and when asked).
    */
   readonly health?: { readonly submitUnknownLimitMs?: number; readonly checkEveryMs?: number };
+  /** How our liquidity rewards are estimated (docs/rewards.md); default: every minute, the books showing our orders. */
+  readonly rewards?: RewardAccrualSettings;
 }
 
 /** One reading of the account at the venue. */
@@ -176,6 +179,8 @@ export interface EnginePersistence {
   account?(note: AccountNote): void;
   /** A resolved market's positions were settled (in the tick's transaction). */
   settlement?(settlement: MarketSettlement): void;
+  /** Our reward accrual after a sample (docs/rewards.md): the store keeps the latest. */
+  rewards?(note: RewardsNote): void;
 }
 
 /** A resolved market's positions settled at their payouts (market-lifecycle.ts). */
@@ -199,6 +204,8 @@ export interface EngineRestore {
   readonly heartbeatId?: string;
   /** Markets this run already settled (restored after the fills). */
   readonly settlements?: readonly MarketSettlement[];
+  /** The reward accrual of the previous lives (the store's note). */
+  readonly rewards?: RewardsNote;
 }
 
 /**

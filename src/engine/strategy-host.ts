@@ -12,7 +12,7 @@ import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { Portfolio, PositionView } from '../portfolio/portfolio.ts';
 import { freeBalance, reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
-import type { AccountSnapshot, EventSnapshot, MarketSnapshot, StrategyContext } from '../strategy/api.ts';
+import type { AccountSnapshot, EventSnapshot, MarketSnapshot, RewardsSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
 import type { EngineListener } from './engine-desk.ts';
 import { ENGINE_METRICS } from './engine-metrics.ts';
@@ -34,6 +34,8 @@ export interface StrategyHostOptions {
   readonly mark?: (tokenId: TokenId) => Micros | undefined;
   /** Where `ctx.metric` writes (the run's metrics); default: nowhere. */
   readonly metrics?: MetricsSink;
+  /** `ctx.rewards()`: the strategy's running reward estimate (the engine's RewardAccrual). */
+  readonly rewards?: (strategyId: string) => RewardsSnapshot;
   /** Where a strategy's intents go. */
   readonly onIntents: (strategyId: string, intents: readonly OrderIntent[]) => void;
   /** Called once when a strategy faults (it has already been stopped). */
@@ -41,6 +43,9 @@ export interface StrategyHostOptions {
   /** A strategy's hook that throws is reported and the strategy runs on (backtest `keepGoing`); default: it is stopped. */
   readonly keepGoing?: boolean;
 }
+
+/** `ctx.rewards()` of a host without an accrual. */
+const NO_REWARDS: RewardsSnapshot = Object.freeze({ sampleMs: 0, samples: 0, total: 0, markets: Object.freeze([]) });
 
 /** A strategy's own figure's name (`ctx.metric`). */
 const METRIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -103,6 +108,7 @@ export class StrategyHost implements EngineListener {
       metric: (name: string, value: number) => this.#metric(spec.id, name, value),
       event: (eventId: string) => this.event(eventId),
       events: () => this.#eventsOf(held.tokenIds),
+      rewards: () => this.#opts.rewards?.(spec.id) ?? NO_REWARDS,
     });
     const runner = new StrategyRunner(spec.id, spec.definition, ctx, this.#opts.onIntents, this.#opts.onFault, this.#opts.keepGoing);
     this.#runners.set(spec.id, runner);

@@ -33,6 +33,7 @@ import { OrderCanceller } from './order-canceller.ts';
 import { OrderSubmitter } from './order-submitter.ts';
 import type { EngineOptions, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
 import { Reconciler } from './reconciler.ts';
+import { RewardAccrual } from './reward-accrual.ts';
 import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
 import { VenueStateTracker } from './venue-state-tracker.ts';
@@ -95,6 +96,8 @@ export class TradingEngine {
   readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
   readonly #venue: VenueStateTracker;
+  /** Our estimated liquidity rewards (docs/rewards.md), apart from trading PnL. */
+  readonly rewards: RewardAccrual;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
 
@@ -174,7 +177,15 @@ export class TradingEngine {
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
       strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
     });
+    this.rewards = new RewardAccrual({ clock: options.clock, cache: this.cache, tracker: desk.tracker, settings: options.rewards });
+    this.rewards.onSample = (total) => {
+      desk.metrics.set(ENGINE_METRICS.rewardsAccrued, total);
+      const store = desk.persistence;
+      if (store?.rewards !== undefined) desk.transaction(() => store.rewards!(this.rewards.note(options.clock.now())));
+    };
+    if (options.restore?.rewards) this.rewards.restore(options.restore.rewards);
     this.#host = new StrategyHost({
+      rewards: (id) => this.rewards.snapshot(id),
       clock: options.clock,
       log: options.log,
       cache: this.cache,
@@ -354,6 +365,7 @@ export class TradingEngine {
     const checkEvery = this.#opts.health?.checkEveryMs ?? DEFAULT_HEALTH_CHECK_MS;
     if (checkEvery > 0) subs.add(interval(checkEvery, clock.scheduler).subscribe(() => this.#health.check()));
     this.#health.started();
+    this.rewards.start();
     let started = false;
     const startStrategies = () => {
       if (started || desk.stopped) return;
@@ -399,6 +411,7 @@ export class TradingEngine {
     if (desk.stopped) return;
     desk.releaseHeldFills();
     this.#host.stop();
+    this.rewards.stop();
     desk.stopped = true;
     if (!options.keepOrders) {
       // orders not answered yet are cancelled once the venue acknowledges them; orders waiting
@@ -550,6 +563,7 @@ export class TradingEngine {
       strategies: this.#host.states(),
       stop: this.#stopReport,
       alerts: this.#alerts,
+      rewards: this.rewards.summary(),
     });
   }
 

@@ -6,7 +6,8 @@ import { IdAllocator } from './id-allocator.ts';
 import { PendingCreations } from './pending-creations.ts';
 import type { RunStore } from './run-store.ts';
 import type { LoadedRun } from './store-types.ts';
-import { ACCOUNT_CURSOR } from './store-status.ts';
+import { ACCOUNT_CURSOR, REWARDS_CURSOR } from './store-status.ts';
+import { parseRewardsNote } from '../engine/reward-accrual.ts';
 import { settlementNote, settlementsOf } from './settlements.ts';
 
 /** Name of the cursor holding the newest fill time seen (the fills poller resumes there). */
@@ -58,6 +59,9 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     journal(event: JournaledEvent) {
       store.journal(event);
     },
+    rewards(note) {
+      store.setCursor(REWARDS_CURSOR, JSON.stringify(note), note.at);
+    },
     settlement(s) {
       const note = settlementNote(s);
       store.setCursor(note.name, note.value, s.at);
@@ -77,6 +81,7 @@ export function restoreFromStore(store: RunStore): EngineRestore & { readonly fi
     fills: state.fills,
     heartbeatId: state.heartbeatId,
     settlements: settlementsOf(state.cursors),
+    rewards: parseRewardsNote(state.cursors[REWARDS_CURSOR]),
     fillsSinceMs: fillsResumeMs(state),
     resumed: state.orders.length > 0 || state.fills.length > 0,
   };

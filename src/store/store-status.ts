@@ -7,6 +7,7 @@ import { describeJournalEvent } from './journal-entry.ts';
 import type { StoreSnapshot } from './store-reader.ts';
 import type { JournalInput } from './store-types.ts';
 import { SETTLEMENT_NOTE_PREFIX, settlementsOf } from './settlements.ts';
+import { parseRewardsNote, rewardsSummaryOf, type RewardsSummary } from '../engine/reward-accrual.ts';
 
 /**
  * What `clobot status` reports, JSON-ready: money as exact decimal strings, times as ISO 8601.
@@ -39,6 +40,8 @@ export interface StatusReport {
   readonly strategies: readonly StatusStrategy[];
   /** Markets that resolved during the run, with the positions settled at their payout. */
   readonly settled: readonly StatusSettlement[];
+  /** Our estimated liquidity rewards as of the latest sample (docs/rewards.md), apart from PnL; null before any. */
+  readonly rewards: (RewardsSummary & { readonly at: string }) | null;
   /** Fills whose trade FAILED on chain: void, out of the positions and PnL above (their orders keep the size the venue matched). */
   readonly voidedFills: readonly StatusVoidedFill[];
   readonly openOrders: readonly StatusOrder[];
@@ -58,6 +61,8 @@ export interface StatusAccount extends AccountFigures {
 
 /** The store cursor holding the newest AccountNote (JSON, money in Micros) but the cash. */
 export const ACCOUNT_CURSOR = 'account';
+/** The cursor of our latest reward accrual (engine/reward-accrual.ts `RewardsNote`, JSON). */
+export const REWARDS_CURSOR = 'rewards';
 
 /** The account note as the cursor keeps it. */
 export interface StoredAccountNote {
@@ -172,6 +177,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
     account: { ...accountFigures(totals, reserved), source: note?.source ?? 'unknown', marks: note ? 'run' : 'last fill price', outside },
     positions,
     strategies: s.ledger.figures(s.portfolio, mark).map((f) => ({ strategyId: f.strategyId, ...strategyAccount(f) })),
+    rewards: rewardsOf(s.cursors),
     settled: settlementsOf(s.cursors).map((m) => ({
       conditionId: m.conditionId,
       winner: m.winnerTokenId ?? null,
@@ -203,7 +209,7 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
       status: o.status,
       updatedAt: iso(o.updatedAt),
     })),
-    cursors: Object.fromEntries(Object.entries(s.cursors).filter(([name]) => !name.startsWith(SETTLEMENT_NOTE_PREFIX))),
+    cursors: Object.fromEntries(Object.entries(s.cursors).filter(([name]) => !name.startsWith(SETTLEMENT_NOTE_PREFIX) && name !== REWARDS_CURSOR)),
     events: s.events.map((e) => ({ seq: e.seq, at: iso(e.at), type: e.type, strategyId: e.strategyId ?? null, text: describeJournalEvent(e.event), event: e.event })),
   };
 }
@@ -211,4 +217,10 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
 function iso(ms: number): string {
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
+}
+
+/** The run's reward accrual from its note, with when it was taken; null without a note. */
+function rewardsOf(cursors: Readonly<Record<string, string>>): StatusReport['rewards'] {
+  const note = parseRewardsNote(cursors[REWARDS_CURSOR]);
+  return note === undefined ? null : { at: iso(note.at), ...rewardsSummaryOf(note) };
 }

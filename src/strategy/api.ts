@@ -149,6 +149,33 @@ export interface StrategyContext<P = unknown> {
   event(eventId: string): EventSnapshot | undefined;
   /** The events of the strategy's markets, each once, in the order of its tokens. */
   events(): readonly EventInfo[];
+  /**
+   * The strategy's running estimate of its liquidity rewards (docs/rewards.md): every sample of
+   * the run (each `sampleMs` on its clock), each market that pays rewards is scored from the
+   * book and our resting orders, and the market's reward for the sample is split between our
+   * strategies by their scores. The same in live, paper and backtest runs. Apart from trading PnL.
+   */
+  rewards(): RewardsSnapshot;
+}
+
+/** `ctx.rewards()`: USDC accrued (estimated, unrounded), and per market. */
+export interface RewardsSnapshot {
+  /** How often the run samples, ms. */
+  readonly sampleMs: number;
+  /** Samples taken so far. */
+  readonly samples: number;
+  /** The strategy's estimated accrual so far, USDC. */
+  readonly total: number;
+  readonly markets: readonly {
+    readonly conditionId: string;
+    /** The strategy's accrual in the market, USDC. */
+    readonly reward: number;
+    /** Samples of the market so far, and those in which the run scored. */
+    readonly samples: number;
+    readonly scoringSamples: number;
+    /** The run's share of the market at the latest sample, 0 to 1. */
+    readonly lastShare: number;
+  }[];
 }
 
 type Out = OrderIntent[] | OrderIntent | void | undefined;

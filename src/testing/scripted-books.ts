@@ -23,6 +23,11 @@ export interface ScriptedMarketOptions {
   /** Outcome names; default Yes and No. */
   readonly outcomes?: readonly [string, string];
   /**
+   * The market pays liquidity rewards (docs/rewards.md): USDC a day, the minimum size in shares
+   * (decimal text) and the band in cents; `MarketSnapshot.rules.rewards` shows them.
+   */
+  readonly rewards?: { readonly dailyRate: number; readonly minSize: string; readonly maxSpreadCents: number };
+  /**
    * The event the market belongs to: its slug, or the event's description. Markets naming the
    * same slug are that event's markets (in the order added); its flags are set by the first
    * market that names it (a later one that says otherwise is an error). A neg-risk event's markets
@@ -104,6 +109,11 @@ export class ScriptedBooks {
     const event = options.event === undefined ? undefined : this.#event(options.event, slug);
     event?.markets.push(conditionId);
     const negRisk = options.negRisk ?? event?.negRisk ?? false;
+    const rewards = options.rewards;
+    if (rewards !== undefined) {
+      decimal(rewards.minSize, `market '${slug}' rewards.minSize`);
+      if (!(rewards.dailyRate >= 0) || !(rewards.maxSpreadCents > 0)) throw new TestingError(`scriptedBooks: market '${slug}' rewards: dailyRate must be >= 0 and maxSpreadCents > 0`);
+    }
     this.#markets.push({
       conditionId,
       question: options.question ?? `${slug}?`,
@@ -119,6 +129,7 @@ export class ScriptedBooks {
         { tokenId: yes, outcome: first },
         { tokenId: no, outcome: second },
       ],
+      ...(rewards !== undefined ? { rewards: { dailyRate: rewards.dailyRate, minSize: rewards.minSize, maxSpreadCents: rewards.maxSpreadCents } } : {}),
     });
     this.#conditionOf.set(yes, conditionId);
     this.#conditionOf.set(no, conditionId);

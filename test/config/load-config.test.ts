@@ -95,7 +95,7 @@ describe('loadConfig: a valid config', () => {
     // a 77-digit token id and a hex condition id written without quotes keep every digit
     expect(config.data.markets?.tokenIds).toEqual(['71321045679252212594626385532706912750332728571942532289631379312455583992563', '42']);
     expect(config.data.markets?.conditionIds).toEqual(['0xabcdef0000000000000000000000000000000000000000000000000000000001']);
-    expect(config.data.markets?.filter).toEqual({ tags: ['weather'], active: true, acceptingOrders: true, maxCount: 3 });
+    expect(config.data.markets?.filter).toEqual({ tags: ['weather'], active: true, acceptingOrders: true, rewards: false, maxCount: 3 });
     expect(config.strategies.map((s) => [s.id, s.enabled, s.marketsFrom])).toEqual([
       ['mm', true, 'data'],
       ['taker', false, 'strategy'],
@@ -130,6 +130,7 @@ describe('loadConfig: a valid config', () => {
       stopDeadlineMs: 30_000,
       orphans: 'adopt',
       accountSyncMs: 30_000,
+      rewardSampleMs: 60_000,
       signing: { helpers: 0, spinMs: 0 },
       busyPoll: false,
     });

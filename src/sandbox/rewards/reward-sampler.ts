@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { AlignedTimer } from '../../core/aligned-timer.ts';
 import type { Clock } from '../../core/clock.ts';
 import { DAY_MS, makerScore, orderScore, quoteInYesTerms, REWARD_SAMPLE_MS, sampleMarket, sampleReward, shareOf, type RewardQuote, type RewardRules } from '../../core/rewards.ts';
 import type { ConditionId } from '../../core/types.ts';
@@ -59,10 +59,9 @@ export class RewardSampler {
   readonly sampleMs: number;
   readonly #world: World;
   readonly #engine: SandboxEngine;
-  readonly #clock: Clock;
   readonly #byAddress = new Map<string, Map<ConditionId, MarketAccrual>>();
   readonly #markets = new Map<ConditionId, MarketSampleState>();
-  #timer: Subscription | undefined;
+  readonly #timer: AlignedTimer;
   #samples = 0;
   #lastSampleAt: number | undefined;
 
@@ -72,30 +71,16 @@ export class RewardSampler {
     this.sampleMs = sampleMs;
     this.#world = world;
     this.#engine = engine;
-    this.#clock = clock;
+    this.#timer = new AlignedTimer(clock, sampleMs, (at) => this.sample(at));
   }
 
   /** Samples at every multiple of `sampleMs` from now on (no-op when running). */
   start(): void {
-    if (this.#timer !== undefined) return;
-    this.#schedule();
+    this.#timer.start();
   }
 
   stop(): void {
-    const t = this.#timer;
-    this.#timer = undefined;
-    t?.unsubscribe();
-  }
-
-  /** One fresh action per sample, aimed at the next multiple of `sampleMs` (no drift, no chain). */
-  #schedule(): void {
-    const now = this.#clock.now();
-    const next = (Math.floor(now / this.sampleMs) + 1) * this.sampleMs;
-    this.#timer = this.#clock.scheduler.schedule(() => {
-      if (this.#timer === undefined) return;
-      this.sample(next);
-      if (this.#timer !== undefined) this.#schedule();
-    }, next - now);
+    this.#timer.stop();
   }
 
   /** Samples every open, seeded reward market at `now` (the timer calls it; tests may too). */
