@@ -131,6 +131,7 @@ describe('loadConfig: a valid config', () => {
       orphans: 'adopt',
       accountSyncMs: 30_000,
       rewardSampleMs: 60_000,
+      postOnlyAfterRestartMs: 120_000,
       signing: { helpers: 0, spinMs: 0 },
       busyPoll: false,
     });
