@@ -68,8 +68,10 @@ describe('the WS feed watchdog', () => {
       // ceil(tokens / 3) connections, each subscribed
       const expected = Math.ceil(tokens.length / 3);
       await until('every connection open', () => session.marketData.summary().connections === expected);
-      const ws = (await (await fetch(`${rig.sandbox.url}/admin/ws`)).json()) as { connections: number; subscriptions: number };
-      expect(ws).toMatchObject({ connections: expected, subscriptions: tokens.length });
+      // the sandbox counts a subscription once its message is read: wait for every one
+      const adminWs = async () => (await (await fetch(`${rig.sandbox.url}/admin/ws`)).json()) as { connections: number; subscriptions: number };
+      for (const deadline = Date.now() + 10_000; (await adminWs()).subscriptions !== tokens.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect(await adminWs()).toMatchObject({ connections: expected, subscriptions: tokens.length });
       await until('books over WS', () => tokens.every((t) => booksSince(t, 0) > 0));
       expect(session.marketData.summary().silences).toBe(0);
 
