@@ -36,7 +36,9 @@ function config(resolution: Record<string, unknown>): Record<string, unknown> {
 describe('venue.embedded.resolution', () => {
   it('resolves the first markets of a paper run against the embedded sandbox, which settles them', async () => {
     const path = join(dir, 'paper.yaml');
-    writeFileSync(path, stringify(config({ markets: 2, withinMs: 2_500, resolveAfterMs: 500 })));
+    // the markets close within 8 s: the paper purchase, held for its market's matching delay
+    // (seconds_delay, up to 3 s in this world), must fill before its market closes
+    writeFileSync(path, stringify(config({ markets: 2, withinMs: 8_000, resolveAfterMs: 500 })));
     const session = await startRunSession({ config: loadConfig(path, {}, { cwd: dir }), logger: createLogger({ level: 'silent' }) });
     try {
       const engine = session.engine;
