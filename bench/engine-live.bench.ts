@@ -10,6 +10,9 @@
  * with and without the store) and CLOBOT_BENCH_TICK_ONLY=1 (skip the memory and poll tables).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Alerter } from '../src/telemetry/alerter.ts';
 import { once } from 'node:events';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
@@ -84,16 +87,17 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
   let floorMs = 0;
   const storeDir = mkdtempSync(join(tmpdir(), 'clobot-bench-store-'));
   const allRows = [
-    ['in-thread signing', 0, false, false],
-    ['in-thread signing + SQLite store', 0, true, false],
-    ['in-thread signing, busy-poll loop', 0, false, true],
-    ['in-thread signing + SQLite store, busy-poll loop', 0, true, true],
-    ['1 helper thread, spinning 200 ms', 1, false, false],
-    ['1 helper thread, spinning 200 ms, busy-poll loop', 1, false, true],
+    ['in-thread signing', 0, false, false, false],
+    ['in-thread signing, alerts on (4 targets failing or hanging)', 0, false, false, true],
+    ['in-thread signing + SQLite store', 0, true, false, false],
+    ['in-thread signing, busy-poll loop', 0, false, true, false],
+    ['in-thread signing + SQLite store, busy-poll loop', 0, true, true, false],
+    ['1 helper thread, spinning 200 ms', 1, false, false, false],
+    ['1 helper thread, spinning 200 ms, busy-poll loop', 1, false, true, false],
   ] as const;
   // CLOBOT_BENCH_ROWS=defaults: only the rows of the defaults (no busy polling, no helper thread)
   const defaultsOnly = process.env.CLOBOT_BENCH_ROWS === 'defaults';
-  for (const [label, helpers, withStore, busyPoll] of allRows.filter(([, helpers, , busyPoll]) => !defaultsOnly || (helpers === 0 && !busyPoll))) {
+  for (const [label, helpers, withStore, busyPoll, alertsOn] of allRows.filter(([, helpers, , busyPoll]) => !defaultsOnly || (helpers === 0 && !busyPoll))) {
     const sandbox = await startSandboxProcess(sandboxArgs);
     const url = sandbox.url;
     const clock = new LiveClock();
@@ -164,6 +168,8 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         log: silent,
       });
       engine.start();
+      const alerts = alertsOn ? await startBenchAlerts() : undefined;
+      if (alerts) engine.bus.subscribe(alerts.alerter.listener);
       const stopPolling = busyPoll ? keepEventLoopPolling() : undefined;
       // warm-up: the same path until the JIT has settled (TurboFan compiling on the second core
       // stretches rounds for the first few thousand), its posts answered in-process (30,000 posts
@@ -186,6 +192,8 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
         }
         // a distinct hash each round, so the cache never drops the book as unchanged
         const text = bookText.replace(/"hash":"[^"]*"/, `"hash":"bench${i}"`);
+        // alerts on: an alert every 10 rounds, through the bus listener, to targets that keep failing
+        if (alerts && i % 10 === 0) alerts.raise(clock.now());
         cpu0 = cpuMs();
         t0 = performance.now();
         const [book] = decodeOrderBooksText(text, clock.now());
@@ -197,6 +205,7 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       await engine.stop({ keepOrders: true });
       execution.close();
       store?.close();
+      await alerts?.close();
       if (t0 > 0) {
         record();
         late++;
@@ -242,10 +251,53 @@ async function tickToTrade(sandboxArgs: string[]): Promise<BenchTable> {
       'late: rounds whose post had not left when the next book came (counted with their wait so far)',
       'rounds with a GC: rounds during which V8 collected garbage (PerformanceObserver gc entries); "p99 without them" is p99 of the others',
       'CPU: the CPU time the whole process (every thread) used during the round, from getrusage (process.cpuUsage): wall time beyond it is time the thread did not run (the VM or the OS gave the core to another); a round that waited counts only what it ran',
+      'alerts on: the run\'s Alerter on the engine\'s bus with 4 targets (json and discord answer 500, slack and telegram never answer; 150 ms timeout, retried every 50-400 ms), a strategy-fault alert raised through its listener every 10 books; compare its p50 with the in-thread row above it (same run)',
       '15 signatures alone: the in-thread signing of a 15-order batch and nothing else, at the same spacing (the share of a round no engine change removes)',
       'machine floor: a bare CPU loop as long as the in-thread 15-order p50, run at the same spacing: its p99 is what this machine (its scheduler, other processes) adds to any window that long',
       'busy-poll loop (execution.busyPoll): the event loop polls between books instead of sleeping, so the thread keeps its CPU and caches (one core at 100%; src/core/busy-poll.ts)',
     ],
+  };
+}
+
+/**
+ * Alerts to receivers that fail (500) or hang (no answer), on loopback, for the alerts-on row:
+ * the sending, timeouts and retries all happen in this process while the engine ticks.
+ */
+async function startBenchAlerts(): Promise<{ alerter: Alerter; raise(at: number): void; close(): Promise<void> }> {
+  const hanging: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/fail') res.writeHead(500).end('{"error":"down"}');
+    else hanging.push(res);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const url = (path: string) => new Secret(`http://127.0.0.1:${port}${path}`);
+  const alerter = new Alerter({
+    config: {
+      targets: [
+        { format: 'json', url: url('/fail') },
+        { format: 'discord', url: url('/fail') },
+        { format: 'slack', url: url('/hang') },
+        { format: 'telegram', url: url('/hang'), chatId: '1' },
+      ],
+      minIntervalMs: 0,
+      attempts: 1_000,
+      timeoutMs: 150,
+    },
+    run: 'bench',
+    backoffMs: 50,
+  });
+  return {
+    alerter,
+    raise: (at) => alerter.listener({ type: 'fault', strategyId: 'other', message: 'bench alert', at }),
+    async close() {
+      alerter.close();
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
   };
 }
 
