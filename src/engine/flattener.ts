@@ -30,6 +30,8 @@ export interface FlattenerParts {
 
 interface Flatten {
   readonly bandCents: number;
+  /** When it started (clock time, epoch ms). */
+  readonly since: number;
   phase: 'cancelling' | 'selling' | 'settling';
   /** Client order ids of its SELLs. */
   readonly orders: Set<string>;
@@ -63,6 +65,12 @@ export class Flattener {
     return this.#run !== undefined;
   }
 
+  /** The flatten under way (its band, when it started), if any: the run's health reads `reduceOnly` meanwhile. */
+  get under(): { readonly bandCents: number; readonly since: number } | undefined {
+    const run = this.#run;
+    return run === undefined ? undefined : { bandCents: run.bandCents, since: run.since };
+  }
+
   /** Positions the run holds now, by strategy (size in micros > 0). */
   positions(): { strategyId: string; tokenId: string; size: number }[] {
     const out: { strategyId: string; tokenId: string; size: number }[] = [];
@@ -75,7 +83,7 @@ export class Flattener {
   /** Starts a flatten (the halt is on and the cancels asked for already); returns how many positions it will close. */
   begin(bandCents: number): number {
     const { desk } = this.#p;
-    const run: Flatten = { bandCents, phase: 'cancelling', orders: new Set(), why: new Map(), unsellable: new Map(), placed: 0, undo: [], advanceQueued: false };
+    const run: Flatten = { bandCents, since: desk.clock.now(), phase: 'cancelling', orders: new Set(), why: new Map(), unsellable: new Map(), placed: 0, undo: [], advanceQueued: false };
     this.#run = run;
     run.undo.push(desk.bus.subscribe((event) => this.#heard(run, event)));
     this.#later(run, FLATTEN_CANCEL_WAIT_MS, () => this.#sell(run));

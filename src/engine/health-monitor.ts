@@ -24,6 +24,8 @@ export interface HealthSources {
   readonly strategies: () => Readonly<Record<string, string>>;
   /** An order in SUBMIT_UNKNOWN longer than this is a `submitUnknown` reason, ms. */
   readonly submitUnknownLimitMs: number;
+  /** The flatten under way (its band, since when), if any (the flattener's); absent: none ever. */
+  readonly flattening?: () => { readonly bandCents: number; readonly since: number } | undefined;
 }
 
 const NOT_STARTED: HealthState = Object.freeze({ health: 'unknown', permission: 'unknown', reasons: Object.freeze([]), since: 0 });
@@ -151,6 +153,9 @@ export class HealthMonitor {
     if (this.#phase === 'notStarted') out.push({ kind: 'notStarted', since: now });
     if (this.#phase === 'stopped') out.push({ kind: 'stopped', since: now });
     if (this.#phase === 'running' && !this.#sawMarketData) out.push({ kind: 'awaitingMarketData', since: now });
+    // before the halts it narrows (listed first among equals)
+    const flatten = s.flattening?.();
+    if (flatten !== undefined) out.push({ kind: 'flattening', bandCents: flatten.bandCents, since: flatten.since });
     for (const halt of s.halts.active()) {
       if (halt.name === 'killSwitch') out.push({ kind: 'killSwitch', reason: halt.reason, since: halt.since });
       else out.push({ kind: 'halt', name: halt.name, reason: halt.reason, latched: halt.latched, since: halt.since });

@@ -50,6 +50,11 @@ export type HealthReason = (
   | { readonly kind: 'killSwitch'; readonly reason: string }
   /** A named halt is on (every halt but the kill switch, which is its own reason). */
   | { readonly kind: 'halt'; readonly name: Exclude<HaltName, 'killSwitch'>; readonly reason: string; readonly latched: boolean }
+  /**
+   * A flatten is under way (the `flatten` command, flattener.ts): its reduce-only SELLs pass the
+   * halts (engine-gates.ts), so while it lasts the halts narrow the permission to `reduceOnly`.
+   */
+  | { readonly kind: 'flattening'; readonly bandCents: number }
   /** A strategy faulted and was stopped (the others run on). */
   | { readonly kind: 'strategyFaulted'; readonly strategyId: string }
   /** The venue is in a restricted mode (425 restarting, 503 cancel-only, post-only). */
@@ -73,6 +78,7 @@ export const HEALTH_REASON_KINDS: readonly HealthReasonKind[] = [
   'submitUnknown',
   'killSwitch',
   'halt',
+  'flattening',
   'strategyFaulted',
   'venueRestricted',
   'rateBudgetFallback',
@@ -108,17 +114,24 @@ const VENUE_EFFECT: Readonly<Record<VenueRestriction, ReasonEffect>> = {
   postOnly: { health: 'degraded', permission: 'allowed' },
 };
 
-/** What one reason makes of health and permission (the state is the worst over its reasons). */
-export function reasonEffect(reason: HealthReason): ReasonEffect {
+/**
+ * What one reason makes of health and permission (the state is the worst over its reasons).
+ * `flattening`: a flatten is under way, and a halt then lets the orders that reduce positions
+ * through (`reduceOnly`), not nothing (`blocked`).
+ */
+export function reasonEffect(reason: HealthReason, flattening = false): ReasonEffect {
   switch (reason.kind) {
     case 'notStarted':
     case 'awaitingMarketData':
     case 'heartbeatPending':
       return { health: 'unknown', permission: 'unknown' };
     case 'stopped':
+      return { health: 'halted', permission: 'blocked' };
     case 'killSwitch':
     case 'halt':
-      return { health: 'halted', permission: 'blocked' };
+      return { health: 'halted', permission: flattening ? 'reduceOnly' : 'blocked' };
+    case 'flattening':
+      return { health: 'halted', permission: 'reduceOnly' };
     case 'heartbeatLate':
       return { health: 'degraded', permission: 'cancelOnly' };
     case 'heartbeatLost':
@@ -153,11 +166,15 @@ export function permissionRank(permission: Permission): number {
   return PERMISSION_RANK[permission];
 }
 
-/** Health and permission over the reasons: the worst of each (`normal`, `allowed` with none); the reasons sorted worst first. */
+/**
+ * Health and permission over the reasons: the worst of each (`normal`, `allowed` with none); the
+ * reasons sorted worst first. With a `flattening` reason among them, the halts read `reduceOnly`.
+ */
 export function assess(reasons: readonly HealthReason[]): { readonly health: Health; readonly permission: Permission; readonly reasons: readonly HealthReason[] } {
   let health: Health = 'normal';
   let permission: Permission = 'allowed';
-  const ranked = reasons.map((reason) => ({ reason, effect: reasonEffect(reason) }));
+  const flattening = reasons.some((r) => r.kind === 'flattening');
+  const ranked = reasons.map((reason) => ({ reason, effect: reasonEffect(reason, flattening) }));
   for (const { effect } of ranked) {
     if (HEALTH_RANK[effect.health] > HEALTH_RANK[health]) health = effect.health;
     if (PERMISSION_RANK[effect.permission] > PERMISSION_RANK[permission]) permission = effect.permission;
@@ -191,6 +208,8 @@ export function describeReason(reason: HealthReason): string {
       return `kill switch: ${reason.reason}`;
     case 'halt':
       return `${reason.name} halt${reason.latched ? ' (latched)' : ''}: ${reason.reason}`;
+    case 'flattening':
+      return `flatten under way (SELLs no lower than ${reason.bandCents} cent(s) under the best bid): only orders that reduce positions go out`;
     case 'strategyFaulted':
       return `strategy ${reason.strategyId} faulted and stopped`;
     case 'venueRestricted':

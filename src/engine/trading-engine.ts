@@ -95,6 +95,7 @@ export class TradingEngine {
   readonly #tally: RunTally;
   readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
+  readonly #flattener: Flattener;
   readonly #venue: VenueStateTracker;
   /** Our estimated liquidity rewards (docs/rewards.md), apart from trading PnL. */
   readonly rewards: RewardAccrual;
@@ -145,6 +146,8 @@ export class TradingEngine {
       tracker: desk.tracker,
       strategies: () => this.#host.states(),
       submitUnknownLimitMs: options.health?.submitUnknownLimitMs ?? DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS,
+      // the flattener is made below (a look before that finds no flatten)
+      flattening: () => this.#flattener?.under,
     });
     desk.bus.subscribe(this.#health.listener);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler, this.#venue);
@@ -232,6 +235,7 @@ export class TradingEngine {
     for (const s of options.strategies) this.#host.add(s);
     const configParams = new Map<string, Readonly<Record<string, unknown>>>();
     for (const s of options.strategies) if (s.configParams) configParams.set(s.id, s.configParams);
+    this.#flattener = new Flattener({ desk, cache: this.cache, ledger: this.ledger, closePositions: (id, sells) => this.#router.closePositions(id, sells) });
     this.#commands = new CommandRunner({
       desk,
       host: this.#host,
@@ -240,7 +244,7 @@ export class TradingEngine {
       tell: (event) => this.lifecycle(event),
       cancelOnHalt: options.cancelOnHalt ?? true,
       configParams,
-      flattener: new Flattener({ desk, cache: this.cache, ledger: this.ledger, closePositions: (id, sells) => this.#router.closePositions(id, sells) }),
+      flattener: this.#flattener,
     });
   }
 

@@ -194,6 +194,14 @@ describe('control API: actions', () => {
     // pushed over the message WebSocket as they happened
     await waitFor('the flatten fills on the WebSocket', () => fills.every((f) => messages.some((m) => m.type === 'fill' && m.fill.tradeId === f.tradeId)));
     expect(messages.some((m) => m.type === 'command' && (m.result as { phase?: string }).phase === 'verified')).toBe(true);
+    // while it ran the permission read reduceOnly (its SELLs pass the halt), then blocked (the halt stays)
+    const permissions = messages.flatMap((m) => (m.type === 'health' ? [m.health.permission] : []));
+    const during = permissions.lastIndexOf('reduceOnly');
+    expect(during, permissions.join()).toBeGreaterThanOrEqual(0);
+    expect(permissions.slice(during + 1)).toEqual(['blocked']);
+    expect(messages.some((m) => m.type === 'health' && m.health.reasons.some((r) => (r as { kind: string; text: string }).kind === 'flattening' && (r as { text: string }).text.includes('10 cent(s)')))).toBe(true);
+    const after = await call('GET', '/api/health');
+    expect(after.body.health).toMatchObject({ health: 'halted', permission: 'blocked' });
     // trading stays halted: the strategy's quotes are denied
     expect(engine.halts.map((h) => h.name)).toEqual(['manual']);
     const again = await call('POST', '/api/flatten', { body: { bandCents: 200 } });

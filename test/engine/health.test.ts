@@ -76,6 +76,7 @@ describe('health: what each reason makes of the run', () => {
       { kind: 'submitUnknown', orders: 1, oldestMs: 45_000, limitMs: 30_000, since: 0 },
       { kind: 'killSwitch', reason: '5 rejects in a row', since: 0 },
       { kind: 'halt', name: 'manual', reason: 'drill', latched: false, since: 0 },
+      { kind: 'flattening', bandCents: 5, since: 0 },
       { kind: 'strategyFaulted', strategyId: 'mm', since: 0 },
       { kind: 'venueRestricted', state: 'cancelOnly', retryAfterMs: 10_000, since: 0 },
       { kind: 'rateBudgetFallback', detail: 'redis unreachable', since: 0 },
@@ -94,6 +95,7 @@ describe('health: what each reason makes of the run', () => {
       'submitUnknown atRisk/allowed',
       'killSwitch halted/blocked',
       'halt halted/blocked',
+      'flattening halted/reduceOnly',
       'strategyFaulted degraded/allowed',
       'venueRestricted atRisk/cancelOnly',
       'rateBudgetFallback degraded/allowed',
@@ -102,6 +104,12 @@ describe('health: what each reason makes of the run', () => {
     const mixed = assess([samples[6]!, samples[4]!, samples[2]!]);
     expect(mixed).toMatchObject({ health: 'degraded', permission: 'cancelOnly' });
     expect(mixed.reasons.map((r) => r.kind)).toEqual(['heartbeatLate', 'feedSilent', 'awaitingMarketData']);
+    // a flatten under way: its reduce-only SELLs pass every halt, so the halts read reduceOnly; what
+    // stops them still (a late heartbeat, the engine stopped) narrows it further
+    expect(pair({ ...assess([samples[10]!, samples[9]!, samples[11]!]), since: 0 })).toBe('halted/reduceOnly');
+    expect(assess([samples[11]!, samples[10]!]).reasons.map((r) => r.kind)).toEqual(['flattening', 'halt']);
+    expect(pair({ ...assess([samples[10]!, samples[11]!, samples[4]!]), since: 0 })).toBe('halted/cancelOnly');
+    expect(pair({ ...assess([samples[11]!, samples[1]!]), since: 0 })).toBe('halted/blocked');
     // unknown is never taken as healthy: it is worse than normal, better than degraded
     expect(worsened({ health: 'normal', permission: 'allowed' }, { health: 'unknown', permission: 'allowed' })).toBe(true);
     expect(worsened({ health: 'degraded', permission: 'allowed' }, { health: 'unknown', permission: 'unknown' })).toBe(true);
@@ -287,6 +295,31 @@ describe('engine.health()', () => {
     w.clock.advanceBy(100);
     await stopping;
     expect(w.engine.health().reasons.map((r) => r.kind)).toEqual(['stopped', 'killSwitch']);
+  });
+
+  it('a flatten: halted/reduceOnly while it is under way (its SELLs pass the halt), halted/blocked once it ended and the halt stays', () => {
+    const w = engineOn();
+    w.engine.start();
+    w.tick();
+    expect(w.engine.tracker.open().length).toBeGreaterThan(0);
+    const started = w.engine.command({ type: 'flatten', bandCents: 3 });
+    expect(started).toMatchObject({ ok: true, phase: 'started' });
+    expect(w.engine.health()).toMatchObject({ health: 'halted', permission: 'reduceOnly' });
+    expect(w.engine.health().reasons).toMatchObject([
+      { kind: 'flattening', bandCents: 3, since: T0 + 100 },
+      { kind: 'halt', name: 'manual', reason: 'flatten' },
+    ]);
+    expect(describeHealth(w.engine.health())).toContain('only orders that reduce positions go out');
+    // the first change was straight to reduceOnly (never blocked during the flatten)
+    expect(w.changes.at(-1)).toMatchObject({ health: 'halted', permission: 'reduceOnly' });
+    let verified = false;
+    w.engine.bus.subscribe((e) => {
+      if (e.type === 'command' && e.result.phase === 'verified') verified = true;
+    });
+    for (let i = 0; i < 100 && !verified; i++) w.clock.advanceBy(100);
+    expect(verified).toBe(true);
+    expect(w.engine.health()).toMatchObject({ health: 'halted', permission: 'blocked', reasons: [{ kind: 'halt', name: 'manual', reason: 'flatten' }] });
+    expect(w.changes.slice(-2).map(pair)).toEqual(['halted/reduceOnly', 'halted/blocked']);
   });
 
   it('the heartbeat: pending until acknowledged, late and lost when the venue stops answering, normal when it answers again', () => {
