@@ -170,7 +170,8 @@ export class AccountSync {
    * replays the same cash).
    */
   cashMoved(at: number, effect: Micros): void {
-    if (!this.#settings || !this.#fence.anchored || this.#desk.stopped) return;
+    // also while stopping: the stop's last look at our fills books fills the readings may hold
+    if (!this.#settings || !this.#fence.anchored) return;
     this.#fence.event(at, effect);
     const cash = this.#fence.cash()!;
     if (cash === this.#portfolio.balance()) return;
