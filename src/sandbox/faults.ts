@@ -74,6 +74,8 @@ export interface FaultSettings {
    * and is silent. Subscriptions made meanwhile are kept; turned off, messages flow again.
    */
   readonly wsSilent: boolean;
+  /** Share (0..1) of the user channel's `trade` messages sent twice, as the venue re-sends one (src/sandbox/ws/user-channel.ts). */
+  readonly wsUserResendRate: number;
   /**
    * The venue's clock runs this far ahead of ours (negative: behind), ms: `GET /time` answers it
    * and the L1/L2 timestamp window is judged by it, as a venue whose clock differs from the
@@ -113,6 +115,7 @@ export const DEFAULT_FAULTS: FaultSettings = Object.freeze({
   settlementFailRate: 0,
   matchingDelayMs: null,
   wsSilent: false,
+  wsUserResendRate: 0,
   clockSkewMs: 0,
   restart: null,
   pageFault: null,
@@ -138,6 +141,7 @@ const patchSchema = z
     settlementFailRate: z.number().min(0).max(1),
     matchingDelayMs: z.number().int().min(0).max(MAX_DELAY_MS).nullable(),
     wsSilent: z.boolean(),
+    wsUserResendRate: z.number().min(0).max(1),
     clockSkewMs: z.number().int().min(-86_400_000).max(86_400_000),
     restart: z
       .strictObject({

@@ -40,6 +40,7 @@ import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-fl
 import { installNegRiskEpisodes } from './flow/install-episodes.ts';
 import type { NegRiskEpisodeOptions } from './flow/neg-risk-episodes.ts';
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
+import { installUserChannel } from './ws/install-user-channel.ts';
 import { PAGE_SIZE } from './cursor.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
@@ -303,6 +304,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   installSyntheticFlow(app, ctx, ctx.engine, options.flow);
   installNegRiskEpisodes(app, ctx, options.episodes);
   installMarketChannel(app, ctx, ctx.engine, options.ws);
+  installUserChannel(app, ctx, options.ws);
   installMarketResolution(app, ctx, options.resolution, options.logger);
   installMarketCreation(app, ctx, options.newMarkets, options.logger);
   return app;

@@ -34,6 +34,7 @@ interface SandboxFlags {
   resolveWithinMs: number;
   newMarketsEvery: number;
   wsSilent: boolean;
+  wsUserResendRate: number;
   resolveAfterMs: number;
   settleMinedMs: number;
   settleConfirmedMs: number;
@@ -79,6 +80,7 @@ export function registerSandbox(program: Command): void {
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
+    .option('--ws-user-resend-rate <x>', 'share of the user channel\'s trade messages sent twice, as the venue re-sends, 0..1 (seeded)', parseShare, 0)
     .option('--resolve-within-ms <n>', 'their end dates fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--resolve-after-ms <n>', 'a closed market resolves this long after it closed, ms', parseIntOption(0, 2_592_000_000), 2_000)
     .option('--settle-mined-ms <n>', 'our trades go MINED (or RETRYING) about this long after they match, ms', parseIntOption(0, 600_000), 2_000)
@@ -128,6 +130,7 @@ export function registerSandbox(program: Command): void {
           mode: flags.mode,
           ignoreHeartbeats: flags.ignoreHeartbeats,
           wsSilent: flags.wsSilent,
+          wsUserResendRate: flags.wsUserResendRate,
           clockSkewMs: flags.clockSkewMs,
           settlementMinedMs: flags.settleMinedMs,
           settlementConfirmedMs: flags.settleConfirmedMs,

@@ -1,5 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../../core/clock.ts';
 import { formatMicros, type Micros } from '../../core/fixed.ts';
@@ -8,6 +7,7 @@ import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { BookChanged, SimEvent, TickSizeChanged, TokenTop, Trade } from '../../sim/types.ts';
 import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.ts';
 import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';
+import { serveUpgrades } from './channel-upgrades.ts';
 import { rawDataText } from './raw-data-text.ts';
 
 /** Paths the market channel answers on (the root mount and the trading prefix). */
@@ -128,7 +128,7 @@ export class MarketChannel {
   readonly #maxConnectionsPerCaller: number;
   readonly #maxSubscriptionsPerCaller: number;
   readonly #unlisten: () => void;
-  #server: Server | undefined;
+  #detach: (() => void) | undefined;
   #closed = false;
   #sent = 0;
   #pings = 0;
@@ -152,9 +152,8 @@ export class MarketChannel {
 
   /** Serves the channel on `server`'s upgrade requests for the channel's paths. */
   attach(server: Server): void {
-    if (this.#server !== undefined) throw new Error('MarketChannel.attach: already attached');
-    this.#server = server;
-    server.on('upgrade', this.#onUpgrade);
+    if (this.#detach !== undefined) throw new Error('MarketChannel.attach: already attached');
+    this.#detach = serveUpgrades(server, this.#paths, this.#wss, () => this.#closed, (ws, request) => this.#accept(ws, request.socket.remoteAddress ?? 'unknown'));
   }
 
   stats(): MarketChannelStats {
@@ -185,31 +184,12 @@ export class MarketChannel {
     if (this.#closed) return;
     this.#closed = true;
     this.#unlisten();
-    this.#server?.off('upgrade', this.#onUpgrade);
+    this.#detach?.();
     for (const c of [...this.#connections]) this.#drop(c);
     this.#wss.close();
   }
 
   // ------------------------------------------------------------------------ connections
-
-  readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = request.url ?? '';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    if (!this.#paths.has(path)) {
-      // Another upgrade handler may serve this path; answer only when there is none.
-      if ((this.#server?.listenerCount('upgrade') ?? 0) <= 1) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      }
-      return;
-    }
-    if (this.#closed) {
-      socket.destroy();
-      return;
-    }
-    const caller = request.socket.remoteAddress ?? 'unknown';
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, caller));
-  };
 
   #accept(ws: WebSocket, caller: string): void {
     if (this.#closed) {

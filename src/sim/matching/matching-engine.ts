@@ -302,6 +302,11 @@ export class MatchingEngine {
     return this.#settlement?.pending ?? 0;
   }
 
+  /** When the next settlement step of a trade comes due (epoch ms; applied by the next call at or after it), or undefined. */
+  get nextSettlementAtMs(): number | undefined {
+    return this.#settlement?.nextAtMs;
+  }
+
   /** Trades the query's owner took part in (as taker or maker), oldest first. */
   trades(query: OrderQuery = {}): Trade[] {
     return this.#registry.trades(query);
