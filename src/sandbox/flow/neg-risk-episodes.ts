@@ -21,8 +21,9 @@ export interface NegRiskEpisodeOptions {
   /** Shares offered on each outcome (at least the market's minimum size); default 50. */
   readonly sizeShares?: number;
   /**
-   * Share of episodes (0 to 1; default 0) in which one outcome's episode depth is withdrawn when
-   * the first client order reaches any market of the event: a basket sent over the whole set then
+   * Share of episodes (0 to 1; default 0) in which one outcome's depth on the mispriced side (the
+   * episode's quote and the sandbox's own orders behind it) is withdrawn when the first client
+   * order reaches any market of the event: a basket sent over the whole set then
    * fills every leg but that one (the partial fills an arbitrage must survive).
    */
   readonly withdrawLegShare?: number;
@@ -85,8 +86,8 @@ const DEFAULTS = { ratePerHour: 0, gap: [0.02, 0.06] as const, durationMs: [20_0
  * bid under a cheap ask, an ask over a rich bid: the whole quote moved); the sandbox's own depth
  * that would cross it steps back (cancelled), and the episode's quotes are cancelled when it ends, and what traders take of it is gone. Augmented events (an unlisted "Other"
  * outcome) get episodes too: there, a set of listed YES below 1 is no arbitrage. With
- * `withdrawLegShare`, an episode may mark one outcome fragile: its depth is cancelled as the first
- * client order reaches the event, so a basket over the set fills all legs but that one.
+ * `withdrawLegShare`, an episode may mark one outcome fragile: its depth on the mispriced side is
+ * cancelled as the first client order reaches the event, so a basket over the set fills all legs but that one.
  *
  * Deterministic: each event draws from its own seeded stream (`episodes`, event index), stepped
  * every `stepMs` of the sandbox clock. An episode that cannot be placed (a book whose spread
@@ -111,7 +112,7 @@ export class NegRiskEpisodes {
     this.#clock = clock;
     this.#events = events.filter((e) => e.negRisk && !e.closed && e.markets.length >= 2);
     this.#rngs = this.#events.map((e) => Prng.from(seed, 'episodes', e.index));
-    this.#unlisten = engine.onOutsideOrder((req, now) => this.#outsideOrder(req, now));
+    this.#unlisten = engine.onOutsideOrder((req) => this.#outsideOrder(req));
   }
 
   /** Starts stepping on the clock (episodes start by themselves only with a rate above 0). */
@@ -222,7 +223,7 @@ export class NegRiskEpisodes {
       const m = event.markets[i]!;
       const price = prices[i]!;
       const tick = engine.market(m.conditionId)!.tickSize;
-      this.#clearCrossing(m.conditionId, m.tokens[0].tokenId, cheap, price, now);
+      this.#clearCrossing(m.conditionId, m.tokens[0].tokenId, cheap, price);
       const id = this.#quote(m, cheap ? 'ask' : 'bid', price, size, now);
       if (typeof id !== 'string') {
         engine.cancelOrders([...orders, ...behind], owner, now);
@@ -257,17 +258,25 @@ export class NegRiskEpisodes {
   }
 
   /** Cancels the sandbox's own resting orders that would cross an episode order at YES price `price`. */
-  #clearCrossing(conditionId: string, yesToken: string, cheap: boolean, price: Micros, now: number): void {
+  #clearCrossing(conditionId: string, yesToken: string, cheap: boolean, price: Micros): void {
+    // never the episodes' own quotes (another episode's, or this one's behind side)
+    this.#cancelOwn(conditionId, yesToken, (isBid, yesPrice, owner) => owner !== EPISODE_ACCOUNT.owner && (cheap ? isBid && yesPrice >= price : !isBid && yesPrice <= price));
+  }
+
+  /**
+   * Cancels the sandbox's own resting orders (seeded liquidity, flow makers, the episodes) of a
+   * market that `pick` chooses, each seen in the YES frame: a bid (BUY YES or SELL NO) or an ask
+   * (SELL YES or BUY NO) at its YES price.
+   */
+  #cancelOwn(conditionId: string, yesToken: string, pick: (isBid: boolean, yesPrice: Micros, owner: string) => boolean): void {
+    const now = this.#clock.now();
     const byOwner = new Map<string, string[]>();
     for (const o of this.#engine.openOrders({ conditionId })) {
       if (o.owner !== LIQUIDITY_OWNER && !isFlowAccount(o.owner)) continue;
-      if (o.owner === EPISODE_ACCOUNT.owner) continue;
-      // the order in the YES frame: a bid (BUY YES, SELL NO) or an ask (SELL YES, BUY NO)
       const isYes = o.tokenId === yesToken;
       const yesPrice = isYes ? o.price : MICROS_PER_UNIT - o.price;
       const isBid = isYes === (o.side === 'BUY');
-      const crosses = cheap ? isBid && yesPrice >= price : !isBid && yesPrice <= price;
-      if (!crosses) continue;
+      if (!pick(isBid, yesPrice, o.owner)) continue;
       const list = byOwner.get(o.owner);
       if (list) list.push(o.id);
       else byOwner.set(o.owner, [o.id]);
@@ -281,15 +290,24 @@ export class NegRiskEpisodes {
     this.#counts.ended++;
   }
 
-  /** A client order reaches the book: a fragile outcome of its event loses the episode's depth first. */
-  #outsideOrder(req: SimOrderRequest, now: number): void {
+  /**
+   * A client order reaches the book: a fragile outcome of its event loses its depth on the
+   * episode's side first: the episode's quote AND the sandbox's own orders behind it (the seeded
+   * asks of a cheap episode, the bids of a rich one). Withdrawing only the episode's quote left
+   * the pre-episode depth in reach of a basket priced on a book read before the episode had
+   * reached every market, and that leg filled there: no forced partial.
+   */
+  #outsideOrder(req: SimOrderRequest): void {
     if (this.#active.size === 0) return;
     for (const episode of this.#active.values()) {
       if (episode.fragile === undefined || episode.withdrawn) continue;
       if (!episode.event.markets.some((m) => m.tokens[0].tokenId === req.tokenId || m.tokens[1].tokenId === req.tokenId)) continue;
       episode.withdrawn = true;
       this.#counts.withdrawn++;
-      this.#engine.cancelOrders([episode.orders[episode.fragile]!], EPISODE_ACCOUNT.owner, now);
+      const m = episode.event.markets[episode.fragile]!;
+      const cheap = episode.direction === 'cheap';
+      // every own order on the mispriced side (the episode's behind quote is on the other side: kept)
+      this.#cancelOwn(m.conditionId, m.tokens[0].tokenId, (isBid) => isBid !== cheap);
     }
   }
 }
