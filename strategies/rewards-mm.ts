@@ -95,14 +95,20 @@ function fastMove(ctx: StrategyContext<P>, m: MarketState, mid: number, now: num
   return true;
 }
 
-/** The wanted price of one side: `bandShare` of the band from the midpoint, on the tick grid, never crossing the book. */
+/**
+ * The wanted price of one side: `bandShare` of the band from the midpoint, on the tick grid (away
+ * from the midpoint, or the tick nearer it when that one is outside the band: a coarse tick and
+ * a narrow band), never crossing the book.
+ */
 function wanted(rules: RewardRules, tick: number, mid: number, share: number, side: 'bid' | 'ask', best: { bid: number | undefined; ask: number | undefined }): number | undefined {
-  const d = share * rules.maxSpreadCents * 10_000;
+  const band = rules.maxSpreadCents * 10_000;
+  const d = share * band;
   let p = side === 'bid' ? roundToTick(Math.round(mid - d), tick, 'down') : roundToTick(Math.round(mid + d), tick, 'up');
+  if (Math.abs(p - mid) >= band) p = side === 'bid' ? p + tick : p - tick;
   // post-only: a bid at or above the best ask (an ask at or below the best bid) would take
   if (side === 'bid' && best.ask !== undefined && p >= best.ask) p = best.ask - tick;
   if (side === 'ask' && best.bid !== undefined && p <= best.bid) p = best.bid + tick;
-  const inBand = Math.abs(p - mid) < rules.maxSpreadCents * 10_000;
+  const inBand = Math.abs(p - mid) < band;
   return inBand && p >= tick && p <= MICROS_PER_UNIT - tick ? p : undefined;
 }
 

@@ -234,6 +234,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   // chain on the clock (drain what is in flight, then cancel-all, each a round trip), so the clock
   // moves in steps until it is done (bounded by the drain limit): one step is not always enough
   let stopped = false;
+  // the recording ended at \`end\`: no reward sample past it (the stop's clock steps are not data)
+  engine.rewards.stop();
   const stopping = engine.stop({ keepOrders: false }).finally(() => (stopped = true));
   const step = settle + 1;
   for (let waited = 0; !stopped && waited <= 2 * DEFAULT_DRAIN_MS; waited += step) {

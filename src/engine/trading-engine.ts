@@ -415,7 +415,6 @@ export class TradingEngine {
     if (desk.stopped) return;
     desk.releaseHeldFills();
     this.#host.stop();
-    this.rewards.stop();
     desk.stopped = true;
     if (!options.keepOrders) {
       // orders not answered yet are cancelled once the venue acknowledges them; orders waiting
@@ -446,6 +445,9 @@ export class TradingEngine {
         )
         .subscribe({ complete: () => resolve(), error: () => resolve() });
     });
+    // our orders rested (and scored at the venue) until the cancel-all was answered: the reward
+    // estimate samples until then, so it covers the same samples as the venue's accounting
+    this.rewards.stop();
     // the marks and positions outside as the summary shows them, for `clobot status`
     desk.transaction(() => this.#account.record());
     this.heartbeat?.stop();

@@ -46,6 +46,20 @@ describe('rewards-mm (strategies/rewards-mm.ts)', () => {
     expect(run.summary.metrics.pnl.total).toBe('0');
   });
 
+  it('a coarse tick and a narrow band: the tick nearer the midpoint when the one away from it is outside the band', async () => {
+    const script = scriptedBooks();
+    const m = script.market({ tickSize: '0.01', rewards: { dailyRate: 144, minSize: '100', maxSpreadCents: 1.5 } });
+    for (let t = 0; t <= 120_000; t += 30_000) books(script, m, t, '0.19', '0.20');
+    const run = await runStrategy(MM, { books: script });
+    // mid 0.195, half the band 0.75 cents: 0.1875 rounds down to 0.18, 1.5 cents out (the band's edge, scores
+    // nothing): 0.19 instead (0.5 cents); the ask 0.2025 rounds up to 0.21, also out: 0.20 (a NO bid at 0.80)
+    expect(run.orders.map((o) => [o.tokenId, o.side, o.price])).toEqual([
+      [m.yes, 'BUY', px('0.19')],
+      [m.no, 'BUY', px('0.80')],
+    ]);
+    expect(Number(run.summary.rewards.total)).toBeGreaterThan(0);
+  });
+
   it('keeps its queue on a small move and replaces on a real one', async () => {
     const script = scriptedBooks();
     const m = script.market({ rewards: REWARDS });

@@ -1,0 +1,113 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunSession } from '../../src/app/run-session.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { sandboxPrivateKey } from '../../src/config/sandbox-key.ts';
+import { createLogger } from '../../src/core/log.ts';
+import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
+import { sandboxRig, until, type SandboxRig } from '../app/run-helpers.ts';
+import { clobotProcess } from '../cli/clobot-process.ts';
+
+/**
+ * rewards-mm end to end on the sandbox (issue 22, "Done when"): a LIVE run quotes the sandbox's
+ * reward markets, the sandbox pays every maker it samples (its seeded liquidity and synthetic
+ * flow makers too, so our share is a real share), and the run's own estimate
+ * (src/engine/reward-accrual.ts: the venue's book with ours in it, everyone else one maker)
+ * equals the sandbox's accounting for our address within 1% over the run. Both sample at the
+ * multiples of 500 ms of the same wall clock. The run keeps a real SQLite store, and
+ * `clobot status <store>` shows the accrual apart from PnL.
+ */
+
+const SAMPLE_MS = 500;
+/** Scoring samples (all markets) before the run is stopped. */
+const SCORING_SAMPLES = 24;
+const KEY = sandboxPrivateKey(2222);
+const ADDRESS = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex')).toLowerCase();
+
+let rig: SandboxRig;
+
+beforeAll(async () => {
+  rig = await sandboxRig({ seed: 3, markets: 40, events: 10, flow: { enabled: true, intensity: 1 }, rewards: { sampleMs: SAMPLE_MS } }, 'clobot-rewards-mm-');
+});
+
+afterAll(async () => {
+  await rig?.close();
+});
+
+interface AdminRewards {
+  readonly sampleMs: number;
+  readonly samples: number;
+  readonly accounts: readonly { readonly address: string; readonly reward: number; readonly markets: readonly { readonly conditionId: string; readonly reward: number; readonly scoringSamples: number }[] }[];
+}
+
+describe('rewards-mm live on the sandbox', () => {
+  it("accrues a positive reward, and the run's estimate equals the sandbox's accounting within 1%; clobot status shows it", async () => {
+    const path = join(rig.dir, 'rewards-mm.yaml');
+    const store = join(rig.dir, 'run.sqlite');
+    writeFileSync(
+      path,
+      [
+        'mode: live',
+        'venue:',
+        `  baseUrl: ${rig.sandbox.url}`,
+        'data:',
+        '  transport: ws',
+        '  markets:',
+        '    filter: { active: true, acceptingOrders: true, rewards: true, maxCount: 5 }',
+        'strategies:',
+        '  - id: rewards',
+        '    module: strategies/rewards-mm.ts',
+        '    params: { size: 100 }',
+        'risk:',
+        '  maxOrderNotional: 200',
+        '  maxOpenOrders: 40',
+        'execution:',
+        '  maxBatchWaitMs: 20',
+        `  rewardSampleMs: ${SAMPLE_MS}`,
+        'store:',
+        `  path: ${store}`,
+        'logging:',
+        '  level: silent',
+        '',
+      ].join('\n'),
+    );
+    const config = loadConfig(path, { CLOBOT_PRIVATE_KEY: KEY });
+    const session = await startRunSession({ config, logger: createLogger({ level: 'silent' }) });
+    const scoring = () => session.engine.rewards.snapshot().markets.reduce((n, m) => n + m.scoringSamples, 0);
+    try {
+      await until(`${SCORING_SAMPLES} scoring samples`, () => scoring() >= SCORING_SAMPLES, 60_000);
+    } finally {
+      // the stop cancels our orders; the estimate samples until the cancel is answered
+      await session.stop();
+    }
+    const ours = session.engine.rewards.snapshot();
+    const res = await fetch(`${rig.sandbox.url}/admin/rewards?address=${ADDRESS}`);
+    expect(res.status).toBe(200);
+    const venue = (await res.json()) as AdminRewards;
+    expect(venue.sampleMs).toBe(SAMPLE_MS);
+    const account = venue.accounts.find((a) => a.address.toLowerCase() === ADDRESS);
+    expect(account, `the sandbox has no accrual for ${ADDRESS}`).toBeDefined();
+    const paid = account!.markets.reduce((s, m) => s + m.reward, 0);
+
+    expect(ours.total).toBeGreaterThan(0);
+    expect(paid).toBeGreaterThan(0);
+    expect(Math.abs(ours.total / paid - 1)).toBeLessThan(0.01);
+    // the same markets scored on both sides, each within 1% too
+    const estimated = new Map(ours.markets.filter((m) => m.scoringSamples > 0).map((m) => [m.conditionId, m]));
+    expect([...estimated.keys()].sort()).toEqual(account!.markets.map((m) => m.conditionId).sort());
+    for (const m of account!.markets) {
+      const e = estimated.get(m.conditionId)!;
+      expect(Math.abs(e.reward / m.reward - 1), m.conditionId).toBeLessThan(0.01);
+    }
+
+    // clobot status: the store's latest accrual, apart from PnL
+    const status = await clobotProcess(['status', store]);
+    expect(status.status, status.stderr).toBe(0);
+    const line = status.stdout.split('\n').find((l) => l.startsWith('rewards'));
+    expect(line).toBe(`rewards (estimated, apart from pnl) ${ours.total.toFixed(6)} USDC over ${ours.samples} samples of ${SAMPLE_MS / 1000} s`);
+    const json = await clobotProcess(['status', store, '--json']);
+    const report = JSON.parse(json.stdout) as { rewards: { total: string; byStrategy: Record<string, string> } };
+    expect(report.rewards).toMatchObject({ total: ours.total.toFixed(6), byStrategy: { rewards: ours.total.toFixed(6) } });
+  }, 120_000);
+});
