@@ -17,6 +17,8 @@ import type { ExecutionClient } from '../execution/execution-client.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
 import { RunStore } from '../store/run-store.ts';
 import { restoreFromStore, storePersistence } from '../store/store-persistence.ts';
+import { runStartedNote } from '../store/run-started.ts';
+import { redactParams } from '../control/redact.ts';
 import type { VenueClient } from '../venue/client.ts';
 import type { TradingMarket } from '../venue/domain/trading.ts';
 import { engineSettings } from './engine-settings.ts';
@@ -182,6 +184,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });
     // the run's markets, so the store can be replayed offline (`clobot backtest --data <store>`)
     store?.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: markets.map(recordedMarketOf) });
+    // the strategies and their params as this life starts (`clobot dashboard <store>` shows them), secrets redacted
+    store?.journal(runStartedNote(clock.now(), { mode: config.mode, strategies: strategies.map((s) => ({ id: s.id, params: redactParams(s.params) })) }));
 
     // the execution edge: the only thing paper and live do differently
     const edge =

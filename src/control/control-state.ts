@@ -1,5 +1,6 @@
 import type { FillEvent, OrderEvent } from '../core/events.ts';
 import { formatMicros } from '../core/fixed.ts';
+import { describeReason, type HealthState } from '../engine/health.ts';
 import type { AccountFigures } from '../portfolio/account-figures.ts';
 import type { StatusOrder } from '../store/store-status.ts';
 
@@ -26,6 +27,13 @@ export interface ControlState {
   readonly fills: readonly FillRow[];
   /** PnL (realized + unrealized - fees) and equity over time, oldest first. */
   readonly pnl: readonly PnlPoint[];
+  /**
+   * Our estimated liquidity rewards over time (the engine's estimate, src/engine/reward-accrual.ts,
+   * apart from the PnL), oldest first. A store keeps only its latest estimate: one point.
+   */
+  readonly rewards: readonly RewardPoint[];
+  /** Use of the venue's rate budget, by window (a route's own or its group's); null where not known (a store file). */
+  readonly rateBudget: RateBudgetView | null;
   /** Orders denied before reaching the venue, by deny code. */
   readonly denials: Readonly<Record<string, number>>;
   readonly strategies: readonly StrategyRow[];
@@ -47,6 +55,11 @@ export interface HealthView {
 }
 
 export const UNKNOWN_HEALTH: HealthView = Object.freeze({ health: 'unknown', permission: 'unknown', reasons: Object.freeze([]), since: null });
+
+/** A health state as the control server shows it: each reason with its one line (`text`). */
+export function healthView(state: HealthState): HealthView {
+  return { ...state, reasons: state.reasons.map((r) => ({ ...r, text: describeReason(r) })) };
+}
 
 /** Where the run's health comes from (live-source.ts's engineHealth). */
 export interface HealthPort {
@@ -86,6 +99,34 @@ export interface PnlPoint {
   readonly equity: string;
 }
 
+export interface RewardPoint {
+  readonly at: number;
+  /** The run's estimated rewards so far, USDC (6 decimals). */
+  readonly total: string;
+}
+
+/** The rate budget's windows (src/venue/rate-budget.ts) as the page shows them. */
+export interface RateBudgetView {
+  readonly windows: readonly RateWindowRow[];
+  /** Routes paused after a 429, with the epoch ms they resume at. */
+  readonly paused: readonly { readonly route: string; readonly until: number }[];
+}
+
+/** One window of the budget: a route's own (`POST /order burst`, `GET /book`) or its group's (`trading`), as the page's columns. */
+export interface RateWindowRow {
+  readonly name: string;
+  /** (used + inFlight) / limit: 1 is full. */
+  readonly share: number;
+  /** Requests finished inside the window, and holding a permit now. */
+  readonly used: number;
+  readonly inFlight: number;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/** Where the rate budget's use comes from (the run's venue client; control does not import the venue). */
+export type RateBudgetPort = () => RateBudgetView;
+
 export interface StrategyRow {
   readonly id: string;
   readonly state: string;
@@ -115,7 +156,8 @@ export type ControlMessage =
   | { readonly type: 'health'; readonly health: HealthView }
   | { readonly type: 'log'; readonly line: LogLine }
   | { readonly type: 'command'; readonly command: unknown; readonly result: unknown; readonly at: number }
-  | { readonly type: 'pnl'; readonly point: PnlPoint };
+  | { readonly type: 'pnl'; readonly point: PnlPoint }
+  | { readonly type: 'rewards'; readonly point: RewardPoint };
 
 export function fillRow(strategyId: string, f: FillEvent): FillRow {
   return {

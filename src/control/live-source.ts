@@ -1,10 +1,10 @@
 import { interval } from 'rxjs';
 import { formatMicros, parseMicros } from '../core/fixed.ts';
 import type { CommandResult, EngineCommand } from '../engine/commands.ts';
-import { describeReason, type HealthState } from '../engine/health.ts';
+import { usdcText } from '../engine/reward-accrual.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
 import type { ControlActions, ControlSource } from './control-source.ts';
-import { fillRow, type ControlMessage, type ControlState, type FillRow, type HealthPort, type HealthView, type PnlPoint, type PositionRow, type StrategyRow } from './control-state.ts';
+import { fillRow, healthView, type ControlMessage, type ControlState, type FillRow, type HealthPort, type PnlPoint, type PositionRow, type RateBudgetPort, type RewardPoint, type StrategyRow } from './control-state.ts';
 import type { LogLines } from './log-lines.ts';
 import { redactParams } from './redact.ts';
 
@@ -12,7 +12,7 @@ import { redactParams } from './redact.ts';
 export const STATE_PUSH_MS = 1_000;
 /** Fills kept for `fills` (the newest). */
 const FILLS_KEPT = 100;
-/** PnL points kept (an hour at one a second). */
+/** PnL points kept, and rewards points (an hour at one a second). */
 const PNL_KEPT = 3_600;
 
 export interface LiveRun {
@@ -24,24 +24,25 @@ export interface LiveRun {
   readonly logs: LogLines;
   /** Where health comes from; default the engine's model (`engine.health()` and `HealthChanged` on its bus). */
   readonly health?: HealthPort;
+  /** The venue's rate budget in use (absent: not shown). */
+  readonly rateBudget?: RateBudgetPort;
 }
 
 /** The engine's health model as the control server reads it: each reason with its one line. */
 export function engineHealth(engine: TradingEngine): HealthPort {
-  const view = (state: HealthState): HealthView => ({ ...state, reasons: state.reasons.map((r) => ({ ...r, text: describeReason(r) })) });
   return {
-    current: () => view(engine.health()),
+    current: () => healthView(engine.health()),
     changes: (listener) =>
       engine.bus.subscribe((event) => {
-        if (event.type === 'HealthChanged') listener(view(event.state));
+        if (event.type === 'HealthChanged') listener(healthView(event.state));
       }),
   };
 }
 
 /**
  * A running engine as the control server sees it: its state read on demand (the engine's summary,
- * its order book, its strategies), the newest fills and a PnL series kept from its event bus and a
- * one-second sample, the messages (fills, order events, commands, health, log lines, PnL points,
+ * its order book, its strategies, the venue's rate budget), the newest fills kept from its event
+ * bus and a series of PnL and rewards estimate sampled each second, the messages (fills, order events, commands, health, log lines, PnL points,
  * and the state each second) pushed to subscribers, and the engine's commands as its actions.
  */
 export class LiveSource implements ControlSource {
@@ -49,6 +50,7 @@ export class LiveSource implements ControlSource {
   readonly #health: HealthPort;
   readonly #fills: FillRow[] = [];
   readonly #pnl: PnlPoint[] = [];
+  readonly #rewards: RewardPoint[] = [];
   #listeners: readonly ((message: ControlMessage) => void)[] = [];
   readonly #undo: (() => void)[] = [];
   readonly actions: ControlActions;
@@ -121,6 +123,8 @@ export class LiveSource implements ControlSource {
       })),
       fills: [...this.#fills],
       pnl: [...this.#pnl],
+      rewards: [...this.#rewards],
+      rateBudget: this.#run.rateBudget?.() ?? null,
       denials: summary.ordersDenied,
       strategies,
       logs: this.#run.logs.newest(50),
@@ -140,15 +144,20 @@ export class LiveSource implements ControlSource {
     this.#listeners = [];
   }
 
-  /** A PnL point, and the state to the subscribers (when there are any). */
+  /** A PnL point and a rewards point, and the state to the subscribers (when there are any). */
   #sample(): void {
     const { engine } = this.#run;
     const account = engine.summary().account;
-    const point: PnlPoint = { at: engine.clock.now(), pnl: pnlOf(account), equity: account.equity };
+    const at = engine.clock.now();
+    const point: PnlPoint = { at, pnl: pnlOf(account), equity: account.equity };
+    const rewards: RewardPoint = { at, total: usdcText(engine.rewards.total()) };
     this.#pnl.push(point);
+    this.#rewards.push(rewards);
     if (this.#pnl.length > PNL_KEPT) this.#pnl.shift();
+    if (this.#rewards.length > PNL_KEPT) this.#rewards.shift();
     if (this.#listeners.length === 0) return;
     this.#send({ type: 'pnl', point });
+    this.#send({ type: 'rewards', point: rewards });
     this.#send({ type: 'state', state: this.state() });
   }
 

@@ -45,7 +45,7 @@ export function openApiDocument(version: string, mounted: readonly MountedRoute[
   paths['/api/messages'] = {
     get: {
       summary:
-        "The message WebSocket: JSON messages { type: hello | state | fill | order | command | health | log | pnl, ... }. Token: the Authorization header, or the subprotocol 'bearer.<token>' beside 'clobot.v1'",
+        "The message WebSocket: JSON messages { type: hello | state | fill | order | command | health | log | pnl | rewards, ... }. Token: the Authorization header, or the subprotocol 'bearer.<token>' beside 'clobot.v1'",
       security: [{ bearer: [] }],
       responses: { '101': { description: 'Switching to the WebSocket' }, ...denied },
     },

@@ -1,10 +1,13 @@
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import type { FillEvent } from '../core/events.ts';
 import { Portfolio } from '../portfolio/portfolio.ts';
-import { buildStatusReport } from '../store/store-status.ts';
+import { parseRewardsNote, usdcText } from '../engine/reward-accrual.ts';
+import { buildStatusReport, REWARDS_CURSOR } from '../store/store-status.ts';
 import { StoreReader } from '../store/store-reader.ts';
+import type { JournalRow } from '../store/store-types.ts';
 import type { ControlSource } from './control-source.ts';
-import { fillRow, UNKNOWN_HEALTH, type ControlMessage, type ControlState, type FillRow, type LogLine, type PnlPoint } from './control-state.ts';
+import { fillRow, type ControlMessage, type ControlState, type FillRow, type LogLine, type PnlPoint, type RewardPoint, type StrategyRow } from './control-state.ts';
+import { journalStory, STORY_TYPES } from './journal-view.ts';
 
 /** How often the store is looked at for new journal rows, ms (wall time). */
 export const STORE_POLL_MS = 1_000;
@@ -15,8 +18,10 @@ const PNL_POINTS = 2_000;
 /**
  * A store file as the control server sees it, read-only (`clobot dashboard <store>`): its state
  * read through StoreReader (without its lock: a run may be writing it), the PnL over time replayed
- * from its fills at each fill's price, and a fresh state pushed to subscribers whenever its
- * journal grows. No actions: nothing is ever written.
+ * from its fills at each fill's price, the health, halts, strategies' states and params from its
+ * journal (journal-view.ts), the rewards estimate as of its latest sample, and a fresh state
+ * pushed to subscribers whenever its journal grows. The rate budget is not kept in a store. No
+ * actions: nothing is ever written.
  */
 export class StoreSource implements ControlSource {
   readonly #reader: StoreReader;
@@ -41,24 +46,43 @@ export class StoreSource implements ControlSource {
       if (row.event.type === 'order' && row.event.event.type === 'OrderDenied') denials[row.event.event.code] = (denials[row.event.event.code] ?? 0) + 1;
     }
     const logs: LogLine[] = report.events.map((e) => ({ at: Date.parse(e.at), level: 'info', msg: e.text, fields: { type: e.type, strategyId: e.strategyId } }));
+    const story = journalStory(this.#storyRows());
+    const figures = new Map(report.strategies.map((s) => [s.strategyId, s]));
+    const ids = [...story.strategies.keys(), ...report.strategies.map((s) => s.strategyId).filter((id) => !story.strategies.has(id))];
+    const strategies: StrategyRow[] = ids.map((id) => {
+      const told = story.strategies.get(id);
+      const f = figures.get(id);
+      return { id, state: told?.state ?? 'unknown', params: told?.params ?? null, updatable: [], fills: f?.fills ?? 0, pnl: f?.pnl ?? '0', fees: f?.fees ?? '0' };
+    });
+    const rewards = parseRewardsNote(snap.cursors[REWARDS_CURSOR]);
+    const rewardPoints: RewardPoint[] = rewards === undefined ? [] : [{ at: rewards.at, total: usdcText(rewards.markets.reduce((t, m) => t + m.reward, 0)) }];
     this.#journalSeen = snap.counts.journal;
     return {
       source: 'store',
       readOnly: true,
       run: { id: report.run.id, name: report.run.name, store: snap.file },
       at: Date.now(),
-      health: UNKNOWN_HEALTH,
-      halts: [],
+      health: story.health,
+      halts: story.halts,
       account: report.account,
       positions: report.strategies.flatMap((s) => s.positions.filter((p) => Number(p.size) !== 0).map((p) => ({ strategyId: s.strategyId, ...p }))),
       openOrders: report.openOrders.map(({ updatedAt: _updatedAt, ...o }) => o),
       fills: fills.slice(-FILLS_SHOWN).reverse(),
       pnl: pnlSeries(snap.fills, snap.balances[0]?.balance ?? 0),
+      rewards: rewardPoints,
+      rateBudget: null,
       denials,
-      strategies: report.strategies.map((s) => ({ id: s.strategyId, state: 'stored', params: null, updatable: [], fills: s.fills, pnl: s.pnl, fees: s.fees })),
+      strategies,
       logs,
       counts: { ordersSubmitted: snap.counts.orders, ordersAccepted: 0, ordersRejected: 0, ordersCanceled: 0, fills: snap.counts.fills },
     };
+  }
+
+  /** The journal rows the run's story is read from, in journal order. */
+  #storyRows(): JournalRow[] {
+    const rows: JournalRow[] = [];
+    for (const type of STORY_TYPES) for (const row of this.#reader.journalOfType(type)) rows.push(row);
+    return rows.sort((a, b) => a.seq - b.seq);
   }
 
   subscribe(listener: (message: ControlMessage) => void): () => void {

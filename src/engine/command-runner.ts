@@ -181,10 +181,12 @@ export class CommandRunner {
     }
     const { flattener } = this.#p;
     if (flattener.active) return { ok: false, command: 'flatten', message: 'a flatten is under way already' };
+    // begun before its halt, so the health never reads the halt without the flatten (blocked, not reduceOnly);
+    // it acts on a later turn, once the halt is on and the cancels asked for
+    const positions = flattener.begin(band);
     const halt = this.#halt('manual', 'flatten');
     // with execution.cancelOnHalt false the halt kept them: a flatten cancels them all the same
     const cancelled = (halt.cancelled ?? 0) + this.#cancelOpen(undefined);
-    const positions = flattener.begin(band);
     return {
       ok: true,
       command: 'flatten',

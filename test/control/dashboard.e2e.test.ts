@@ -6,14 +6,19 @@ import { ControlServer } from '../../src/control/control-server.ts';
 import { LiveSource } from '../../src/control/live-source.ts';
 import { LogLines } from '../../src/control/log-lines.ts';
 import { StoreSource } from '../../src/control/store-source.ts';
+import { rateBudgetView } from '../../src/app/run-control.ts';
 import { canvasColoursScript, launchChromium, skipChromium, watchPage } from '../chromium.ts';
 import { REPO_ROOT, startE2E, waitFor, type E2E } from '../engine/e2e/harness.ts';
 
 /**
  * Issue 23 point 3: the dashboard of a live run against the sandbox, in headless Chromium: no
- * console error, no request leaving the server on 127.0.0.1, the PnL chart drawn, a fill shown
- * within 5 s of happening, the halt button (confirmed) halting the run and the page showing it;
- * a screenshot in test-output/control/. Then `clobot dashboard`'s read-only page of the run's store.
+ * console error, no request leaving the server on 127.0.0.1, every panel the issue lists filled
+ * (health and permission, positions, open orders, fills, the PnL and rewards charts drawn, the
+ * rate budget by route, denials by code, the strategy's state and params, the log, the buttons),
+ * a fill shown within 5 s of happening, the halt button (confirmed) halting the run and the page
+ * showing it; a screenshot in test-output/control/. Then `clobot dashboard`'s read-only page of
+ * the run's store, the run in progress and then finished: its health, halts and params from the
+ * store's journal.
  */
 
 const PROBE = resolve(REPO_ROOT, 'test/control/strategies/control-probe.ts');
@@ -34,7 +39,8 @@ beforeAll(async () => {
   if (skip) return;
   e2e = await startE2E({
     strategies: [{ id: 'probe', module: PROBE, params: { tag: 'dashboard' }, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } }],
-    config: { store: { path: 'run.sqlite' } },
+    // a rewards sample a second (the venue's minute would leave the chart one point in this test)
+    config: { store: { path: 'run.sqlite' }, execution: { rewardSampleMs: 1_000 } },
   });
   e2e.session.engine.bus.subscribe((e) => {
     if (e.type === 'fill') filledAt.set(e.fill.tradeId, Date.now());
@@ -42,7 +48,16 @@ beforeAll(async () => {
   const logs = new LogLines();
   logs.tap(JSON.stringify({ level: 30, time: Date.now(), msg: 'dashboard test started', run: 'probe' }));
   server = await ControlServer.start({ host: '127.0.0.1', port: 0, token: TOKEN });
-  source = new LiveSource({ engine: e2e.session.engine, mode: 'live', runId: e2e.session.runId, name: 'dashboard-test', storePath: resolve(e2e.dir, 'run.sqlite'), logs });
+  const budget = e2e.session.venue.budget;
+  source = new LiveSource({
+    engine: e2e.session.engine,
+    mode: 'live',
+    runId: e2e.session.runId,
+    name: 'dashboard-test',
+    storePath: resolve(e2e.dir, 'run.sqlite'),
+    logs,
+    rateBudget: () => rateBudgetView(budget.snapshot()),
+  });
   server.attach(source);
   context = await launchChromium();
 }, 60_000);
@@ -84,7 +99,24 @@ describe.skipIf(skip)('the dashboard in headless Chromium', () => {
     expect(colours[0]).toBeGreaterThan(3);
     await page.waitForSelector('#strategies tr[data-strategy="probe"]');
     expect(await page.textContent('#health')).toMatch(/^health: (normal|unknown|degraded|atRisk)$/);
+    expect(await page.textContent('#permission')).toMatch(/^permission: (allowed|unknown|reduceOnly|cancelOnly)$/);
     expect(await page.textContent('#logs')).toContain('dashboard test started');
+    // the rewards estimate over time: its own chart, drawn, its newest value the engine's (USDC, 6 decimals)
+    await page.waitForFunction(() => Number((globalThis as unknown as InPage).document.getElementById('rewards-chart').dataset.points) >= 3, undefined, { timeout: 20_000 });
+    expect((await page.evaluate<number[]>(canvasColoursScript('#rewards-chart')))[0]).toBeGreaterThan(3);
+    expect(await page.textContent('#rewards-now')).toMatch(/^\d+\.\d{6}$/);
+    // the rate budget by route: the order routes' windows in use, each with its share
+    await page.waitForSelector('#budget tr[data-window="POST /order burst"]', { timeout: 15_000 });
+    expect(await page.textContent('#budget tr[data-window="POST /order burst"]')).toMatch(/^POST \/order burst[\d.]+% \d+\d+240010 s$/);
+    expect(await page.textContent('#budget-note')).toBe('');
+    // the strategy's state and params, its buttons; the open orders (its quote) and positions (its buy)
+    const probeRow = await page.textContent('#strategies tr[data-strategy="probe"]');
+    expect(probeRow).toContain('RUNNING');
+    expect(probeRow).toContain('"quoteTicks": 5');
+    await page.waitForSelector('#strategies tr[data-strategy="probe"] button[data-params="probe"]');
+    await page.waitForSelector('#orders tbody tr', { timeout: 15_000 });
+    await page.waitForSelector('#positions tbody tr', { timeout: 30_000 });
+    for (const id of ['halt', 'resume', 'cancel-all', 'flatten']) expect(await page.isVisible(`#${id}`), id).toBe(true);
 
     // fills: the flatten's (asked over the API): each on the page within 5 s of being booked
     await waitFor('a position to flatten', () => engine.ledger.positions('probe').some((p) => p.size > 0), 30_000);
@@ -127,29 +159,62 @@ describe.skipIf(skip)('the dashboard in headless Chromium', () => {
     await page.close();
   });
 
-  it('clobot dashboard: the same page, read-only, from the run store', { timeout: 60_000 }, async () => {
-    const store = new StoreSource(resolve(e2e.dir, 'run.sqlite'));
-    const readOnly = await ControlServer.start({ host: '127.0.0.1', port: 0 });
-    readOnly.attach(store);
-    try {
-      const { page, problems, requests } = await open(`${readOnly.url}/`);
-      await page.waitForSelector('body[data-source="store"]', { timeout: 15_000 });
-      expect(await page.isHidden('#controls')).toBe(true);
-      expect(await page.textContent('#source')).toContain('read-only');
-      // the run's fills and PnL, replayed from the store
-      await page.waitForFunction(() => {
-        const d = (globalThis as unknown as InPage).document;
-        return Number(d.getElementById('fills').dataset.count) > 0 && Number(d.getElementById('pnl-chart').dataset.points) > 0;
-      }, undefined, { timeout: 10_000 });
-      await page.screenshot({ path: join(OUT, 'dashboard-store.png'), fullPage: true });
-      const post = await fetch(`${readOnly.url}/api/halt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect(post.status).toBe(403);
-      expect(problems).toEqual([]);
-      for (const url of requests) expect(new URL(url).host, url).toBe(new URL(readOnly.url).host);
-      await page.close();
-    } finally {
-      store.close();
-      await readOnly.close();
-    }
+  it('clobot dashboard, the run in progress: the same page, read-only, from the run store, with its health, halts and params', { timeout: 60_000 }, async () => {
+    await readStorePage('dashboard-store.png', async (page) => {
+      // the run is halted (the button above): the store's journal says so
+      await page.waitForSelector('#health[data-value="halted"]');
+      expect(await page.getAttribute('#permission', 'data-value')).toBe('blocked');
+      expect(await page.textContent('#halts')).toContain('manual (control API: dashboard)');
+      expect(await page.textContent('#reasons')).toContain('as journaled at');
+      const probe = await page.textContent('#strategies tr[data-strategy="probe"]');
+      expect(probe).toContain('RUNNING');
+      expect(probe).toContain('"quoteTicks": 5');
+      expect(probe).toContain('"tag": "dashboard"');
+    });
+  });
+
+  it('clobot dashboard, the run finished: stopped, its halts and params as it left them', { timeout: 60_000 }, async () => {
+    await e2e.stop();
+    await readStorePage('dashboard-store-finished.png', async (page) => {
+      await page.waitForSelector('#health[data-value="halted"]');
+      expect(await page.textContent('#reasons')).toContain('the engine has stopped');
+      expect(await page.textContent('#halts')).toContain('manual (control API: dashboard)');
+      const probe = await page.textContent('#strategies tr[data-strategy="probe"]');
+      expect(probe).toContain('STOPPED');
+      expect(probe).toContain('"quoteTicks": 5');
+      // the rewards as of the store's latest sample
+      expect(await page.textContent('#rewards-now')).toMatch(/^\d+\.\d{6}$/);
+      expect(await page.textContent('#rewards-note')).toContain('latest estimate only');
+    });
   });
 });
+
+/** The store's read-only dashboard in a page: what every store page shows, then `check`, then a screenshot. */
+async function readStorePage(screenshot: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const store = new StoreSource(resolve(e2e.dir, 'run.sqlite'));
+  const readOnly = await ControlServer.start({ host: '127.0.0.1', port: 0 });
+  readOnly.attach(store);
+  try {
+    const { page, problems, requests } = await open(`${readOnly.url}/`);
+    await page.waitForSelector('body[data-source="store"]', { timeout: 15_000 });
+    expect(await page.isHidden('#controls')).toBe(true);
+    expect(await page.textContent('#source')).toContain('read-only');
+    // the run's fills and PnL, replayed from the store
+    await page.waitForFunction(() => {
+      const d = (globalThis as unknown as InPage).document;
+      return Number(d.getElementById('fills').dataset.count) > 0 && Number(d.getElementById('pnl-chart').dataset.points) > 0;
+    }, undefined, { timeout: 10_000 });
+    expect(await page.textContent('#budget-note')).toBe('not kept in a store file');
+    await page.waitForSelector('#denials td:text("TRADING_HALTED")');
+    await check(page);
+    await page.screenshot({ path: join(OUT, screenshot), fullPage: true });
+    const post = await fetch(`${readOnly.url}/api/halt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(403);
+    expect(problems).toEqual([]);
+    for (const url of requests) expect(new URL(url).host, url).toBe(new URL(readOnly.url).host);
+    await page.close();
+  } finally {
+    store.close();
+    await readOnly.close();
+  }
+}

@@ -11,10 +11,9 @@
   let token = takeToken();
   let readOnly = true;
   let socket;
-  let chart;
-  let pnlSeries;
-  let lastPnlTime = 0;
-  let pnlPoints = 0;
+  // PnL and rewards over time: one line chart each (lightweight-charts, served by this server)
+  const pnlChart = lineChart('pnl-chart', 'pnl-now', '#2962ff', 4, (p) => p.pnl);
+  const rewardsChart = lineChart('rewards-chart', 'rewards-now', '#2e7d32', 6, (p) => p.total);
 
   function takeToken() {
     const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
@@ -115,6 +114,11 @@
     $('run-name').textContent = state.run.name || state.run.id;
     $('source').textContent = state.readOnly ? 'read-only: ' + (state.run.store || 'store') : state.source;
     renderHealth(state.health);
+    if (state.readOnly) {
+      const li = document.createElement('li');
+      li.textContent = state.health.since === null ? 'no health journaled in this store' : 'as journaled at ' + new Date(state.health.since).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+      $('reasons').appendChild(li);
+    }
     const halts = $('halts');
     halts.textContent = state.halts.length ? 'halted: ' + state.halts.map((h) => h.name + ' (' + h.reason + ')').join(', ') : '';
     halts.className = 'badge bad';
@@ -138,10 +142,38 @@
     const denials = Object.keys(state.denials).map((code) => ({ code: code, n: state.denials[code] }));
     fillTable('denials', denials, ['code', 'n']);
     renderStrategies(state.strategies);
-    setPnl(state.pnl);
+    pnlChart.set(state.pnl);
+    rewardsChart.set(state.rewards);
+    $('rewards-note').textContent = state.readOnly ? 'a store keeps the latest estimate only' + (state.rewards.length ? ' (' + time(state.rewards[0].at) + ')' : ': none yet') : '';
+    renderBudget(state.rateBudget);
     const logs = $('logs');
     logs.replaceChildren();
     for (const line of state.logs) addLog(line);
+  }
+
+  function renderBudget(budget) {
+    const body = document.createElement('tbody');
+    $('budget').dataset.windows = budget ? String(budget.windows.length) : '';
+    $('budget-note').textContent = budget === null ? 'not kept in a store file' : budget.paused.map((p) => p.route + ' paused after a 429 until ' + time(p.until)).join('; ');
+    for (const w of budget ? budget.windows : []) {
+      const tr = document.createElement('tr');
+      tr.dataset.window = w.name;
+      cell(tr, w.name);
+      const meter = document.createElement('meter');
+      meter.min = 0;
+      meter.max = 1;
+      meter.optimum = 0;
+      meter.high = 0.8;
+      meter.value = w.share;
+      const use = cell(tr, (w.share * 100).toFixed(1) + '% ');
+      use.appendChild(meter);
+      cell(tr, w.used);
+      cell(tr, w.inFlight);
+      cell(tr, w.limit);
+      cell(tr, w.windowMs >= 60000 ? w.windowMs / 60000 + ' min' : w.windowMs / 1000 + ' s');
+      body.appendChild(tr);
+    }
+    $('budget').tBodies[0].replaceWith(body);
   }
 
   function renderStrategies(strategies) {
@@ -212,48 +244,58 @@
   }
 
   // lightweight-charts wants strictly increasing times in whole seconds: one point a second, the newest
-  function chartPoints(points) {
+  function chartPoints(points, valueOf) {
     const out = [];
     for (const p of points) {
       const t = Math.floor(p.at / 1000);
-      const v = Number(p.pnl);
+      const v = Number(valueOf(p));
       if (out.length && out[out.length - 1].time === t) out[out.length - 1].value = v;
       else if (!out.length || t > out[out.length - 1].time) out.push({ time: t, value: v });
     }
     return out;
   }
 
-  function ensureChart() {
-    if (chart || typeof LightweightCharts === 'undefined') return;
-    const el = $('pnl-chart');
-    chart = LightweightCharts.createChart(el, {
-      autoSize: true,
-      layout: { background: { color: '#ffffff' }, textColor: '#1d2733', attributionLogo: false },
-      timeScale: { timeVisible: true, secondsVisible: true },
-      rightPriceScale: { borderVisible: false },
-    });
-    pnlSeries = chart.addSeries(LightweightCharts.LineSeries, { color: '#2962ff', lineWidth: 2, priceFormat: { type: 'price', precision: 4, minMove: 0.0001 } });
-  }
-
-  function setPnl(points) {
-    ensureChart();
-    const data = chartPoints(points);
-    if (pnlSeries) pnlSeries.setData(data);
-    lastPnlTime = data.length ? data[data.length - 1].time : 0;
-    pnlPoints = data.length;
-    $('pnl-chart').dataset.points = String(pnlPoints);
-    if (points.length) $('pnl-now').textContent = points[points.length - 1].pnl;
-  }
-
-  function addPnl(point) {
-    ensureChart();
-    const t = Math.floor(point.at / 1000);
-    if (t < lastPnlTime || !pnlSeries) return;
-    pnlSeries.update({ time: t, value: Number(point.pnl) });
-    if (t > lastPnlTime) pnlPoints++;
-    lastPnlTime = t;
-    $('pnl-chart').dataset.points = String(pnlPoints);
-    $('pnl-now').textContent = point.pnl;
+  // a line chart in element `id` (made on first use), its newest value in element `nowId`;
+  // the element's data-points says how many points it draws
+  function lineChart(id, nowId, color, precision, valueOf) {
+    let series;
+    let last = 0;
+    let count = 0;
+    function ensure() {
+      if (series || typeof LightweightCharts === 'undefined') return;
+      const chart = LightweightCharts.createChart($(id), {
+        autoSize: true,
+        layout: { background: { color: '#ffffff' }, textColor: '#1d2733', attributionLogo: false },
+        timeScale: { timeVisible: true, secondsVisible: true },
+        rightPriceScale: { borderVisible: false },
+      });
+      const minMove = Math.pow(10, -precision);
+      series = chart.addSeries(LightweightCharts.LineSeries, { color: color, lineWidth: 2, priceFormat: { type: 'price', precision: precision, minMove: minMove } });
+    }
+    function shown() {
+      $(id).dataset.points = String(count);
+    }
+    return {
+      set(points) {
+        ensure();
+        const data = chartPoints(points, valueOf);
+        if (series) series.setData(data);
+        last = data.length ? data[data.length - 1].time : 0;
+        count = data.length;
+        shown();
+        if (points.length) $(nowId).textContent = valueOf(points[points.length - 1]);
+      },
+      add(point) {
+        ensure();
+        const t = Math.floor(point.at / 1000);
+        if (t < last || !series) return;
+        series.update({ time: t, value: Number(valueOf(point)) });
+        if (t > last) count++;
+        last = t;
+        shown();
+        $(nowId).textContent = valueOf(point);
+      },
+    };
   }
 
   function confirmAction(text, paramsText) {
@@ -336,7 +378,10 @@
           addFill(m.fill);
           break;
         case 'pnl':
-          addPnl(m.point);
+          pnlChart.add(m.point);
+          break;
+        case 'rewards':
+          rewardsChart.add(m.point);
           break;
         case 'log':
           addLog(m.line, true);
