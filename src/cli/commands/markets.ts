@@ -11,6 +11,8 @@ import { isVenueProfile, VENUE_PROFILES, type VenueProfile } from '../../venue/d
 import type { TradingMarket } from '../../venue/domain/trading.ts';
 import { parseIntOption, parseUrlOption } from '../options.ts';
 import { renderTable } from '../table.ts';
+import { UsageError } from '../usage-error.ts';
+import { formatRewardMarkets, rankRewardMarkets } from './markets-rewards.ts';
 import { DEFAULT_VENUE_URL, reachingVenue } from '../venue-unreachable.ts';
 
 interface MarketsOptions {
@@ -19,6 +21,8 @@ interface MarketsOptions {
   limit: number;
   json?: boolean;
   profile: VenueProfile;
+  rewards?: boolean;
+  quote: number;
 }
 
 /** One market as `--json` prints it: each outcome with its token id and best bid/ask. */
@@ -41,7 +45,9 @@ export interface MarketRow {
  * markets whose question or slug contains `--search`, and shows each outcome with its token id
  * (what `clobot book` and a config's `tokenIds` take), the market's tick and the outcome's best
  * bid/ask (`POST /books`); `--json` adds each market's matching delay and its event (read from the
- * venue's metadata, one lookup per market and per event).
+ * venue's metadata, one lookup per market and per event). `--rewards` lists the markets that pay
+ * liquidity rewards instead, ranked by what a two-sided quote of `--quote` USDC would earn a day
+ * against the depth already in the band (markets-rewards.ts, docs/rewards.md).
  */
 export function registerMarkets(program: Command): void {
   program
@@ -52,9 +58,25 @@ export function registerMarkets(program: Command): void {
     .option('--limit <n>', 'at most this many markets', parseIntOption(1, 10_000), 20)
     .option('--profile <profile>', 'wire profile: interface or polymarket', parseProfile, 'interface')
     .option('--json', 'print JSON instead of a table')
-    .action(async (opts: MarketsOptions) => {
+    .option('--rewards', 'only markets that pay liquidity rewards, ranked by daily rate against the qualifying depth already in the band: the expected share (and USDC a day) of a two-sided quote of --quote USDC')
+    .option('--quote <usdc>', 'with --rewards: the two-sided quote the ranking prices, USDC', parseQuoteUsdc, 100)
+    .action(async (opts: MarketsOptions, command: Command) => {
+      if (!opts.rewards && command.getOptionValueSource('quote') === 'cli') throw new UsageError('--quote prices the --rewards ranking: give --rewards too');
       const client = createVenueClient({ baseUrl: opts.venue, profile: opts.profile, retries: 2 });
       const needle = opts.search?.toLowerCase();
+      if (opts.rewards) {
+        const ranked = await reachingVenue(opts.venue, async () => {
+          const all: TradingMarket[] = [];
+          for await (const market of iterateMarkets(client)) {
+            if (needle && !market.question.toLowerCase().includes(needle) && !market.marketSlug.toLowerCase().includes(needle)) continue;
+            all.push(market);
+          }
+          return (await rankRewardMarkets(client, all, opts.quote)).slice(0, opts.limit);
+        });
+        if (opts.json) process.stdout.write(JSON.stringify(ranked, null, 2) + '\n');
+        else process.stdout.write(ranked.length === 0 ? `no open market pays liquidity rewards${needle ? ` among those matching '${opts.search}'` : ''}\n` : formatRewardMarkets(ranked, opts.quote) + '\n');
+        return;
+      }
       const rows = await reachingVenue(opts.venue, async () => {
         const found: TradingMarket[] = [];
         for await (const market of iterateMarkets(client)) {
@@ -111,6 +133,12 @@ export function formatMarkets(rows: readonly MarketRow[]): string {
     ]),
   );
   return renderTable(['question', 'slug', 'outcome', 'token id', 'tick', 'bid', 'ask'], cells, [false, false, false, false, true, true, true]);
+}
+
+function parseQuoteUsdc(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0) || n > 1_000_000_000) throw new InvalidArgumentError(`expected a positive number of USDC (at most 1e9), got '${value}'`);
+  return n;
 }
 
 function parseProfile(value: string): VenueProfile {
