@@ -64,6 +64,8 @@ export interface E2EOptions {
   readonly configFile?: string;
   /** Build the run's Prometheus exporter (`session.prometheus`). */
   readonly prometheus?: boolean;
+  /** More environment for the config's loading (the variables an `alerts` section names), beside the key. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** One item of `GET /admin/orders`. */
@@ -159,7 +161,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       writeFileSync(configPath, stringify(config));
     }
     // relative output paths (logs, halt file) land in the temp folder
-    const runConfig = loadConfig(configPath, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
+    const runConfig = loadConfig(configPath, { ...options.env, CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
     const logger = createLogger({ level: process.env['CLOBOT_E2E_LOG'] ?? 'silent', file: join(dir, 'run.log') });
     const events: EngineEvent[] = [];
     const session = await startRunSession({
