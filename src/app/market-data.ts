@@ -11,6 +11,7 @@ import { venueBookFeed } from '../data/venue-book-feed.ts';
 import type { WatchedTokens } from '../data/watched-tokens.ts';
 import { wsMarketSource } from '../data/ws-source.ts';
 import { getOrderBooks } from '../venue/actions/get-order-books.ts';
+import { venueWalletSource } from './venue-wallet-source.ts';
 import type { VenueClient } from '../venue/client.ts';
 
 /** Tokens per `POST /books` and `POST /prices` request. */
@@ -45,9 +46,18 @@ export interface MarketDataOptions {
  *   `data.wsSilentAfterMs` (a silent connection is resubscribed and its books fetched by REST).
  *
  * With a `WatchedTokens` set the source follows it: tokens added are streamed from then on,
- * tokens removed no longer.
+ * tokens removed no longer. With `data.wallets`, the followed wallets' trades join the stream
+ * (`walletTrade` events, app/venue-wallet-source.ts).
  */
 export function marketDataSource(options: MarketDataOptions): Observable<MarketEvent> {
+  const books$ = bookSource(options);
+  const wallets = options.data.wallets;
+  if (wallets === undefined) return books$;
+  return merge(books$, venueWalletSource({ wallets, venue: options.venue, clock: options.clock, onError: options.onError }));
+}
+
+/** The books, prices and trade prints (and market status) of the run's tokens. */
+function bookSource(options: MarketDataOptions): Observable<MarketEvent> {
   const { data, venue, tokenIds, clock, onError } = options;
   if (data.transport === 'ws') {
     return withMarketStatus(options, wsMarketSource({

@@ -158,6 +158,7 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
       wsSilentAfterMs: cfg.data.wsSilentAfterMs,
       wsMaxAssetsPerConnection: cfg.data.wsMaxAssetsPerConnection,
       marketStatusMs: cfg.data.marketStatusMs,
+      wallets: cfg.data.wallets === undefined ? undefined : { ...cfg.data.wallets, addresses: [...new Set(cfg.data.wallets.addresses.map((a) => a.toLowerCase()))] },
     },
     strategies: strategies.strategies,
     risk: { ...cfg.risk, haltFile: resolvePath(cfg.risk.haltFile, cwd) },

@@ -252,6 +252,22 @@ export interface DataConfig {
   readonly wsMaxAssetsPerConnection: number;
   /** How often each market's status (closed, resolved) is read from the venue; 0 = never. */
   readonly marketStatusMs: number;
+  /** Wallets followed through the venue's wallet analytics (live, paper, record); undefined: none. */
+  readonly wallets: WalletsConfig | undefined;
+}
+
+/** `data.wallets`: whose trades the run hears (onWalletTrade) and records. */
+export interface WalletsConfig {
+  /** Lowercase 0x addresses, each once. */
+  readonly addresses: readonly string[];
+  /** A round reads each wallet's newest fills once; rounds start this often, ms. */
+  readonly pollMs: number;
+  /** `activity`: GET /activity?user=; `trades`: GET /trades?user=&takerOnly=false. */
+  readonly route: 'activity' | 'trades';
+  /** Rows per request. */
+  readonly pageSize: number;
+  /** Deliver the fills the first round finds too (default: only fills after it). */
+  readonly backfill: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -236,6 +236,20 @@ const dataSchema = z.strictObject({
   /** WS watchdog: a connection with no market message this long is resubscribed and refreshed by REST; 0 = off. */
   wsSilentAfterMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
   wsMaxAssetsPerConnection: int(1, 500).default(500),
+  /** Wallets followed through the venue's wallet analytics; their trades reach onWalletTrade (docs/wallets.md). */
+  wallets: z
+    .strictObject({
+      addresses: z.array(address).min(1, { error: 'must list at least one wallet address' }),
+      /** A round reads each wallet's newest fills once; rounds start this often. */
+      pollMs: ms(250).default(2_000),
+      /** `activity` = GET /activity?user=, `trades` = GET /trades?user=&takerOnly=false. */
+      route: z.enum(['activity', 'trades']).default('activity'),
+      /** Rows per request (the routes allow 500 and 10000). */
+      pageSize: int(1, 500).default(100),
+      /** Deliver the fills the first round finds (recent history) too. */
+      backfill: z.boolean().default(false),
+    })
+    .optional(),
   /** How often each market's status (closed, winner) is read from the venue (GET /markets/{id}); 0 = never. */
   marketStatusMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
 });

@@ -1,6 +1,6 @@
 import type { DenyCode } from './deny-codes.ts';
 import type { Micros } from './fixed.ts';
-import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, TradePrint, VenueState } from './types.ts';
+import type { ConditionId, OrderBook, Side, TokenId, TokenPrices, TradePrint, VenueState, WalletTrade } from './types.ts';
 
 /**
  * What a market-data source emits, each event with venue time (`tsEvent`) and receipt time
@@ -11,6 +11,8 @@ export type MarketEvent =
   | { readonly type: 'prices'; readonly prices: readonly TokenPrices[]; readonly tsEvent: number; readonly tsInit: number }
   /** A public trade print (anyone's trade). */
   | ({ readonly type: 'trade' } & TradePrint)
+  /** A trade of a followed wallet (`data.wallets`; tsEvent = `trade.ts`, tsInit = when we read it). */
+  | { readonly type: 'walletTrade'; readonly trade: WalletTrade; readonly tsEvent: number; readonly tsInit: number }
   | { readonly type: 'tickSize'; readonly tokenId: TokenId; readonly tickSize: Micros; readonly tsEvent: number; readonly tsInit: number }
   /** The market stopped trading (`closed`): no new orders, its open orders cancelled by the venue. */
   | { readonly type: 'marketClosed'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsEvent: number; readonly tsInit: number }

@@ -105,6 +105,27 @@ export interface EventInfo {
   readonly marketConditionIds: readonly ConditionId[];
 }
 
+/**
+ * One trade of a followed wallet (`data.wallets`), read from the venue's wallet analytics
+ * (`GET /activity`, `GET /trades?user=`) or replayed from a recording; what `onWalletTrade` hears.
+ * A transaction can carry several fills: each is one WalletTrade with the same `txHash`.
+ */
+export interface WalletTrade {
+  /** The wallet, a lowercase 0x address. */
+  readonly wallet: string;
+  /** The venue's transaction hash of the trade (shared by the fills of one transaction). */
+  readonly txHash: string;
+  readonly tokenId: TokenId;
+  readonly conditionId: ConditionId;
+  /** The wallet's side. */
+  readonly side: Side;
+  /** The wallet's price (micros; the analytics routes' number, rounded to the micro). */
+  readonly price: Micros;
+  readonly size: Micros;
+  /** Venue time of the trade, epoch ms (the analytics routes give whole seconds). */
+  readonly ts: number;
+}
+
 /** A public trade print on one token (any trader's, from the venue's market data). */
 export interface TradePrint {
   readonly tokenId: TokenId;

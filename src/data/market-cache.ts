@@ -134,6 +134,9 @@ export class MarketCache {
       case 'marketAdded':
         // a recording's note that a market joined: whoever replays it tracks its tokens
         return [];
+      case 'walletTrade':
+        // a followed wallet's trade is no change of any book: the engine hands it to the strategies
+        return [];
     }
   }
 

@@ -6,7 +6,7 @@ import type { StrategyError } from '../core/errors.ts';
 import { lifecycleTokens, type FillEvent, type LifecycleEvent, type OrderEvent } from '../core/events.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { OrderIntent } from '../core/intents.ts';
-import type { EventInfo, TokenId } from '../core/types.ts';
+import type { EventInfo, TokenId, WalletTrade } from '../core/types.ts';
 import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { Portfolio, PositionView } from '../portfolio/portfolio.ts';
@@ -244,6 +244,12 @@ export class StrategyHost implements EngineListener {
         for (const runner of runners) runner.trade(snapshot, change.state.lastTrade);
       }
     }
+  }
+
+  /** A trade of a followed wallet: every strategy hears it (frozen once, shared). */
+  walletTrade(trade: WalletTrade): void {
+    const frozen = Object.freeze(trade);
+    for (const runner of this.#runners.values()) runner.walletTrade(frozen);
   }
 
   orderEvent(strategyId: string, event: OrderEvent): void {

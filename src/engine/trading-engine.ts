@@ -595,6 +595,11 @@ export class TradingEngine {
       this.#markets.onMarketEvent(event);
       return;
     }
+    if (event.type === 'walletTrade') {
+      this.#opts.persistence?.marketEvent?.(event);
+      this.#host.walletTrade(event.trade);
+      return;
+    }
     const changes = this.cache.apply(event);
     if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     this.#host.dispatch(changes);

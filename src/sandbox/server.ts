@@ -37,7 +37,8 @@ import { DEFAULT_EXCHANGE_ADDRESSES, POLYGON_CHAIN_ID } from '../venue/signing/e
 import { isAddress } from '../venue/signing/address.ts';
 import { World } from './world/world.ts';
 import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-flow.ts';
-import { installNegRiskEpisodes } from './flow/install-episodes.ts';
+import { installEpisodes } from './flow/install-episodes.ts';
+import type { LeaderWalletOptions } from './flow/leader-wallets.ts';
 import type { NegRiskEpisodeOptions } from './flow/neg-risk-episodes.ts';
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
 import { installUserChannel } from './ws/install-user-channel.ts';
@@ -106,6 +107,8 @@ export interface SandboxOptions {
   readonly flow?: SandboxFlowOptions;
   /** Neg-risk episodes: outcome sets mispriced for a while (flow/neg-risk-episodes.ts; default none start by themselves). */
   readonly episodes?: NegRiskEpisodeOptions;
+  /** Leader wallets: synthetic traders whose trades come before price moves (flow/leader-wallets.ts; default none start by themselves). */
+  readonly leaders?: LeaderWalletOptions;
   /** Markets that close at their end date and resolve during the run (seeded; default none). */
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
@@ -301,8 +304,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     { prefix: '/data' },
   );
   // Synthetic order flow (starts when the app is ready) and the WS market channel on this server.
-  installSyntheticFlow(app, ctx, ctx.engine, options.flow);
-  installNegRiskEpisodes(app, ctx, options.episodes);
+  const flow = installSyntheticFlow(app, ctx, ctx.engine, options.flow);
+  installEpisodes(app, ctx, options, flow);
   installMarketChannel(app, ctx, ctx.engine, options.ws);
   installUserChannel(app, ctx, options.ws);
   installMarketResolution(app, ctx, options.resolution, options.logger);

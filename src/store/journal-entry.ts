@@ -82,6 +82,8 @@ export function describeJournalEvent(event: JournalInput): string {
           return `prices of ${e.prices.length} token${e.prices.length === 1 ? '' : 's'}`;
         case 'trade':
           return `trade ${e.tokenId} ${e.side} ${formatMicros(e.size)} @ ${formatMicros(e.price)}`;
+        case 'walletTrade':
+          return `wallet ${e.trade.wallet} ${e.trade.side} ${formatMicros(e.trade.size)} @ ${formatMicros(e.trade.price)} of ${e.trade.tokenId} (tx ${e.trade.txHash})`;
         case 'tickSize':
           return `tick size ${e.tokenId} ${formatMicros(e.tickSize)}`;
         case 'marketClosed':

@@ -2,14 +2,14 @@ import type { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
-import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId, EventInfo, TradePrint } from '../core/types.ts';
+import type { OrderBook, TokenId, TokenPrices, MarketRules, ConditionId, EventInfo, TradePrint, WalletTrade } from '../core/types.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { FillEvent, LifecycleEvent, OrderEvent, OrderSnapshot } from '../core/events.ts';
 import type { BasketEvent } from '../core/basket-events.ts';
 
 export type { BasketCompleted, BasketEvent, BasketOrderResult, BasketPartial, BasketUnwound } from '../core/basket-events.ts';
 
-export type { EventInfo, TradePrint } from '../core/types.ts';
+export type { EventInfo, TradePrint, WalletTrade } from '../core/types.ts';
 export type { FillEvent, HaltName, LifecycleEvent, OrderEvent, OrderRefs, OrderSnapshot, OrderStatus, SettlementStatus } from '../core/events.ts';
 export { HALT_NAMES } from '../core/events.ts';
 export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
@@ -25,7 +25,8 @@ export { DENY_CODES, type DenyCode } from '../core/deny-codes.ts';
  * order. Later additions, still version 3: a market snapshot names its `event` and its newest public
  * `lastTrade`, `rules.secondsDelay` is the market's matching delay, `ctx.event(id)` and
  * `ctx.events()` give the events of the strategy's markets, and `onTrade` (or `trades$`) hears
- * every public trade print of its tokens.
+ * every public trade print of its tokens; `onWalletTrade` (or `walletTrades$`) hears every trade of
+ * the wallets the run follows (`data.wallets`).
  */
 export const STRATEGY_API_VERSION = 3;
 
@@ -195,6 +196,14 @@ export interface StrategyHooks<P, S = undefined> {
    * `market.lastTrade` is this print.
    */
   onTrade?(args: { ctx: StrategyContext<P>; state: S; market: MarketSnapshot; trade: TradePrint }): Out;
+  /**
+   * A trade of a wallet the run follows (`data.wallets`: read from the venue's wallet analytics in
+   * live and paper runs, replayed from the recording in backtests), in any market, each fill once
+   * (a transaction with several fills is several calls with one `txHash`). Every strategy of the
+   * run hears every followed wallet; `ctx.market(trade.tokenId)` is undefined for a market the
+   * strategy does not trade.
+   */
+  onWalletTrade?(args: { ctx: StrategyContext<P>; state: S; trade: WalletTrade }): Out;
   /** A fill of one of our orders; always after that order's OrderAccepted. */
   onFill?(args: { ctx: StrategyContext<P>; state: S; fill: FillEvent }): Out;
   onOrderEvent?(args: { ctx: StrategyContext<P>; state: S; event: OrderEvent }): Out;
@@ -211,7 +220,7 @@ export interface StrategyHooks<P, S = undefined> {
 }
 
 /** The names of the hooks, in the order a loader checks them. */
-export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
+export const HOOK_NAMES = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onWalletTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 
 /** The stream form, for authors who think in RxJS: intents as an Observable over the inputs. */
 export interface StrategyStreams<P, S = undefined> {
@@ -221,6 +230,8 @@ export interface StrategyStreams<P, S = undefined> {
   readonly prices$: Observable<{ market: MarketSnapshot; prices: TokenPrices }>;
   /** Public trade prints of the strategy's tokens (what `onTrade` hears). */
   readonly trades$: Observable<{ market: MarketSnapshot; trade: TradePrint }>;
+  /** Trades of the wallets the run follows (what `onWalletTrade` hears). */
+  readonly walletTrades$: Observable<WalletTrade>;
   readonly fills$: Observable<FillEvent>;
   readonly orderEvents$: Observable<OrderEvent>;
   readonly lifecycle$: Observable<LifecycleEvent>;

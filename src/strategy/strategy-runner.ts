@@ -1,6 +1,6 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
 import type { StrategyError } from '../core/errors.ts';
-import type { OrderBook, TokenPrices, TradePrint } from '../core/types.ts';
+import type { OrderBook, TokenPrices, TradePrint, WalletTrade } from '../core/types.ts';
 import type { BasketEvent, FillEvent, LifecycleEvent, MarketSnapshot, OrderEvent, StrategyContext, StrategyDefinition, StrategyHooks } from './api.ts';
 import { basketProblem } from './basket-check.ts';
 import type { OrderIntent } from '../core/intents.ts';
@@ -24,6 +24,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
   #books = new Subject<{ market: MarketSnapshot; book: OrderBook }>();
   #prices = new Subject<{ market: MarketSnapshot; prices: TokenPrices }>();
   #trades = new Subject<{ market: MarketSnapshot; trade: TradePrint }>();
+  #walletTrades = new Subject<WalletTrade>();
   #fills = new Subject<FillEvent>();
   #events = new Subject<OrderEvent>();
   #lifecycle = new Subject<LifecycleEvent>();
@@ -70,6 +71,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
           books$: this.#books.asObservable(),
           prices$: this.#prices.asObservable(),
           trades$: this.#trades.asObservable(),
+          walletTrades$: this.#walletTrades.asObservable(),
           fills$: this.#fills.asObservable(),
           orderEvents$: this.#events.asObservable(),
           lifecycle$: this.#lifecycle.asObservable(),
@@ -106,6 +108,12 @@ export class StrategyRunner<P = unknown, S = unknown> {
     if (this.#trades.observed) this.#trades.next({ market, trade });
     // most strategies have no onTrade: no arguments object for each print then
     if (this.definition.onTrade !== undefined) this.call('onTrade', { ctx: this.ctx, state: this.#state, market, trade });
+  }
+
+  walletTrade(trade: WalletTrade): void {
+    if (!this.running) return;
+    if (this.#walletTrades.observed) this.#walletTrades.next(trade);
+    if (this.definition.onWalletTrade !== undefined) this.call('onWalletTrade', { ctx: this.ctx, state: this.#state, trade });
   }
 
   fill(fill: FillEvent): void {
@@ -147,6 +155,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.#books = new Subject();
     this.#prices = new Subject();
     this.#trades = new Subject();
+    this.#walletTrades = new Subject();
     this.#fills = new Subject();
     this.#events = new Subject();
     this.#lifecycle = new Subject();
@@ -218,6 +227,7 @@ export class StrategyRunner<P = unknown, S = unknown> {
     this.#books.complete();
     this.#prices.complete();
     this.#trades.complete();
+    this.#walletTrades.complete();
     this.#fills.complete();
     this.#events.complete();
     this.#lifecycle.complete();

@@ -94,7 +94,7 @@ export interface StrategyLogLine {
 /** A strategy: its definition (what a module default-exports), or the path of its module. */
 export type StrategyUnderTest = string | object;
 
-const HOOKS = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
+const HOOKS = ['onStart', 'onBook', 'onPrice', 'onTrade', 'onWalletTrade', 'onFill', 'onOrderEvent', 'onLifecycle', 'onTimer', 'onBasket', 'onStop'] as const;
 type Hook = (this: unknown, args: { readonly ctx: { readonly clock: { now(): number } } } & Record<string, unknown>) => unknown;
 
 /** What the wrapped hooks saw of the strategy's own state: the newest `state` a hook (or `init`) had. */

@@ -65,8 +65,8 @@ export interface ScriptedMarket {
 export const SCRIPT_START_MS = 1_767_225_600_000;
 
 /**
- * Scripted market data for a strategy test: markets, then book snapshots, trade prints and tick
- * size changes at virtual times (ms after the start). Prices and sizes are decimal text, read
+ * Scripted market data for a strategy test: markets, then book snapshots, trade prints, followed
+ * wallets' trades and tick size changes at virtual times (ms after the start). Prices and sizes are decimal text, read
  * exactly. `runStrategy` replays it through the backtest; `write` saves it as a recording file
  * that `clobot backtest --data` reads.
  *
@@ -75,6 +75,7 @@ export const SCRIPT_START_MS = 1_767_225_600_000;
  * const m = script.market({ slug: 'rain' });
  * script.at(0).book(m.yes, { bids: [['0.45', '100']], asks: [['0.55', '100']] });
  * script.at(1_000).trade(m.yes, { side: 'BUY', price: '0.55', size: '20' });
+ * script.at(2_000).walletTrade(m.yes, { wallet: '0xabc…', side: 'BUY', price: '0.55', size: '50' });
  * ```
  */
 export class ScriptedBooks {
@@ -86,6 +87,8 @@ export class ScriptedBooks {
   readonly #events: MarketEvent[] = [];
   #now = 0;
   #seq = 0;
+  /** The script has wallet trades: its header says recording version 3. */
+  #walletTrades = false;
 
   constructor(startMs: number = SCRIPT_START_MS) {
     this.startMs = startMs;
@@ -191,6 +194,38 @@ export class ScriptedBooks {
     return this;
   }
 
+  /**
+   * A trade of a followed wallet at the current time (what `onWalletTrade` hears; a recording's
+   * `walletTrade`). `wallet` is a 0x address (any case; heard lowercase); `txHash` defaults to a
+   * new one per call: give the same hash to several calls for one transaction of several fills.
+   * A token outside the script's markets needs its `conditionId`.
+   */
+  walletTrade(
+    tokenId: TokenId,
+    trade: {
+      readonly wallet: string;
+      readonly side: Side;
+      readonly price: string | number;
+      readonly size: string | number;
+      readonly txHash?: string;
+      readonly conditionId?: string;
+    },
+  ): this {
+    const t = this.#time();
+    const wallet = typeof trade.wallet === 'string' ? trade.wallet.toLowerCase() : '';
+    if (!/^0x[0-9a-f]{40}$/.test(wallet)) throw new TestingError(`scriptedBooks walletTrade(${tokenId}) wallet: '${String(trade.wallet)}' is not a 0x address of 40 hex digits`);
+    if (trade.side !== 'BUY' && trade.side !== 'SELL') throw new TestingError(`scriptedBooks walletTrade(${tokenId}) side: must be 'BUY' or 'SELL', was '${String(trade.side)}'`);
+    const conditionId = this.#conditionOf.get(tokenId) ?? trade.conditionId;
+    if (conditionId === undefined) throw new TestingError(`scriptedBooks walletTrade(${tokenId}): the token is not one of the script's markets, so give its conditionId`);
+    const txHash = trade.txHash ?? '0x' + (++this.#seq).toString(16).padStart(64, '0');
+    if (typeof txHash !== 'string' || txHash.length === 0) throw new TestingError(`scriptedBooks walletTrade(${tokenId}) txHash: must be a non-empty string`);
+    const price = decimal(trade.price, `walletTrade(${tokenId}) price`);
+    const size = decimal(trade.size, `walletTrade(${tokenId}) size`);
+    this.#walletTrades = true;
+    this.#events.push({ type: 'walletTrade', trade: { wallet, txHash, tokenId, conditionId, side: trade.side, price, size, ts: t }, tsEvent: t, tsInit: t });
+    return this;
+  }
+
   /** The venue changes a token's tick size at the current time. */
   tickSize(tokenId: TokenId, tick: string): this {
     const t = this.#time();
@@ -210,7 +245,7 @@ export class ScriptedBooks {
     }));
     return {
       format: 'clobot-recording',
-      version: 1,
+      version: this.#walletTrades ? 3 : 1,
       createdAt: this.startMs,
       source: 'clobot/testing:scripted',
       markets: [...this.#markets],

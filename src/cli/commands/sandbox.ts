@@ -29,6 +29,7 @@ interface SandboxFlags {
   flowIntensity: number;
   rewardSampleMs: number;
   negRiskEpisodes: number;
+  leaderEpisodes: number;
   withdrawLegShare: number;
   resolveMarkets: number;
   resolveWithinMs: number;
@@ -76,6 +77,7 @@ export function registerSandbox(program: Command): void {
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
     .option('--reward-sample-ms <n>', 'liquidity rewards: every reward market is sampled this often, ms of sandbox time (GET /admin/rewards)', parseIntOption(10, 86_400_000), 60_000)
     .option('--neg-risk-episodes <n>', 'episodes per neg-risk event per hour in which its outcome prices sum off 1 (seeded; 0: only POST /admin/episodes)', parseRate, 2)
+    .option('--leader-episodes <n>', 'leader wallet episodes per hour: a leader buys, the price moves its way seconds later, it sells (seeded; 0: only POST /admin/leaders; GET /admin/leaders lists the wallets)', parseRate, 20)
     .option('--withdraw-leg-share <x>', "share of episodes whose one outcome's depth is withdrawn at the first client order (forces partial baskets), 0..1 (seeded)", parseShare, 0)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
@@ -143,6 +145,7 @@ export function registerSandbox(program: Command): void {
         flow: { enabled: flags.flow, intensity: flags.flowIntensity },
         rewards: { sampleMs: flags.rewardSampleMs },
         episodes: { ratePerHour: flags.negRiskEpisodes, withdrawLegShare: flags.withdrawLegShare },
+        leaders: { ratePerHour: flags.leaderEpisodes },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         newMarkets: { everyMs: flags.newMarketsEvery },
         serverSecret: flags.serverSecret,

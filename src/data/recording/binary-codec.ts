@@ -26,6 +26,8 @@ import { shortText } from './short-text.ts';
  *               winner: 0 no winner, else 1 + the winner's position among the n tokens
  *     8 market  time length:uv utf8-bytes   a market that joined: its header entry as JSON;
  *               later records may name its tokens                         (form version 2)
+ *     9 walletTrade time walletRef:uv txHashRef:uv tokenRef:uv conditionRef:uv side:u8 price:uv size:uv
+ *               a followed wallet's trade; its token need not be the header's (form version 4)
  *   time     := dTsInit:sv (from the previous record's tsInit, 0 at the start) tsEvent-tsInit:sv
  *   flags    := bit0 tickSize, bit1 minOrderSize, bit2 lastTradePrice, bit3 negRisk given,
  *               bit4 negRisk true, bits5-6 hash form: 0 UTF-8 (length:uv bytes), 1 lowercase hex
@@ -49,9 +51,10 @@ export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x4
  * Version 2 added the `close`, `resolve` and `market` records (`market` came the day version 2
  * did, before any release, so the version was not bumped again); version 3 the book sides as runs
  * against the token's previous book (between two snapshots most levels do not change: the
- * decoder then copies them instead of reading each one). Older files read the same.
+ * decoder then copies them instead of reading each one); version 4 the `walletTrade` record (kinds
+ * added by the same release go here without another bump: `fee`, `clear`). Older files read the same.
  */
-export const BINARY_FORM_VERSION = 3;
+export const BINARY_FORM_VERSION = 4;
 /** Records are gathered into blocks of about this many bytes. */
 const BLOCK_BYTES = 32 * 1024;
 
@@ -63,6 +66,7 @@ const K_TICK = 5;
 const K_CLOSE = 6;
 const K_RESOLVE = 7;
 const K_MARKET = 8;
+const K_WALLET_TRADE = 9;
 
 const HASH_UTF8 = 0;
 const HASH_HEX = 1;
@@ -154,6 +158,24 @@ export class BinaryEventEncoder {
         this.#u8(event.side === 'BUY' ? 0 : 1);
         this.#micros(event.price, 'price');
         this.#micros(event.size, 'size');
+        break;
+      }
+      case 'walletTrade': {
+        const w = event.trade;
+        const walletRef = this.#ref(w.wallet);
+        const txRef = this.#ref(w.txHash);
+        const tokenRef = this.#ref(w.tokenId);
+        const conditionRef = this.#ref(w.conditionId);
+        this.#ensure(80);
+        this.#u8(K_WALLET_TRADE);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(walletRef);
+        this.#uv(txRef);
+        this.#uv(tokenRef);
+        this.#uv(conditionRef);
+        this.#u8(w.side === 'BUY' ? 0 : 1);
+        this.#micros(w.price, 'price');
+        this.#micros(w.size, 'size');
         break;
       }
       case 'tickSize': {
@@ -570,7 +592,8 @@ export class BinaryEventDecoder {
         else if (kind === K_TICK) out.push(this.#tick());
         else if (kind === K_CLOSE || kind === K_RESOLVE) out.push(this.#lifecycle(kind));
         else if (kind === K_MARKET) out.push(this.#market(stop, recordStart));
-        else throw this.#error(recordStart, 'kind', 'a record kind 1..8', kind);
+        else if (kind === K_WALLET_TRADE) out.push(this.#walletTrade());
+        else throw this.#error(recordStart, 'kind', 'a record kind 1..9', kind);
         if (p > stop) throw CORRUPT;
       }
     } catch (err) {
@@ -793,6 +816,22 @@ export class BinaryEventDecoder {
     const price = uv();
     const size = uv();
     return { type: 'trade', tokenId, price, size, side: side === 0 ? 'BUY' : 'SELL', tsEvent, tsInit };
+  }
+
+  #walletTrade(): MarketEvent {
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
+    const wallet = this.#strings[uv()];
+    const txHash = this.#strings[uv()];
+    const tokenRef = uv();
+    const tokenId = this.#tokenOf[tokenRef] ?? this.#strings[tokenRef];
+    const conditionId = this.#strings[uv()];
+    if (wallet === undefined || txHash === undefined || tokenId === undefined || conditionId === undefined) throw CORRUPT;
+    const side = bytes[p++];
+    if (side !== 0 && side !== 1) throw CORRUPT;
+    const price = uv();
+    const size = uv();
+    return { type: 'walletTrade', trade: { wallet, txHash, tokenId, conditionId, side: side === 0 ? 'BUY' : 'SELL', price, size, ts: tsEvent }, tsEvent, tsInit };
   }
 
   #tick(): MarketEvent {

@@ -53,6 +53,10 @@ export function marketEventToRecorded(event: MarketEvent): RecordedEvent {
       };
     case 'trade':
       return { t: 'trade', tsEvent, tsInit, tokenId: event.tokenId, price: formatMicros(event.price), size: formatMicros(event.size), side: event.side };
+    case 'walletTrade': {
+      const w = event.trade;
+      return { t: 'walletTrade', tsEvent, tsInit, wallet: w.wallet, txHash: w.txHash, tokenId: w.tokenId, conditionId: w.conditionId, side: w.side, price: formatMicros(w.price), size: formatMicros(w.size) };
+    }
     case 'tickSize':
       return { t: 'tick', tsEvent, tsInit, tokenId: event.tokenId, tickSize: formatMicros(event.tickSize) };
     case 'marketClosed':

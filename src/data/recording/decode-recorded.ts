@@ -1,6 +1,6 @@
 import { DecodeError } from '../../core/errors.ts';
 import { parseMicros, type Micros } from '../../core/fixed.ts';
-import type { BookLevel, EventInfo, TokenPrices } from '../../core/types.ts';
+import type { BookLevel, EventInfo, TokenPrices, WalletTrade } from '../../core/types.ts';
 import { makeOrderBook } from '../../venue/books-scan.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedMarket, type RecordingHeader } from './format.ts';
@@ -81,6 +81,13 @@ function levels(v: unknown, path: string): BookLevel[] {
   return out;
 }
 
+/** A wallet trade's `wallet`: a lowercase 0x address (what the live source delivers). */
+function walletAddress(o: Obj): string {
+  const v = o['wallet'];
+  if (typeof v !== 'string' || !/^0x[0-9a-f]{40}$/.test(v)) throw new DecodeError('wallet', 'a lowercase 0x address of 40 hex digits', v);
+  return v;
+}
+
 /** The token ids of a close or resolve event (each one of the header's when `tokens` is given). */
 function tokenList(v: unknown, tokens: ReadonlyMap<string, string> | undefined): string[] {
   if (!Array.isArray(v) || v.length === 0) throw new DecodeError('tokenIds', 'a non-empty array of token ids', v);
@@ -137,6 +144,23 @@ export function decodeRecordedEvent(value: unknown, tokens?: Map<string, string>
       if (side !== 'BUY' && side !== 'SELL') throw new DecodeError('side', "'BUY' or 'SELL'", side);
       return { type: 'trade', tokenId, price, size, side, tsEvent, tsInit };
     }
+    case 'walletTrade': {
+      // a followed wallet may trade any market: its token need not be one of the header's
+      const tokenId = nonEmpty(o, '', 'tokenId');
+      const side = o['side'];
+      if (side !== 'BUY' && side !== 'SELL') throw new DecodeError('side', "'BUY' or 'SELL'", side);
+      const trade: WalletTrade = {
+        wallet: walletAddress(o),
+        txHash: nonEmpty(o, '', 'txHash'),
+        tokenId: tokens?.get(tokenId) ?? tokenId,
+        conditionId: nonEmpty(o, '', 'conditionId'),
+        side,
+        price: decimal(o['price'], 'price'),
+        size: decimal(o['size'], 'size'),
+        ts: tsEvent,
+      };
+      return { type: 'walletTrade', trade, tsEvent, tsInit };
+    }
     case 'tick': {
       const tokenId = token(o, tokens);
       const tickSize = decimal(o['tickSize'], 'tickSize', true);
@@ -158,7 +182,7 @@ export function decodeRecordedEvent(value: unknown, tokens?: Map<string, string>
       return { type: 'marketAdded', market, tsEvent, tsInit };
     }
     default:
-      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'tick', 'close', 'resolve', 'market'", t);
+      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'walletTrade', 'tick', 'close', 'resolve', 'market'", t);
   }
 }
 

@@ -35,6 +35,10 @@ export function encodeEventLine(event: MarketEvent): string {
     }
     case 'trade':
       return `{"t":"trade",${head},"tokenId":${JSON.stringify(event.tokenId)},"price":"${dec(event.price, 'price')}","size":"${dec(event.size, 'size')}","side":${JSON.stringify(event.side)}}`;
+    case 'walletTrade': {
+      const w = event.trade;
+      return `{"t":"walletTrade",${head},"wallet":${JSON.stringify(w.wallet)},"txHash":${JSON.stringify(w.txHash)},"tokenId":${JSON.stringify(w.tokenId)},"conditionId":${JSON.stringify(w.conditionId)},"side":${JSON.stringify(w.side)},"price":"${dec(w.price, 'price')}","size":"${dec(w.size, 'size')}"}`;
+    }
     case 'tickSize':
       return `{"t":"tick",${head},"tokenId":${JSON.stringify(event.tokenId)},"tickSize":"${dec(event.tickSize, 'tickSize')}"}`;
     case 'marketClosed':

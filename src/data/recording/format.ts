@@ -17,8 +17,10 @@ export const RECORDING_FORMAT = 'clobot-recording';
  * Version 2 added the market lifecycle events `close` and `resolve` and the `market` event (a
  * market that joined after the start; version 2 was not released before it, so it was not bumped
  * again). A version-1 file has none and reads the same; a reader refuses a version newer than its own.
+ * Version 3 added `walletTrade` (a followed wallet's trade, `data.wallets`); kinds added by the same
+ * release go here without another bump (`fee`, `clear`). A version-2 file reads unchanged.
  */
-export const RECORDING_VERSION = 2;
+export const RECORDING_VERSION = 3;
 
 /** One market as it was when the recording started, or when it joined (a `market` event): rules the backtest needs. */
 export type RecordedMarket = ListedMarket;
@@ -83,6 +85,22 @@ export type RecordedEvent =
       readonly conditionId: string;
       readonly tokenIds: readonly string[];
       readonly winner: string | null;
+    }
+  /**
+   * A trade of a followed wallet (version 3; `data.wallets`): `tsEvent` is the trade's venue time,
+   * `tsInit` when the run read it. Its token may lie outside the recorded markets.
+   */
+  | {
+      readonly t: 'walletTrade';
+      readonly tsEvent: number;
+      readonly tsInit: number;
+      readonly wallet: string;
+      readonly txHash: string;
+      readonly tokenId: string;
+      readonly conditionId: string;
+      readonly side: 'BUY' | 'SELL';
+      readonly price: string;
+      readonly size: string;
     }
   /** A market joined the recording (version 2): later events may name its tokens. */
   | { readonly t: 'market'; readonly tsEvent: number; readonly tsInit: number; readonly market: RecordedMarket };

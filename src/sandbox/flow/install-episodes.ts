@@ -1,9 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, SandboxHttpError } from '../http-error.ts';
+import { installLeaderWallets } from './install-leader-wallets.ts';
+import type { LeaderWalletOptions } from './leader-wallets.ts';
 import { NegRiskEpisodes, type EpisodeRequest, type NegRiskEpisodeOptions } from './neg-risk-episodes.ts';
+import type { SyntheticFlow } from './synthetic-flow.ts';
 
 const REQUEST_KEYS = ['event', 'direction', 'gap', 'durationMs', 'withdraw'] as const;
+
+/** Each kind of episode's knobs (`SandboxOptions`). */
+export interface SandboxEpisodeOptions {
+  readonly episodes?: NegRiskEpisodeOptions;
+  readonly leaders?: LeaderWalletOptions;
+}
+
+/** Every kind of sandbox episode, one line each; `flow`: the synthetic flow (undefined when off). */
+export function installEpisodes(app: FastifyInstance, ctx: SandboxContext, options: SandboxEpisodeOptions, flow: SyntheticFlow | undefined): void {
+  installNegRiskEpisodes(app, ctx, options.episodes);
+  installLeaderWallets(app, ctx, flow, options.leaders);
+}
 
 /**
  * The neg-risk episodes (neg-risk-episodes.ts) in a sandbox app: stepped on the sandbox clock from

@@ -43,6 +43,13 @@ export class LatentWalk {
     this.#x = clamp(this.#x, this.#lo, this.#hi);
   }
 
+  /** News: the probability moves by `dp` at once (kept inside the bounds); the walk goes on from there. */
+  nudge(dp: number): void {
+    const lo = 1 / (1 + Math.exp(-this.#lo));
+    const hi = 1 / (1 + Math.exp(-this.#hi));
+    this.#x = logit(clamp(this.p + dp, lo, hi));
+  }
+
   advance(dtSec: number, rng: Prng, params: WalkParams): void {
     if (!(dtSec > 0)) return;
     const theta = params.meanReversionPerSecond;

@@ -95,6 +95,13 @@ export class MarketAgent {
     return this.#walk?.p;
   }
 
+  /** News moves the latent probability by `dp` now (the maker's ladder follows at its next visit); false before the first visit. */
+  nudge(dp: number): boolean {
+    if (this.#walk === undefined) return false;
+    this.#walk.nudge(dp);
+    return true;
+  }
+
   /**
    * Moves the walk to `now`, lets takers trade against the book, then refreshes the maker's
    * quotes. Returns the actions it cost (1 + orders sent + cancel calls + trades printed).

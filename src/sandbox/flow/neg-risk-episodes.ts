@@ -1,14 +1,15 @@
-import type { Subscription } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { ceilToTick, floorToTick, MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import { FeeRate } from '../../core/money.ts';
 import { buyEntryRequirement } from '../../sim/admission.ts';
 import type { SimOrderRequest } from '../../sim/types.ts';
-import { LIQUIDITY_OWNER, type SandboxEngine } from '../trading/sandbox-engine.ts';
+import type { SandboxEngine } from '../trading/sandbox-engine.ts';
 import type { SandboxEvent } from '../world/model.ts';
 import { Prng } from '../world/prng.ts';
-import { EPISODE_ACCOUNT, isFlowAccount } from './flow-accounts.ts';
+import { EPISODE_ACCOUNT } from './flow-accounts.ts';
+import { EpisodeClock, startChance } from './episode-clock.ts';
+import { cancelOwnOrders } from './step-back.ts';
 
 /** Knobs of the neg-risk episodes (`SandboxOptions.episodes`, `clobot sandbox --neg-risk-episodes`). */
 export interface NegRiskEpisodeOptions {
@@ -102,12 +103,12 @@ export class NegRiskEpisodes {
   readonly #active = new Map<SandboxEvent, Episode>();
   readonly #counts = { started: 0, ended: 0, skipped: 0, withdrawn: 0 };
   #seq = 0;
-  #timer: Subscription | undefined;
-  #lastStepMs = 0;
+  readonly #stepper: EpisodeClock;
   readonly #unlisten: () => void;
 
   constructor(engine: SandboxEngine, events: readonly SandboxEvent[], seed: number, clock: Clock, options: NegRiskEpisodeOptions = {}) {
     this.#opts = checkOptions(options);
+    this.#stepper = new EpisodeClock(clock, this.#opts.stepMs, (now, dtSec) => this.#step(now, dtSec));
     this.#engine = engine;
     this.#clock = clock;
     this.#events = events.filter((e) => e.negRisk && !e.closed && e.markets.length >= 2);
@@ -117,14 +118,11 @@ export class NegRiskEpisodes {
 
   /** Starts stepping on the clock (episodes start by themselves only with a rate above 0). */
   start(): void {
-    if (this.#timer !== undefined) return;
-    this.#lastStepMs = this.#clock.now();
-    this.#schedule();
+    this.#stepper.start();
   }
 
   stop(): void {
-    this.#timer?.unsubscribe();
-    this.#timer = undefined;
+    this.#stepper.stop();
   }
 
   /** Stops and cancels every episode's depth. */
@@ -163,21 +161,11 @@ export class NegRiskEpisodes {
     return view(placed);
   }
 
-  #schedule(): void {
-    this.#timer = this.#clock.scheduler.schedule(() => {
-      if (this.#timer === undefined) return;
-      this.#step(this.#clock.now());
-      if (this.#timer !== undefined) this.#schedule();
-    }, this.#opts.stepMs);
-  }
-
-  #step(now: number): void {
-    const dtSec = Math.max(0, now - this.#lastStepMs) / 1000;
-    this.#lastStepMs = now;
+  #step(now: number, dtSec: number): void {
     for (const episode of [...this.#active.values()]) if (now >= episode.endsAt) this.#end(episode, now);
     const rate = this.#opts.ratePerHour;
     if (!(rate > 0) || dtSec === 0) return;
-    const p = 1 - Math.exp((-rate / 3600) * Math.min(dtSec, 60));
+    const p = startChance(rate, dtSec);
     this.#events.forEach((event, i) => {
       // every event draws each step, in or out of an episode, so one event's draws never depend on another's
       const starts = this.#rngs[i]!.chance(p);
@@ -263,25 +251,9 @@ export class NegRiskEpisodes {
     this.#cancelOwn(conditionId, yesToken, (isBid, yesPrice, owner) => owner !== EPISODE_ACCOUNT.owner && (cheap ? isBid && yesPrice >= price : !isBid && yesPrice <= price));
   }
 
-  /**
-   * Cancels the sandbox's own resting orders (seeded liquidity, flow makers, the episodes) of a
-   * market that `pick` chooses, each seen in the YES frame: a bid (BUY YES or SELL NO) or an ask
-   * (SELL YES or BUY NO) at its YES price.
-   */
+  /** The sandbox's own resting orders of a market that `pick` chooses, cancelled now (step-back.ts). */
   #cancelOwn(conditionId: string, yesToken: string, pick: (isBid: boolean, yesPrice: Micros, owner: string) => boolean): void {
-    const now = this.#clock.now();
-    const byOwner = new Map<string, string[]>();
-    for (const o of this.#engine.openOrders({ conditionId })) {
-      if (o.owner !== LIQUIDITY_OWNER && !isFlowAccount(o.owner)) continue;
-      const isYes = o.tokenId === yesToken;
-      const yesPrice = isYes ? o.price : MICROS_PER_UNIT - o.price;
-      const isBid = isYes === (o.side === 'BUY');
-      if (!pick(isBid, yesPrice, o.owner)) continue;
-      const list = byOwner.get(o.owner);
-      if (list) list.push(o.id);
-      else byOwner.set(o.owner, [o.id]);
-    }
-    for (const [owner, ids] of byOwner) this.#engine.cancelOrders(ids, owner, now);
+    cancelOwnOrders(this.#engine, conditionId, yesToken, pick, this.#clock.now());
   }
 
   #end(episode: Episode, now: number): void {

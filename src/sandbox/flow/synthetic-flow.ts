@@ -122,6 +122,16 @@ export class SyntheticFlow {
     timer?.unsubscribe();
   }
 
+  /**
+   * News in one market: its latent probability moves by `dp` (the maker re-centres at its next
+   * visit, takers trade towards it); false when the flow does not trade the market or has not yet
+   * visited it.
+   */
+  nudge(conditionId: string, dp: number): boolean {
+    const i = this.#markets.findIndex((m) => m.conditionId === conditionId);
+    return i >= 0 && this.#agents[i]?.nudge(dp) === true;
+  }
+
   /** The agent of the market at `i` in the options' list, once it has been visited. */
   agent(i: number): MarketAgent | undefined {
     return this.#agents[i];

@@ -143,6 +143,9 @@ export class SimulatedExecutionClient implements ExecutionClient {
         this.#venue.tokens.get(event.tokenId)?.book.setTickSize(event.tickSize);
         return;
       }
+      case 'walletTrade':
+        // a followed wallet's trade: its effect on the book comes with the book's own events
+        return;
       case 'prices':
       case 'marketClosed':
       case 'marketResolved':

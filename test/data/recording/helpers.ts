@@ -76,6 +76,13 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   });
   const p3 = next();
   events.push({ type: 'trade', tokenId: '1001', price: 500_000, size: 5_000_000, side: 'BUY', tsEvent: p3, tsInit: p3 });
+  // followed wallets' trades (version 3): two fills of one transaction, one in a market outside the header
+  const w1 = next();
+  const leader = '0x00000000000000000000000000000000000000a1';
+  events.push({ type: 'walletTrade', trade: { wallet: leader, txHash: '0xfeed01', tokenId: '1001', conditionId: '0xedge', side: 'BUY', price: 510_000, size: 12_000_000, ts: w1 - 900 }, tsEvent: w1 - 900, tsInit: w1 });
+  events.push({ type: 'walletTrade', trade: { wallet: leader, txHash: '0xfeed01', tokenId: '1001', conditionId: '0xedge', side: 'BUY', price: 520_000, size: 1, ts: w1 - 900 }, tsEvent: w1 - 900, tsInit: w1 });
+  const w2 = next();
+  events.push({ type: 'walletTrade', trade: { wallet: leader, txHash: '0xfeed02', tokenId: '9999', conditionId: '0xelsewhere', side: 'SELL', price: 1_000_000, size: 0, ts: w2 }, tsEvent: w2, tsInit: w2 });
   // the market lifecycle (version 2): a close, a resolution with a winner and one without
   const c1 = next();
   events.push({ type: 'marketClosed', conditionId: '0xedge', tokenIds: ['1001', '1002'], tsEvent: c1 - 2, tsInit: c1 });
@@ -119,6 +126,7 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   const joined = new Set(late.tokens.map((t) => t.tokenId));
   for (const e of events) {
     if (e.type === 'marketAdded') break; // the tokens after it are the joined market's (and the header's, seen before)
+    if (e.type === 'walletTrade') continue; // a followed wallet may trade outside the header's markets
     if (e.type === 'book') note(e.book.tokenId, e.book.conditionId);
     else if (e.type === 'prices') for (const p of e.prices) note(p.tokenId, '0xother');
     else if (e.type === 'marketClosed' || e.type === 'marketResolved') for (const id of e.tokenIds) note(id, e.conditionId);

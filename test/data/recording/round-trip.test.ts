@@ -50,7 +50,7 @@ describe('recording round trip', () => {
     expect(back.batched).toEqual(events);
     expect(readRecordingSync(path).events).toEqual(events);
     // every kind is there, and the fixture book whose levels came worst-first is sorted
-    expect(new Set(back.events.map((e) => e.type))).toEqual(new Set(['book', 'prices', 'trade', 'tickSize', 'marketClosed', 'marketResolved', 'marketAdded']));
+    expect(new Set(back.events.map((e) => e.type))).toEqual(new Set(['walletTrade', 'book', 'prices', 'trade', 'tickSize', 'marketClosed', 'marketResolved', 'marketAdded']));
     const b2024 = back.events[1]!;
     if (b2024.type !== 'book') throw new Error('expected a book');
     expect(b2024.book.bids.map((l) => l.price)).toEqual([...b2024.book.bids.map((l) => l.price)].sort((a, b) => b - a));
