@@ -38,7 +38,9 @@ export interface WalletActivityOptions {
   readonly tokenOf: (row: WalletFeedRow) => Promise<WalletRowToken | undefined>;
   /**
    * Deliver the fills the first round finds (the wallet's recent history) too; default false:
-   * the first round only learns what is already there, and fills after it are delivered.
+   * fills from the second the source started on are delivered (the venue's times are whole
+   * seconds, so a fill up to a second before the start may be among them), older ones are only
+   * learnt.
    */
   readonly backfill?: boolean;
   /** A failed request or a row that names no known token; the source goes on. */
@@ -56,6 +58,8 @@ export function walletActivitySource(options: WalletActivityOptions): Observable
   const { clock, wallets, pollMs, pageSize, maxPages } = options;
   return new Observable<MarketEvent>((subscriber) => {
     const dedupe = new Map(wallets.map((w) => [w, new WalletTradeDedupe()]));
+    // the second the source started on: the first round delivers fills from it on
+    const since = options.backfill === true ? 0 : Math.floor(clock.now() / 1000) * 1000;
     const started = new Set<string>();
     let stopped = false;
 
@@ -84,10 +88,9 @@ export function walletActivitySource(options: WalletActivityOptions): Observable
         }
         if (stopped) return;
         const fresh = dedupe.get(wallet)!.take(read.rows, read.full);
-        const first = !started.has(wallet);
         started.add(wallet);
-        if (first && options.backfill !== true) continue;
         for (const row of fresh) {
+          if (row.ts < since) continue;
           let token: WalletRowToken | undefined;
           try {
             token = await options.tokenOf(row);

@@ -115,7 +115,8 @@ export const BUDGET_WARN_SHARE = 0.8;
 /**
  * What the config asks of the venue's rate budget (interface part 8) against what it allows,
  * per 10 s window: the polls of `POST /books` and `POST /prices` for the markets' tokens, and
- * the orders risk lets through (`risk.maxOrdersPerSecond`). Another bot on the same key shares
+ * the polls of the followed wallets (`data.wallets`), and the orders risk lets through
+ * (`risk.maxOrdersPerSecond`). Another bot on the same key shares
  * these budgets.
  */
 export function checkRateBudget(config: LiveRunConfig | PaperRunConfig, tokens: number): DoctorLine {
@@ -135,12 +136,15 @@ export function checkRateBudget(config: LiveRunConfig | PaperRunConfig, tokens: 
     perWindow('getPrices', requests);
     polling = `polls ${tokens} token(s) every ${interval} ms`;
   }
+  const wallets = config.data.wallets;
+  // each followed wallet: one request a round (more only when it traded more than a page since the last)
+  if (wallets !== undefined) perWindow(wallets.route === 'trades' ? 'getTrades' : 'getActivity', wallets.addresses.length * (1000 / wallets.pollMs));
   if (config.mode === 'live') perWindow('postOrders', config.risk.maxOrdersPerSecond);
   const worst = rows.reduce((a, r) => Math.max(a, r.demand / r.limit), 0);
   const detail = rows.map((r) => `${r.what} ${Math.round((100 * r.demand) / r.limit)}%`).join(', ');
   const text = `${polling}${detail ? `; at most ${detail} of the budget` : ''}`;
   const figures = { worstShare: Math.round(worst * 1000) / 1000 };
-  if (worst > 1) return fail('rateBudget', `${text}: more than the venue allows, 429s are certain (raise data.pollIntervalMs or lower risk.maxOrdersPerSecond)`, figures);
+  if (worst > 1) return fail('rateBudget', `${text}: more than the venue allows, 429s are certain (raise data.pollIntervalMs or data.wallets.pollMs, or lower risk.maxOrdersPerSecond)`, figures);
   if (worst > BUDGET_WARN_SHARE) return warn('rateBudget', `${text}: little headroom (another bot on this key shares it)`, figures);
   return ok('rateBudget', text, figures);
 }
