@@ -94,7 +94,7 @@ describe('wallet activity from the venue', () => {
       }
       // three more rounds of polls of every leader (run and recorder): nothing is heard twice
       const count = heard.length;
-      const polls = () => (sandbox.context.stats.snapshot().routes['getActivity']) ?? 0;
+      const polls = () => sandbox.context.stats.snapshot().routes['getActivity'] ?? 0;
       const from = polls();
       await until('three more rounds of /activity polls', () => polls() >= from + 3 * 2 * LEADERS.length);
       expect(heard.length).toBe(count);
