@@ -14,6 +14,7 @@ import { registerBacktest } from './commands/backtest.ts';
 import { registerInit } from './commands/init.ts';
 import { registerNewStrategy } from './commands/new-strategy.ts';
 import { registerDoctor } from './commands/doctor.ts';
+import { registerWorker } from './commands/worker.ts';
 
 /** Every CLI command registers itself here; one file per command in `src/cli/commands/`. */
 export function registerCommands(program: Command): void {
@@ -32,4 +33,5 @@ export function registerCommands(program: Command): void {
   registerInit(program);
   registerNewStrategy(program);
   registerDoctor(program);
+  registerWorker(program);
 }

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { parseSet, type ConfigOverride } from '../config/config-overrides.ts';
+import { parseRedisUrl, type RedisTarget } from '../core/redis-url.ts';
 
 /** Commander value parsers that reject bad values with one line naming the value. */
 export function parseIntOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -67,5 +68,14 @@ export function collectSet(value: string, previous: ConfigOverride[] = []): Conf
     return [...previous, parseSet(value)];
   } catch (err) {
     throw new InvalidArgumentError(err instanceof Error ? err.message.replace(/^--set [^:]*: /, '') : String(err));
+  }
+}
+
+/** `--queue redis://host:port[/db]`: the Redis of a sweep queue (the password never echoed back). */
+export function parseQueueOption(value: string): RedisTarget {
+  try {
+    return parseRedisUrl(value, '--queue');
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--queue: /, ''));
   }
 }

@@ -5,34 +5,19 @@ import { runBacktest } from '../../src/app/run-backtest.ts';
 import { openBacktestData } from '../../src/backtest/data-file.ts';
 import { parseSweepAxis } from '../../src/backtest/param-overrides.ts';
 import { serializeSummary, type BacktestSummary } from '../../src/backtest/summary.ts';
-import { syntheticEvents, syntheticHeader } from '../../src/backtest/synthetic-recording.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 import { DataHashMismatchError, DataVerifier, sha256File } from '../../src/jobs/data-hash.ts';
 import type { JobOutcome } from '../../src/jobs/job.ts';
 import { LocalPoolRunner } from '../../src/jobs/local-pool.ts';
 import { runSweep, sortRows, sweepJobs, sweepPoints } from '../../src/jobs/sweep.ts';
 import { TempDir } from '../backtest/helpers.ts';
+import { SWEEP_CONFIG, writeSweepRecording } from './sweep-fixture.ts';
 
 /** The sweep's seams: jobs named by content hash, run through the JobRunner port's local pool. */
 
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
 
-const CONFIG = `
-mode: backtest
-name: jobs-check
-data:
-  markets: { filter: { maxCount: 2 } }
-strategies:
-  - id: bq
-    module: ${join(process.cwd(), 'strategies/02-band-quoter.ts')}
-    params: { size: 10, halfSpreadTicks: 1, requoteTicks: 1 }
-backtest:
-  latencyMs: 25
-  fees: { makerBps: 0, takerBps: 10 }
-  equityIntervalMs: 10000
-`;
 
 /** The rule the sweep sorted by before objectives: Number() of the summary's strings, grid order on ties. */
 function numberSort<T extends { index: number; summary: BacktestSummary }>(rows: readonly T[]): T[] {
@@ -40,12 +25,8 @@ function numberSort<T extends { index: number; summary: BacktestSummary }>(rows:
 }
 
 describe('jobs and the local pool', async () => {
-  const configPath = tmp.write('jobs-check.yaml', CONFIG);
-  const dataPath = tmp.path('rec.bin');
-  const options = { seed: 5, markets: 2, depth: 8, events: 2_000, meanGapMs: 400 };
-  const writer = createRecordingWriter(dataPath, syntheticHeader(options), { form: 'binary' });
-  for (const event of syntheticEvents(options)) writer.write(event);
-  await writer.close();
+  const configPath = tmp.write('jobs-check.yaml', SWEEP_CONFIG);
+  const dataPath = await writeSweepRecording(tmp.path('rec.bin'));
 
   it('a sweep through the JobRunner port gives each point the in-process result and the same table', async () => {
     const out = tmp.path('sweep');

@@ -6,7 +6,8 @@ import type { RunConfig } from '../../config/run-config.ts';
 import { RunEndError, StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
-import { collectSet, parseIntOption, parsePathOption, SET_HELP } from '../options.ts';
+import { collectSet, parseIntOption, parsePathOption, parseQueueOption, SET_HELP } from '../options.ts';
+import type { RedisTarget } from '../../core/redis-url.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { renderTable } from '../table.ts';
 import { fmtCounts, fmtMoney, fmtPercent, fmtRatio, fmtStrategyMetrics, summaryRows } from '../../backtest/summary-rows.ts';
@@ -14,6 +15,7 @@ import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../back
 import type { DataWindow } from '../../backtest/data-window.ts';
 import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
 import { readTime, TIME_FORMS } from '../../config/window-time.ts';
+import type { JobRunner } from '../../jobs/job-runner.ts';
 
 interface BacktestOptions {
   data: string[];
@@ -27,6 +29,8 @@ interface BacktestOptions {
   keepGoing?: boolean;
   from?: number;
   to?: number;
+  queue?: RedisTarget;
+  queueName?: string;
 }
 
 
@@ -78,6 +82,8 @@ export function registerBacktest(program: Command): void {
     .option('--sweep <key=values>', 'sweep any config key over values, e.g. mm.size=5,10,20 or backtest.queueModel=conservative,optimistic (repeatable)', collect, [])
     .option('--sort <metric>', `sweep table order: ${OBJECTIVE_NAMES.join(', ')}`, parseSort, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
+    .option('--queue <url>', "run the sweep's points on `clobot worker` processes through this Redis, redis://host:port[/db] (docs/cluster.md)", parseQueueOption)
+    .option('--queue-name <name>', 'the BullMQ queue of --queue (default clobot-backtest)')
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
     .option('--from <time>', 'replay the data from this time on (ISO 8601 with a zone, a date, or epoch ms; over backtest.from)', parseTime)
     .option('--to <time>', 'replay the data up to this time, not included (over backtest.to)', parseTime)
@@ -92,6 +98,9 @@ export function registerBacktest(program: Command): void {
         const name = (flag: 'from' | 'to') => (opts[flag] !== undefined ? `--${flag}` : `backtest.${flag}`);
         throw new UsageError(`${name('to')}: must be after ${name('from')} (${new Date(window.from).toISOString()}), was ${new Date(window.to).toISOString()}`);
       }
+      if (opts.queue !== undefined && opts.sweep.length === 0) throw new UsageError('--queue: runs the points of a sweep on workers; give --sweep too (a single backtest runs here)');
+      if (opts.queue !== undefined && opts.workers !== undefined) throw new UsageError('--workers: the threads of a sweep on this machine; with --queue, each `clobot worker --concurrency` sets its own');
+      if (opts.queueName !== undefined && opts.queue === undefined) throw new UsageError('--queue-name: names the queue of --queue; give --queue too');
       const { openDataSet } = await import('../../backtest/data-set.ts');
       const data = await openDataSet(opts.data, { decode: opts.decode });
       const showProgress = opts.progress !== false && process.stderr.isTTY === true;
@@ -188,13 +197,15 @@ async function sweep(
     throw err;
   }
   const { SingleBar, Presets } = (await import('cli-progress')).default;
-  const bar = showProgress ? new SingleBar({ stream: process.stderr, format: 'sweep [{bar}] {value}/{total} points', hideCursor: true }, Presets.shades_classic) : undefined;
-  bar?.start(points.length, 0);
+  const format = `sweep [{bar}] {value}/{total} points${opts.queue !== undefined ? ' | {active} running, {waiting} waiting, {workers} workers' : ''}`;
+  const bar = showProgress ? new SingleBar({ stream: process.stderr, format, hideCursor: true }, Presets.shades_classic) : undefined;
+  const queueing = { active: '-', waiting: '-', workers: '-' };
+  bar?.start(points.length, 0, queueing);
   const jobs = await sweepJobs({ configPath, dataPaths, points, sets: opts.set, keepGoing: opts.keepGoing, window });
-  const runner = new LocalPoolRunner({ workers: opts.workers });
+  const runner = opts.queue !== undefined ? await queueRunner(opts.queue, opts.queueName, points.length, bar, queueing) : new LocalPoolRunner({ workers: opts.workers });
   let rows;
   try {
-    rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done));
+    rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done, queueing));
   } finally {
     bar?.stop();
   }
@@ -221,6 +232,30 @@ async function sweep(
   };
   writeFileSync(join(outDir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
   process.stdout.write(`wrote ${points.length} summaries and reports under ${outDir} (index: ${join(outDir, 'sweep.json')})\n`);
+}
+
+/**
+ * The sweep's runner with --queue: progress from the queue on the bar, or (no terminal) one line
+ * when the jobs are queued and one whenever the number of connected workers changes.
+ */
+async function queueRunner(target: RedisTarget, queueName: string | undefined, total: number, bar: { update(payload: object): void } | undefined,
+  shown: Record<'active' | 'waiting' | 'workers', string>,
+): Promise<JobRunner> {
+  const { BullQueueRunner } = await import('../../jobs/bullmq-runner.ts');
+  let workers: number | undefined;
+  return new BullQueueRunner({
+    target,
+    queueName,
+    onQueued: () => {
+      if (bar === undefined) process.stderr.write(`sweep: ${total} points queued on ${target.display} queue ${queueName ?? 'clobot-backtest'}; run \`clobot worker --queue ${target.display}\` where the data is\n`);
+    },
+    onStatus: (s) => {
+      Object.assign(shown, { active: String(s.active), waiting: String(s.waiting), workers: String(s.workers) });
+      bar?.update(shown);
+      if (bar === undefined && s.workers !== workers) process.stderr.write(`sweep: ${s.done}/${s.total} points done, ${s.workers} worker(s) connected\n`);
+      workers = s.workers;
+    },
+  });
 }
 
 function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
