@@ -4,6 +4,8 @@ import { ConfigError } from '../core/errors.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { createVenueClient, type VenueClient } from '../venue/client.ts';
+import { fieldLogger } from '../core/log.ts';
+import { openSharedBudget, type OpenedSharedBudget } from './shared-budget.ts';
 
 export interface OpenedVenue {
   readonly venue: VenueClient;
@@ -11,6 +13,8 @@ export interface OpenedVenue {
   readonly url: string;
   /** The sandbox started in-process for `venue.embedded`; the caller closes it. */
   readonly sandbox: RunningSandbox | undefined;
+  /** `venue.rateBudget`: the budget shared in Redis; the caller attaches the engine and closes it. */
+  readonly sharedBudget: OpenedSharedBudget | undefined;
 }
 
 /** The venue the config names (or `venueUrl`), as a live run builds it. */
@@ -19,7 +23,7 @@ export async function openVenue(
   venueUrl: string | undefined,
   logger: Logger,
   clock: Clock,
-): Promise<{ venue: VenueClient; url: string; sandbox: RunningSandbox | undefined }> {
+): Promise<OpenedVenue> {
   const v = config.venue;
   let urls: { metadata: string; trading: string; analytics: string };
   let sandbox: RunningSandbox | undefined;
@@ -45,15 +49,18 @@ export async function openVenue(
   } else {
     urls = v.urls;
   }
+  const windowScale = v?.limits.windowScale ?? 1;
+  const sharedBudget = v?.rateBudget ? openSharedBudget(config, v.rateBudget, urls.trading, clock, fieldLogger(logger.child({ component: 'rate-budget' })), windowScale) : undefined;
   const venue = createVenueClient({
     urls,
     profile: v?.profile ?? 'interface',
     timeoutMs: v?.timeoutMs,
     retries: v?.retries,
     clock,
-    limits: v ? { windowScale: v.limits.windowScale } : undefined,
+    limits: v ? { windowScale } : undefined,
+    ...(sharedBudget ? { budget: sharedBudget.budget } : {}),
     logger: logger.child({ component: 'venue' }),
   });
-  return { venue, url: urls.trading, sandbox };
+  return { venue, url: urls.trading, sandbox, sharedBudget };
 }
 

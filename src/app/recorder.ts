@@ -73,8 +73,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const clock = options.clock ?? new LiveClock();
   const closers: (() => Promise<void> | void)[] = [];
   try {
-    const { venue, url, sandbox } = await openVenue(config, options.venueUrl, logger, clock);
+    const { venue, url, sandbox, sharedBudget } = await openVenue(config, options.venueUrl, logger, clock);
     if (sandbox) closers.push(() => sandbox.close());
+    if (sharedBudget) closers.push(() => sharedBudget.close());
 
     const selected = await selectedMarkets(config, venue);
     const markets = selected.markets;

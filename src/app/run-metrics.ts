@@ -6,7 +6,7 @@ import type { DigestSignerCounters } from '../venue/signing/digest-signer.ts';
 import type { MarketDataSummary } from './market-data-monitor.ts';
 import { HEALTH_REASON_KINDS, HEALTHS, PERMISSIONS, type HealthReasonKind, type HealthState } from '../engine/health.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
-import type { RateBudget } from '../venue/rate-budget.ts';
+import type { RequestBudget } from '../venue/request-budget.ts';
 
 /**
  * The counts the run's parts keep outside the engine, read into the run's metrics when they are
@@ -150,7 +150,7 @@ export function collectVenueResponses(metrics: MemoryMetrics, counters: Transpor
 }
 
 /** Each rate-budget window's use (finished and in flight over its limit) and what it could start now. */
-export function collectRateBudget(metrics: MemoryMetrics, budget: RateBudget): void {
+export function collectRateBudget(metrics: MemoryMetrics, budget: RequestBudget): void {
   const labels = new Map<string, MetricLabels>();
   metrics.collect((m) => {
     for (const w of budget.snapshot().windows) {

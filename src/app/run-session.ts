@@ -141,6 +141,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
   try {
     const opened = await openVenue(config, options.venueUrl, logger, clock);
     sandbox = opened.sandbox;
+    const shared = opened.sharedBudget;
+    if (shared) closers.push(() => shared.close());
     if (sandbox) {
       const s = sandbox;
       closers.push(() => s.close());
@@ -268,6 +270,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const alerter = config.alerts ? startAlerts(config.alerts, config.name, engine, clock, log, closers) : undefined;
     collectAccount(metrics, () => engine.accountTotals());
     store?.timeCommits((seconds) => metrics.observe(STATE_METRICS.storeCommit, seconds));
+    opened.sharedBudget?.attach(engine);
     // logging.level debug: a line per order batch with its timings (trace adds every venue request)
     if (logger.isLevelEnabled('debug')) {
       engine.bus.subscribe((e) => {

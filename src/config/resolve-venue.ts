@@ -14,9 +14,9 @@ import { configFileSchema, type VenueSection } from './schema.ts';
 export function resolveVenue(section: VenueSection | undefined, mode: Mode, venueUrl?: string): { venue: VenueConfig | undefined; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
   if (venueUrl !== undefined && section?.embedded === undefined) {
-    const { profile, timeoutMs, retries, limits, chainId, contracts } = section ?? configFileSchema.shape.venue.unwrap().parse({});
+    const { profile, timeoutMs, retries, limits, rateBudget, chainId, contracts } = section ?? configFileSchema.shape.venue.unwrap().parse({});
     const urls = { metadata: venueUrl, trading: venueUrl, analytics: venueUrl };
-    return { venue: { kind: 'remote', profile, timeoutMs, retries, limits, chainId, contracts, urls }, issues };
+    return { venue: { kind: 'remote', profile, timeoutMs, retries, limits, ...(rateBudget ? { rateBudget } : {}), chainId, contracts, urls }, issues };
   }
   if (section === undefined) {
     if (mode !== 'backtest') {
@@ -24,8 +24,8 @@ export function resolveVenue(section: VenueSection | undefined, mode: Mode, venu
     }
     return { venue: undefined, issues };
   }
-  const { baseUrl, urls, embedded, profile, timeoutMs, retries, limits, chainId, contracts } = section;
-  const common = { profile, timeoutMs, retries, limits, chainId, contracts };
+  const { baseUrl, urls, embedded, profile, timeoutMs, retries, limits, rateBudget, chainId, contracts } = section;
+  const common = { profile, timeoutMs, retries, limits, ...(rateBudget ? { rateBudget } : {}), chainId, contracts };
   const anyUrl = baseUrl !== undefined || (urls !== undefined && Object.values(urls).some((u) => u !== undefined));
 
   if (embedded !== undefined) {

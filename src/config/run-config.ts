@@ -121,6 +121,8 @@ interface VenueCommon {
   readonly retries: number;
   /** Adjustments to the part 8 rate table; shaped like `RateLimitConfig` in src/venue/rate-limits.ts. */
   readonly limits: VenueLimits;
+  /** One rate budget in Redis shared by every bot on the key; undefined: this run budgets alone. */
+  readonly rateBudget?: VenueRateBudget;
   /** EIP-712 chain id (137, Polygon). */
   readonly chainId: number;
   readonly contracts: ExchangeContracts;
@@ -129,6 +131,18 @@ interface VenueCommon {
 export interface VenueLimits {
   /** Multiplies every rate window length (limits unchanged); 1 = the table as published. */
   readonly windowScale: number;
+}
+
+/** `venue.rateBudget`: part 8's windows kept in Redis for several bots on one key (docs/cluster.md). */
+export interface VenueRateBudget {
+  /** redis://host:port[/db], without a password. */
+  readonly redis: string;
+  /** How many bots share the key (each one's share of the limits while Redis is away). */
+  readonly bots: number;
+  /** What the sharing bots have in common; default from the trading URL and the API key (hashed). */
+  readonly scope?: string;
+  /** The environment variable holding the Redis password, if it has one. */
+  readonly passwordEnv?: string;
 }
 
 /** Verifying contracts of the order EIP-712 domain (PROTOCOL "Orders"). */

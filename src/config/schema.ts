@@ -7,6 +7,7 @@ import { MAX_ORDERS_PER_BATCH } from '../venue/endpoints.ts';
 import { toChecksumAddress } from '../venue/signing/address.ts';
 import { DEFAULT_CHAIN_ID, DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE, DEFAULT_SECRET_ENV, VENUE_HEARTBEAT_DEADLINE_MS } from './defaults.ts';
 import { looksLikeSecret } from './config-issue.ts';
+import { parseRedisUrl } from '../core/redis-url.ts';
 import { readTime, TIME_FORMS } from './window-time.ts';
 import { ALERT_FORMATS, FEE_SOURCES, LOG_LEVELS, MARKET_DATA_TRANSPORTS, MODES, type Address, type Hex } from './run-config.ts';
 
@@ -176,6 +177,28 @@ const embeddedSchema = z.strictObject({
   port: int(0, 65_535).default(0),
 });
 
+/** A Redis URL without a password (a secret never sits in the config file: `passwordEnv` names where it is). */
+const redisUrl = z.string({ error: 'must be a Redis URL like redis://127.0.0.1:6379' }).transform((v, ctx): string => {
+  let target;
+  try {
+    target = parseRedisUrl(v, 'x');
+  } catch (err) {
+    return fail(ctx, (err as Error).message.replace(/^x: /, ''));
+  }
+  if (target.password !== undefined) return fail(ctx, 'must not hold a password: put it in an environment variable and name it in venue.rateBudget.passwordEnv');
+  return v.trim();
+});
+
+/** One rate budget shared in Redis by every bot on one key (docs/cluster.md). */
+const rateBudgetSchema = z.strictObject({
+  redis: redisUrl,
+  /** How many bots share the key: each one's share of the limits while Redis is away. */
+  bots: int(1, 10_000),
+  /** What the bots sharing the windows have in common; default: the trading URL and the API key (hashed). */
+  scope: slug.optional(),
+  passwordEnv: envName.optional(),
+});
+
 const venueSchema = z.strictObject({
   profile: z.enum(VENUE_PROFILES).default('interface'),
   baseUrl: url.optional(),
@@ -184,6 +207,7 @@ const venueSchema = z.strictObject({
   timeoutMs: ms(100, 600_000).default(10_000),
   retries: int(0, 10).default(2),
   limits: z.strictObject({ windowScale: z.number().positive().max(1000).default(1) }).prefault({}),
+  rateBudget: rateBudgetSchema.optional(),
   chainId: int(1).default(DEFAULT_CHAIN_ID),
   contracts: z
     .strictObject({

@@ -5,6 +5,7 @@ import { ENDPOINTS, fillPath, type RouteGroup, type RouteId } from './endpoints.
 import type { VenueLogger } from './logger.ts';
 import { checkQuery } from './params.ts';
 import { RateBudget } from './rate-budget.ts';
+import type { RequestBudget } from './request-budget.ts';
 import type { RateLimitConfig } from './rate-limits.ts';
 import { Transport, type BackoffOptions, type BeforeSend, type TransportRequest, type TransportResponse } from './transport.ts';
 
@@ -38,6 +39,8 @@ export interface VenueClientOptions {
   readonly clock?: Clock;
   /** Rate budgets (part 8 table, scaled or overridden). */
   readonly limits?: RateLimitConfig;
+  /** The budget to draw from instead of this client's own over `limits` (a budget shared by several bots). */
+  readonly budget?: RequestBudget;
   readonly logger?: VenueLogger;
   /** Header hook for authentication (signs the exact body text). */
   readonly beforeSend?: BeforeSend;
@@ -67,7 +70,7 @@ export interface CallOptions {
 export interface VenueClient {
   readonly profile: VenueProfile;
   readonly clock: Clock;
-  readonly budget: RateBudget;
+  readonly budget: RequestBudget;
   readonly transport: Transport;
   readonly urls: Readonly<Record<RouteGroup, string>>;
   readonly logger: VenueLogger | undefined;
@@ -87,7 +90,7 @@ export function createVenueClient(options: VenueClientOptions): VenueClient {
   }
   const urls = resolveUrls(options, profile);
   const clock = options.clock ?? new LiveClock();
-  const budget = new RateBudget(clock, options.limits);
+  const budget = options.budget ?? new RateBudget(clock, options.limits);
   const transport = new Transport({
     urls,
     clock,
@@ -106,7 +109,7 @@ export function createVenueClient(options: VenueClientOptions): VenueClient {
 function build(
   profile: VenueProfile,
   clock: Clock,
-  budget: RateBudget,
+  budget: RequestBudget,
   transport: Transport,
   urls: Readonly<Record<RouteGroup, string>>,
   logger: VenueLogger | undefined,

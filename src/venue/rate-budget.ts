@@ -3,6 +3,9 @@ import type { Clock } from '../core/clock.ts';
 import { RateLimitError, TransportError } from '../core/errors.ts';
 import { ENDPOINTS, type RouteId } from './endpoints.ts';
 import { windowsFor, type RateLimitConfig, type RateWindow } from './rate-limits.ts';
+import type { BudgetSnapshot, BudgetWindowState, RatePermit, RequestBudget } from './request-budget.ts';
+
+export type { BudgetSnapshot, BudgetWindowState, RatePermit, RequestBudget } from './request-budget.ts';
 
 /**
  * Client-side sliding-window budgets (interface part 8, PROTOCOL "Rate limits"), so normal use
@@ -18,33 +21,6 @@ import { windowsFor, type RateLimitConfig, type RateWindow } from './rate-limits
  * Waiting runs on the injected clock's scheduler, so the budget also works in virtual time.
  * Requests of one route are admitted in arrival order.
  */
-export interface RatePermit {
-  /** Hands the permit back; call exactly once when the request has ended (in any way). */
-  release(): void;
-}
-
-export interface BudgetWindowState {
-  readonly name: string;
-  readonly limit: number;
-  readonly windowMs: number;
-  /** Cost of requests finished inside the window. */
-  readonly used: number;
-  /** Cost of requests holding a permit now. */
-  readonly inFlight: number;
-  readonly remaining: number;
-  /** Milliseconds until the oldest finished entry leaves the window (0 when empty). */
-  readonly nextFreeInMs: number;
-}
-
-export interface BudgetSnapshot {
-  readonly atMs: number;
-  readonly windows: readonly BudgetWindowState[];
-  /** Remaining requests per route asked about (the minimum over the route's windows). */
-  readonly routes: Readonly<Partial<Record<RouteId, number>>>;
-  /** Routes paused after a 429, with the epoch ms they resume at. */
-  readonly pausedUntil: Readonly<Partial<Record<RouteId, number>>>;
-}
-
 /** One sliding window: finished entries (stamp, cost) in stamp order plus the in-flight cost. */
 class SlidingWindow {
   readonly #stamps: number[] = [];
@@ -116,7 +92,7 @@ interface RouteState {
 
 const NO_PERMIT: RatePermit = Object.freeze({ release: () => undefined });
 
-export class RateBudget {
+export class RateBudget implements RequestBudget {
   readonly #clock: Clock;
   readonly #config: RateLimitConfig;
   readonly #enabled: boolean;
@@ -197,6 +173,16 @@ export class RateBudget {
     this.#pausedUntil.set(route, untilMs);
     const state = this.#state(route);
     if (state.queue.length > 0) this.#pump(route, state);
+  }
+
+  /**
+   * Counts `cost` as used now in the window of `route` named `windowName` (nothing sent): what a
+   * bot that leaves a shared budget knows the others used (shared-rate-budget.ts).
+   */
+  charge(route: RouteId, windowName: string, cost: number): void {
+    if (!this.#enabled || cost <= 0) return;
+    const now = this.#clock.now();
+    for (const win of this.#state(route).windows) if (win.spec.name === windowName) win.record(now, cost);
   }
 
   /** A picture of every window in use (and of `routes`, if given) for pollers to plan with. */

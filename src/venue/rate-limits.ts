@@ -73,6 +73,11 @@ export interface RateLimitConfig {
   readonly routeOverrides?: Readonly<Partial<Record<RouteId, readonly RateWindow[]>>>;
   /** Off: no budget at all (the sandbox then never answers 429 unless a fault says so). */
   readonly enabled?: boolean;
+  /**
+   * Divides every limit (rounded down, at least 1): one bot's share of a key's limits when N bots
+   * share them and cannot agree through Redis (venue.rateBudget). Default 1.
+   */
+  readonly limitDivisor?: number;
 }
 
 /** Every window a request on `route` must fit: the route's own, then its group's. */
@@ -80,5 +85,7 @@ export function windowsFor(route: RouteId, group: keyof typeof GROUP_WINDOWS, co
   const scale = config.windowScale ?? 1;
   const own = config.routeOverrides?.[route] ?? ROUTE_WINDOWS[route] ?? [];
   const all = [...own, GROUP_WINDOWS[group]];
-  return scale === 1 ? all : all.map((win) => ({ ...win, windowMs: Math.max(1, Math.round(win.windowMs * scale)) }));
+  const divisor = config.limitDivisor ?? 1;
+  if (scale === 1 && divisor === 1) return all;
+  return all.map((win) => ({ ...win, limit: Math.max(1, Math.floor(win.limit / divisor)), windowMs: Math.max(1, Math.round(win.windowMs * scale)) }));
 }

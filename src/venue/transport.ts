@@ -11,7 +11,7 @@ import {
 import { delay } from './delay.ts';
 import { ENDPOINTS, type RouteGroup, type RouteId } from './endpoints.ts';
 import type { VenueLogger } from './logger.ts';
-import type { RateBudget } from './rate-budget.ts';
+import type { RequestBudget } from './request-budget.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /**
@@ -48,7 +48,7 @@ export interface TransportOptions {
   /** Base URL per route group, without a trailing slash. */
   readonly urls: Readonly<Record<RouteGroup, string>>;
   readonly clock: Clock;
-  readonly budget: RateBudget;
+  readonly budget: RequestBudget;
   /** Deadline of one attempt, from sending to the last byte of the answer. Default 10,000. */
   readonly timeoutMs?: number;
   /** Extra attempts for idempotent routes. Default 3. */

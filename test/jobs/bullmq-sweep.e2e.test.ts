@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TempDir } from '../backtest/helpers.ts';
 import { clobotProcess } from '../cli/clobot-process.ts';
 import { RedisServer } from '../redis-server.ts';
@@ -33,7 +33,7 @@ interface WorkerProcess {
 }
 
 function startWorker(extra: readonly string[] = []): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', redis.url, '--lock-ms', '4000', ...extra], { env: { ...process.env, CLOBOT_DEBUG: '' } });
+  const child = spawn(process.execPath, [BIN, 'worker', '--queue', redis.url, '--lock-ms', '6000', ...extra], { env: { ...process.env, CLOBOT_DEBUG: '' } });
   workers.push(child);
   const worker: WorkerProcess = { child, log: '' };
   return new Promise((resolve, reject) => {
@@ -96,10 +96,9 @@ describe.skipIf(skip)('a sweep on a BullMQ queue of worker processes', () => {
     for (const files of local.files.values()) expect(Object.keys(files)).toEqual(['equity.parquet', 'fills.parquet', 'orders.parquet', 'report.html', 'summary.json']);
   }, 120_000);
 
-  afterAll(async () => {
-    await stopWorkers();
-    await redis.stop();
-  });
+  // a test that fails leaves no worker to take the next test's jobs
+  afterEach(() => stopWorkers());
+  afterAll(() => redis.stop());
 
   it('3 worker processes give the table of worker threads point for point, and the same files byte for byte (summary.json, report.html, fills/orders/equity Parquet)', async () => {
     await Promise.all([startWorker(), startWorker(), startWorker()]);
@@ -109,7 +108,6 @@ describe.skipIf(skip)('a sweep on a BullMQ queue of worker processes', () => {
     expect(table(res.stdout)).toEqual(local.table);
     expect(pointFiles(out)).toEqual(local.files);
     expect(res.stderr).toContain('12 points queued on ' + redis.url);
-    await stopWorkers();
   });
 
   it('a worker killed (SIGKILL) mid-job: its point runs again on another, and the table holds all 12 points once each', async () => {
@@ -135,7 +133,6 @@ describe.skipIf(skip)('a sweep on a BullMQ queue of worker processes', () => {
     const index = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { points: { label: string }[] };
     expect(index.points.map((p) => p.label).sort()).toEqual([...local.files.keys()].sort());
     expect(pointFiles(out)).toEqual(local.files);
-    await stopWorkers();
   });
 
   it('a worker whose data file is not the one hashed fails those jobs with an error naming the file', async () => {
@@ -147,7 +144,6 @@ describe.skipIf(skip)('a sweep on a BullMQ queue of worker processes', () => {
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/2 of 2 sweep points failed; first: bq\.size=\d+: DataHashMismatchError: .*elsewhere\/rec\.bin: the data file's SHA-256 is [0-9a-f]{64}, the job was made for [0-9a-f]{64}/);
     expect(worker.log).toContain('failed bq.size=10: DataHashMismatchError');
-    await stopWorkers();
   });
 });
 

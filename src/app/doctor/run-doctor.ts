@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import { LiveClock } from '../../core/clock.ts';
 import type { RunConfig } from '../../config/run-config.ts';
-import type { RunningSandbox } from '../../sandbox/server.ts';
-import type { VenueClient } from '../../venue/client.ts';
-import { openVenue } from '../open-venue.ts';
+import { openVenue, type OpenedVenue } from '../open-venue.ts';
 import { doctorReport, ok, reasonOf, skip, warn, fail, type DoctorLine, type DoctorReport } from './doctor-line.ts';
 import { checkRateBudget, checkSigning, checkStore } from './local-checks.ts';
 import { checkBalance, checkClock, checkCredentials, checkHeartbeat, checkMarkets, checkVenue, type NamedSelection } from './venue-checks.ts';
@@ -32,7 +30,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     lines.push(checkStore(config));
     return doctorReport(lines);
   }
-  let opened: { venue: VenueClient; url: string; sandbox: RunningSandbox | undefined };
+  let opened: OpenedVenue;
   try {
     opened = await openVenue(config, options.venueUrl, options.logger, new LiveClock());
   } catch (err) {
@@ -69,6 +67,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     lines.push(checkStore(config));
   } finally {
     await opened.sandbox?.close();
+    opened.sharedBudget?.close();
   }
   return doctorReport(lines);
 }
