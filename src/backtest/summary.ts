@@ -70,6 +70,12 @@ export interface BacktestSummary {
     readonly makerFills: number;
     readonly takerFills: number;
     readonly pnl: { readonly realized: string; readonly unrealized: string; readonly total: string };
+    /**
+     * Complete sets held at the end (YES+NO pairs, the YES of every outcome of a non-augmented
+     * neg-risk event): how many, what they pay (1 a set; `unrealized` and `endingEquity` value
+     * them so) and the same shares at their marks (what mark-to-mid alone would have said).
+     */
+    readonly completeSets: { readonly sets: string; readonly value: string; readonly markValue: string };
     readonly fees: string;
     readonly return: string;
     /** Annualised Sharpe ratio on `ratios`' basis; null with `ratios.note` saying why. */
@@ -245,6 +251,7 @@ export function buildSummary(input: {
       makerFills: m.makerFills,
       takerFills: m.takerFills,
       pnl: { realized: money(m.realized), unrealized: money(m.unrealized), total: money(m.totalPnl) },
+      completeSets: { sets: engine.account.completeSets, value: engine.account.setValue, markValue: engine.account.setMarkValue },
       fees: money(m.fees),
       return: ratio(m.return)!,
       sharpe: ratio(p.sharpe),

@@ -70,6 +70,8 @@ export class StatusView {
       `cash ${s.account.cash}  reserved ${s.account.reserved}  position value ${s.account.positionValue}  equity ${s.account.equity}${s.account.source === 'venue' ? ' (cash from the venue)' : ''}`,
       `fills ${s.fills}  realized ${s.account.realized}  unrealized ${s.account.unrealized}  fees ${s.account.fees}  heartbeat ${engine.heartbeat?.health ?? 'n/a'} (${s.heartbeats.acknowledged}/${s.heartbeats.sent})  429s ${s.http429}`,
     ];
+    const sets = completeSetsLine(s.account);
+    if (sets !== undefined) head.push(sets);
     if (s.rewards !== undefined) head.push(rewardsLine(s.rewards));
     const ttt = engine.metrics.histogram(ENGINE_METRICS.tickToTrade);
     if (ttt !== undefined) head.push(`tick-to-trade p50 ${ms(ttt.quantiles.p50)}  p99 ${ms(ttt.quantiles.p99)}  batches ${ttt.count}`);
@@ -147,4 +149,13 @@ export function rewardsLine(r: { readonly total: string; readonly samples: numbe
   if (r === null || r === undefined) return 'rewards: none (no market of the run pays liquidity rewards, or no sample yet)';
   const by = Object.entries(r.byStrategy);
   return `rewards (estimated, apart from pnl) ${r.total} USDC over ${r.samples} samples of ${r.sampleMs / 1000} s${by.length > 1 ? `  (${by.map(([id, v]) => `${id} ${v}`).join(', ')})` : ''}`;
+}
+
+/**
+ * The complete sets apart from mark-to-mid, one line (`clobot status`, the run's status view);
+ * undefined when none is held.
+ */
+export function completeSetsLine(a: { readonly completeSets: string; readonly setValue: string; readonly setMarkValue: string }): string | undefined {
+  if (Number(a.completeSets) === 0) return undefined;
+  return `complete sets ${a.completeSets} valued at payout ${a.setValue} (at mid ${a.setMarkValue}), inside position value`;
 }

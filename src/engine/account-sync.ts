@@ -1,3 +1,4 @@
+import { heldSets } from '../portfolio/complete-sets.ts';
 import { catchError, EMPTY, exhaustMap, firstValueFrom, from, interval, map, timer } from 'rxjs';
 import { RateLimitError, TransportError, VenueRejectError } from '../core/errors.ts';
 import { formatMicros, type Micros } from '../core/fixed.ts';
@@ -227,12 +228,15 @@ export class AccountSync {
       const mark = this.#mark(tokenId);
       if (mark !== undefined) marks[tokenId] = mark;
     }
+    // the complete sets held, so `clobot status` values them at their payout as the run did
+    const sets = heldSets(this.#portfolio.completeSetShape, (t) => BigInt(this.#portfolio.size(t) ?? 0));
     const note: AccountNote = {
       at: this.#desk.clock.now(),
       source: this.source,
       ...(cash === undefined ? {} : { cash }),
       marks,
       outside: [...this.#outside].map(([tokenId, size]) => ({ tokenId, size })),
+      ...(sets.pairs.length + sets.eventSets.length === 0 ? {} : { sets }),
     };
     persistence.account(note);
   }

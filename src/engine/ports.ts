@@ -1,3 +1,4 @@
+import type { CompleteSetShape } from '../portfolio/complete-sets.ts';
 import type { Observable } from 'rxjs';
 import type { BasketEvent } from '../core/basket-events.ts';
 import type { Clock } from '../core/clock.ts';
@@ -146,6 +147,8 @@ export interface AccountNote {
   readonly cash?: Micros;
   readonly marks: Readonly<Record<TokenId, Micros>>;
   readonly outside: readonly { readonly tokenId: TokenId; readonly size: Micros }[];
+  /** The complete sets the held tokens make (pairs, full neg-risk event sets): valued at their payout. */
+  readonly sets?: CompleteSetShape;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { StrategyError } from '../core/errors.ts';
 import { MarketCache, type MarketChange, type TokenState, type TrackedToken } from '../data/market-cache.ts';
 import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
+import { completeSetShape } from '../portfolio/complete-sets.ts';
 import { Portfolio, type PortfolioTotals } from '../portfolio/portfolio.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { StrategyLedger, type StrategyFigures } from '../portfolio/strategy-ledger.ts';
@@ -109,6 +110,7 @@ export class TradingEngine {
     this.portfolio = new Portfolio(options.startingBalance);
     this.risk = new RiskEngine({ checks: options.risk.checks, limits: withBudgets(options.risk.limits, options.strategies) });
     for (const token of options.tokens) this.cache.track(token);
+    this.#refreshSets();
     if (options.heartbeat && options.execution.heartbeat) {
       const exec = options.execution;
       const persistence = options.persistence;
@@ -531,7 +533,15 @@ export class TradingEngine {
    */
   changeTokens(track: readonly TrackedToken[], byStrategy: ReadonlyMap<string, { readonly added: readonly TokenId[]; readonly removed: readonly TokenId[] }>): void {
     for (const token of track) this.cache.track(token);
+    if (track.length > 0) this.#refreshSets();
     for (const [id, change] of byStrategy) this.#host.changeTokens(id, change.added, change.removed);
+  }
+
+  /** The complete sets the tracked markets can form (pairs, full neg-risk event sets): valued at their payout. */
+  #refreshSets(): void {
+    const shape = completeSetShape([...this.cache.states()].map((s) => s.token));
+    this.portfolio.setCompleteSets(shape);
+    this.ledger.setCompleteSets(shape);
   }
 
   handleIntents(strategyId: string, intents: readonly OrderIntent[]): void {

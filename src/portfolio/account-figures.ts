@@ -9,7 +9,11 @@ import type { StrategyFigures } from './strategy-ledger.ts';
  *   paper and backtest: the configured balance moved by the simulated fills);
  * - reserved: what our open BUY orders promise (price × size left);
  * - free: cash less reserved, what `ctx.balance()` gives a strategy;
- * - positionValue: Σ size × mark of the bot's positions (at cost when a token has no mark);
+ * - positionValue: what the bot's positions are worth: the shares in complete sets (a YES+NO pair
+ *   of one market, the YES of every outcome of a non-augmented neg-risk event) at the 1 a set
+ *   pays, the others at size × mark (at cost when a token has no mark);
+ * - completeSets, setValue: the sets held and what they pay (inside positionValue);
+ * - setMarkValue: the same shares at their marks, what mark-to-mid alone would have said;
  * - equity: cash + positionValue;
  * - realized, unrealized, fees: the bot's PnL (unrealized at the same marks).
  * Positions held outside the bot (bought by hand on the same account) are in none of these.
@@ -19,6 +23,9 @@ export interface AccountFigures {
   readonly reserved: string;
   readonly free: string;
   readonly positionValue: string;
+  readonly completeSets: string;
+  readonly setValue: string;
+  readonly setMarkValue: string;
   readonly equity: string;
   readonly realized: string;
   readonly unrealized: string;
@@ -31,6 +38,9 @@ export function accountFigures(totals: PortfolioTotals, reserved: Micros): Accou
     reserved: formatMicros(reserved),
     free: formatMicros(totals.cash - reserved),
     positionValue: formatMicros(totals.positionValue),
+    completeSets: formatMicros(totals.completeSets),
+    setValue: formatMicros(totals.setValue),
+    setMarkValue: formatMicros(totals.setMarkValue),
     equity: formatMicros(totals.cash + totals.positionValue),
     realized: formatMicros(totals.realizedPnl),
     unrealized: formatMicros(totals.unrealizedPnl),

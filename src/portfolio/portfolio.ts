@@ -1,6 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import { MICROS as SCALE, notionalPicos } from '../core/money.ts';
 import type { Side, TokenId } from '../core/types.ts';
+import { NO_SETS, setHoldings, type CompleteSetShape } from './complete-sets.ts';
 
 interface Book {
   size: bigint; // Micros of tokens held (>= 0)
@@ -18,8 +19,17 @@ export interface PositionView {
 export interface PortfolioTotals {
   /** Collateral held: the starting (or the venue's) balance moved by every fill since. */
   readonly cash: Micros;
-  /** Σ size × mark of the open positions (a position without a mark at its cost). */
+  /**
+   * What the open positions are worth: the shares inside complete sets at the set's payout (1 per
+   * set, `setValue`), the rest at size × mark (a position without a mark at its cost).
+   */
   readonly positionValue: Micros;
+  /** Complete sets held (YES+NO pairs and full YES sets of non-augmented neg-risk events), Micros of sets. */
+  readonly completeSets: Micros;
+  /** What the complete sets pay (1 per set): the part of `positionValue` not marked to mid. */
+  readonly setValue: Micros;
+  /** The same shares at their marks (at cost where unmarked): what mark-to-mid would have said of them. */
+  readonly setMarkValue: Micros;
   readonly fees: Micros;
   readonly realizedPnl: Micros;
   readonly unrealizedPnl: Micros;
@@ -60,6 +70,7 @@ export class Portfolio {
   #fees = 0n;
   #fills = 0;
   #turnover = 0n;
+  #shape: CompleteSetShape = NO_SETS;
 
   constructor(startingBalance: Micros) {
     this.#balance = BigInt(startingBalance);
@@ -122,6 +133,18 @@ export class Portfolio {
     for (const f of kept) moveBook(book, f.side, f.price, f.size, notionalPicos(f.price, f.size));
   }
 
+  /**
+   * Which tokens make complete sets (complete-sets.ts), from the markets the run tracks: the
+   * shares inside them are valued at the set's payout in `totals` and `pnl`, not at their marks.
+   */
+  setCompleteSets(shape: CompleteSetShape): void {
+    this.#shape = shape;
+  }
+
+  get completeSetShape(): CompleteSetShape {
+    return this.#shape;
+  }
+
   /** Sets collateral from the venue (reconciliation). */
   setBalance(balance: Micros): void {
     this.#balance = BigInt(balance);
@@ -166,12 +189,15 @@ export class Portfolio {
     return Number(sums.realized / SCALE) + Number(sums.unrealized / SCALE) - Number(this.#fees);
   }
 
-  /** Totals, marking open positions at `mark(tokenId)` (undefined: at cost). */
+  /** Totals, marking open positions at `mark(tokenId)` (undefined: at cost), complete sets at their payout. */
   totals(mark: (tokenId: TokenId) => Micros | undefined): PortfolioTotals {
-    const { realized, unrealized, value } = this.#marked(mark);
+    const { realized, unrealized, value, sets, setMark } = this.#marked(mark);
     return {
       cash: Number(this.#balance),
       positionValue: Number(value / SCALE),
+      completeSets: Number(sets),
+      setValue: Number(sets),
+      setMarkValue: Number(setMark / SCALE),
       fees: Number(this.#fees),
       realizedPnl: Number(realized / SCALE),
       unrealizedPnl: Number(unrealized / SCALE),
@@ -180,24 +206,42 @@ export class Portfolio {
     };
   }
 
-  /** Σ realized, Σ (size × mark - cost) and Σ size × mark (at cost when unmarked) over the tokens, Micros². */
-  #marked(mark: (tokenId: TokenId) => Micros | undefined): { realized: bigint; unrealized: bigint; value: bigint } {
+  /**
+   * Σ realized, Σ (value - cost) and Σ value over the tokens, Micros²: the shares inside complete
+   * sets (setHoldings) at 1 per set, the others at size × mark (at cost when unmarked); also the
+   * sets held (Micros) and their shares at their marks (Micros²).
+   */
+  #marked(mark: (tokenId: TokenId) => Micros | undefined): { realized: bigint; unrealized: bigint; value: bigint; sets: bigint; setMark: bigint } {
+    const held = this.#shape === NO_SETS ? undefined : setHoldings(this.#shape, (t) => this.#books.get(t)?.size ?? 0n);
     let realized = 0n;
     let unrealized = 0n;
     let value = 0n;
+    let setCost = 0n;
+    let setMark = 0n;
     for (const [tokenId, book] of this.#books) {
       realized += book.realized;
       if (book.size === 0n) continue;
       const m = mark(tokenId);
+      const inSets = held?.inSets.get(tokenId) ?? 0n;
+      const costIn = inSets === 0n ? 0n : (book.cost * inSets) / book.size;
+      const rest = book.size - inSets;
+      const costRest = book.cost - costIn;
+      if (inSets !== 0n) {
+        setCost += costIn;
+        setMark += m === undefined ? costIn : BigInt(m) * inSets;
+      }
       if (m !== undefined) {
-        const marked = BigInt(m) * book.size;
-        unrealized += marked - book.cost;
+        const marked = BigInt(m) * rest;
+        unrealized += marked - costRest;
         value += marked;
       } else {
-        value += book.cost;
+        value += costRest;
       }
     }
-    return { realized, unrealized, value };
+    const sets = held?.sets ?? 0n;
+    value += sets * SCALE;
+    unrealized += sets * SCALE - setCost;
+    return { realized, unrealized, value, sets, setMark };
   }
 
   #book(tokenId: TokenId): Book {

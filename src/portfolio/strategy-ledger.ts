@@ -1,6 +1,7 @@
 import type { Micros } from '../core/fixed.ts';
 import { MICROS as SCALE } from '../core/money.ts';
 import type { Side, TokenId } from '../core/types.ts';
+import { NO_SETS, setHoldings, type CompleteSetShape } from './complete-sets.ts';
 import { Portfolio, type PositionView, type TokenBookState } from './portfolio.ts';
 
 /** What the ledger takes of a fill. */
@@ -42,6 +43,13 @@ export interface StrategyFigures {
  */
 export class StrategyLedger {
   readonly #books = new Map<string, Portfolio>();
+  #shape: CompleteSetShape = NO_SETS;
+
+  /** Which tokens make complete sets (Portfolio.setCompleteSets): each strategy's own sets are valued at their payout. */
+  setCompleteSets(shape: CompleteSetShape): void {
+    this.#shape = shape;
+    for (const book of this.#books.values()) book.setCompleteSets(shape);
+  }
 
   applyFill(strategyId: string, fill: LedgerFill): void {
     this.#book(strategyId).applyFill(fill);
@@ -93,8 +101,11 @@ export class StrategyLedger {
   /**
    * Every strategy's figures at `mark`, made to add up to the run's (`run`, the engine's
    * portfolio, whose fills are the ledger's): each strategy's PnL is exact in Micros² (realized
-   * less the cost of what it holds plus size × mark, less fees); a token without a mark is
-   * valued at the run's average cost there, which is how the run values it (no unrealized PnL).
+   * less the cost of what it holds plus its complete sets at 1 and the rest at size × mark, less
+   * fees); a token without a mark is valued at the run's average cost there, which is how the run
+   * values it (no unrealized PnL). A set made of two strategies' shares (one holds YES, the other
+   * NO) is worth 1 to the run but to neither strategy: then the parts do not add up and `apportion`
+   * leaves them as they are.
    * Rounding each to the micro leaves the run's rounded total a few micros away at most; that
    * difference goes one micro at a time to the strategies with the largest remainders. The
    * strategies of `hosted` that never traded have a row of zeros (after the others).
@@ -106,10 +117,12 @@ export class StrategyLedger {
     const exact: bigint[] = [];
     const parts = ids.map((id) => {
       const book = this.#books.get(id)!;
-      let pnl2 = 0n;
+      const held = setHoldings(this.#shape, (t) => book.tokenState(t).size);
+      let pnl2 = held.sets * SCALE;
       for (const tokenId of book.tokenIds()) {
         const t = book.tokenState(tokenId);
-        pnl2 += t.realized - t.cost + valueOf(tokenId, t.size, mark, run);
+        const inSets = t.size > 0n ? (held.inSets.get(tokenId) ?? 0n) : 0n;
+        pnl2 += t.realized - t.cost + valueOf(tokenId, t.size - inSets, mark, run);
       }
       const totals = book.totals(mark);
       pnl2 -= BigInt(totals.fees) * SCALE;
@@ -146,6 +159,7 @@ export class StrategyLedger {
     let book = this.#books.get(strategyId);
     if (book === undefined) {
       book = new Portfolio(0);
+      book.setCompleteSets(this.#shape);
       this.#books.set(strategyId, book);
     }
     return book;

@@ -54,7 +54,7 @@ export function storePersistence(store: RunStore, blockSize = 1_000): EnginePers
     account(note) {
       // the cash as a balance anchor (fills stored later move it), the rest for `clobot status`
       if (note.cash !== undefined) store.setBalance(note.cash, note.at, note.source === 'venue' ? 'venue balance' : 'configured start');
-      store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside }), note.at);
+      store.setCursor(ACCOUNT_CURSOR, JSON.stringify({ at: note.at, source: note.source, marks: note.marks, outside: note.outside, ...(note.sets === undefined ? {} : { sets: note.sets }) }), note.at);
     },
     journal(event: JournaledEvent) {
       store.journal(event);

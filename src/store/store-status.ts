@@ -1,3 +1,4 @@
+import type { CompleteSetShape } from '../portfolio/complete-sets.ts';
 import { formatMicros, type Micros } from '../core/fixed.ts';
 import { notional } from '../core/money.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
@@ -70,6 +71,8 @@ export interface StoredAccountNote {
   readonly source: 'venue' | 'configured';
   readonly marks: Readonly<Record<string, number>>;
   readonly outside: readonly { readonly tokenId: string; readonly size: number }[];
+  /** The complete sets the run held (absent in stores written before sets were valued). */
+  readonly sets?: CompleteSetShape;
 }
 
 /** The newest account note of a store's cursors; undefined when the run wrote none (or it does not parse). */
@@ -149,6 +152,10 @@ export function buildStatusReport(s: StoreSnapshot): StatusReport {
   const note = accountNoteOf(s.cursors);
   if (note) for (const [tokenId, m] of Object.entries(note.marks)) marks.set(tokenId, m);
   const mark = (id: TokenId) => marks.get(id);
+  if (note?.sets !== undefined && Array.isArray(note.sets.pairs) && Array.isArray(note.sets.eventSets)) {
+    s.portfolio.setCompleteSets(note.sets);
+    s.ledger.setCompleteSets(note.sets);
+  }
   const totals = s.portfolio.totals(mark);
   const reserved = reservedByOpenBuys(s.openOrders);
   const outside = (note?.outside ?? []).map((p): OutsidePosition => {

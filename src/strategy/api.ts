@@ -98,7 +98,7 @@ export interface AccountSnapshot {
   readonly reserved: Micros;
   /** cash - reserved (what `ctx.balance()` gives). */
   readonly free: Micros;
-  /** Σ size × mark of the run's positions (at cost where a token has no mark). */
+  /** What the run's positions are worth: complete sets (a YES+NO pair, a full non-augmented neg-risk set) at 1 a set, the rest size × mark (at cost where a token has no mark). */
   readonly positionValue: Micros;
   /** cash + positionValue. */
   readonly equity: Micros;

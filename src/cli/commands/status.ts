@@ -4,7 +4,7 @@ import { buildStatusReport, type StatusReport } from '../../store/store-status.t
 import type { JournalRow } from '../../store/store-types.ts';
 import { parseIntOption, parsePathOption } from '../options.ts';
 import { renderTable } from '../table.ts';
-import { rewardsLine } from '../status-view.ts';
+import { completeSetsLine, rewardsLine } from '../status-view.ts';
 
 interface StatusFlags {
   json?: boolean;
@@ -84,6 +84,8 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
   out.push(`orders ${r.counts.orders} (open ${r.counts.openOrders})  fills ${r.counts.fills}  journal ${r.counts.journal}`);
   const a = r.account;
   out.push(`cash ${a.cash}  reserved ${a.reserved}  free ${a.free}  position value ${a.positionValue}  equity ${a.equity}  (cash: ${a.source})`);
+  const sets = completeSetsLine(a);
+  if (sets !== undefined) out.push(sets);
   out.push(`realized ${a.realized}  unrealized ${a.unrealized} (marked at ${a.marks === 'run' ? "the run's marks" : 'last fill price'})  fees ${a.fees}`);
   out.push(rewardsLine(r.rewards));
   for (const p of a.outside) out.push(`outside the bot: ${p.tokenId} ${p.size} shares${p.value === undefined ? '' : ` (${p.value})`}, not in its figures, never sold by it`);
