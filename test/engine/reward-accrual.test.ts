@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineStrategy, px, qty, type OrderIntent } from '../../src/index.ts';
 import { runStrategy, scriptedBooks, type ScriptedBooks, type ScriptedMarket } from '../../src/testing/index.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
+import { renderReport } from '../../src/backtest/report.ts';
 import { serializeSummary } from '../../src/backtest/summary.ts';
+import { summaryRows } from '../../src/backtest/summary-rows.ts';
+import { parseConfig } from '../../src/config/load-config.ts';
 import { createRecordingWriter } from '../../src/data/recording/writer.ts';
 
 /**
@@ -107,5 +111,27 @@ describe('reward accrual in a backtest', () => {
     expect(serializeSummary(b.summary)).toBe(serializeSummary(a.summary));
     const c = await runStrategy(strategy, { recording: binary });
     expect(c.summary.rewards).toEqual(a.summary.rewards);
+  });
+
+  it('the summary table and report.html show the rewards apart from trading PnL: a line under the equity chart and its orange series', async () => {
+    const { s } = script();
+    const text = ['mode: backtest', 'name: rewards-report', 'data:', '  markets: { filter: { maxCount: 5 } }', 'strategies:', '  - id: rw', `    module: ${join(process.cwd(), 'strategies/rewards-mm.ts')}`, 'backtest:', '  equityIntervalMs: 1000', ''].join('\n');
+    const config = parseConfig(text, join(tmp, 'report.yaml'), {}, { cwd: tmp });
+    const result = await runBacktest({ config, data: s.toData() });
+    const r = result.summary.rewards;
+    expect(Number(r.total)).toBeGreaterThan(0);
+    // rewards-mm rests 0.48 / 0.52 (BUY NO 0.48) into a book of 0.48 / 0.52 that never trades: no fill, no PnL
+    expect(result.summary.metrics.pnl.total).toBe('0');
+    const line = `${Number(r.total).toFixed(4)} over ${r.samples} samples of 60 s`;
+    expect(summaryRows(result.summary)).toContainEqual(['rewards (estimated, apart from pnl)', line]);
+    const html = renderReport(result);
+    expect(html).toContain(`<div class="meta" id="rewards">Rewards (estimated liquidity rewards, apart from trading PnL; orange line, left scale): ${line}</div>`);
+    // the accrual a point a second from 0 to the total (the chart's data, embedded in the page)
+    const series = /"rewards":(\[\[[^\]]*\](?:,\[[^\]]*\])*\])/.exec(html);
+    expect(series).not.toBeNull();
+    const points = JSON.parse(series![1]!) as [number, number][];
+    expect(points[0]![1]).toBe(0);
+    expect(points[points.length - 1]![1]).toBeCloseTo(Number(r.total), 6);
+    for (let i = 1; i < points.length; i++) expect(points[i]![1]).toBeGreaterThanOrEqual(points[i - 1]![1]);
   });
 });

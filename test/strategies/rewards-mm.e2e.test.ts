@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunSession } from '../../src/app/run-session.ts';
+import { StatusView } from '../../src/cli/status-view.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { sandboxPrivateKey } from '../../src/config/sandbox-key.ts';
 import { createLogger } from '../../src/core/log.ts';
@@ -16,7 +17,7 @@ import { clobotProcess } from '../cli/clobot-process.ts';
  * (src/engine/reward-accrual.ts: the venue's book with ours in it, everyone else one maker)
  * equals the sandbox's accounting for our address within 1% over the run. Both sample at the
  * multiples of 500 ms of the same wall clock. The run keeps a real SQLite store, and
- * `clobot status <store>` shows the accrual apart from PnL.
+ * the status view and `clobot status <store>` show the accrual apart from PnL.
  */
 
 const SAMPLE_MS = 500;
@@ -77,6 +78,10 @@ describe('rewards-mm live on the sandbox', () => {
     const scoring = () => session.engine.rewards.snapshot().markets.reduce((n, m) => n + m.scoringSamples, 0);
     try {
       await until(`${SCORING_SAMPLES} scoring samples`, () => scoring() >= SCORING_SAMPLES, 60_000);
+      // the status view of `clobot run`: the estimate on its own line, apart from cash, equity and PnL
+      const view = new StatusView(session, 60_000, process.stdout).render();
+      expect(view).toMatch(/^rewards \(estimated, apart from pnl\) \d+\.\d{6} USDC over \d+ samples of 0\.5 s$/m);
+      expect(view).toMatch(/^fills \d+ {2}realized /m);
     } finally {
       // the stop cancels our orders; the estimate samples until the cancel is answered
       await session.stop();
