@@ -4,7 +4,10 @@ import type { MarketEvent } from '../core/events.ts';
 import type { TokenId } from '../core/types.ts';
 import type { DataConfig } from '../config/run-config.ts';
 import type { FeedEvent } from '../data/feed-events.ts';
+import { pollFeeRates } from '../data/fee-rate-poll.ts';
+import { watchGameStarts } from '../data/game-start-watch.ts';
 import { pollMarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
+import { getFeeRate } from '../venue/actions/get-fee-rate.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
 import { venueBookFeed } from '../data/venue-book-feed.ts';
@@ -85,21 +88,38 @@ function bookSource(options: MarketDataOptions): Observable<MarketEvent> {
 }
 
 /**
- * The books' events plus, when `markets` is given and `data.marketStatusMs` > 0, each market's
- * close and resolution (`marketClosed`, `marketResolved`) from `GET /markets/{condition_id}`.
+ * The books' events plus, when `markets` is given: each market's close and resolution
+ * (`marketClosed`, `marketResolved`) from `GET /markets/{condition_id}` every `data.marketStatusMs`
+ * (0: never); each token's fee rate from `GET /fee-rate` every `data.feeRateRefreshMs` (`feeRate`
+ * when it changed; 0: never); and a sports market's book cleared at its game start
+ * (`marketCleared`, `data.gameStartGraceMs` after the start: the listed one, or the newer one the
+ * status poll read, as a game's start may move).
  */
 function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketEvent>): Observable<MarketEvent> {
   const { data, venue, clock, onError, markets } = options;
-  if (markets === undefined || data.marketStatusMs === 0) return books$;
+  if (markets === undefined) return books$;
+  // each market's game start as the status poll last read it (it may have moved since the listing)
+  const starts = new Map<string, number>();
+  const games = (): readonly WatchedMarket[] =>
+    starts.size === 0
+      ? markets()
+      : markets().map((m) => {
+          const at = starts.get(m.conditionId);
+          return at === undefined || at === m.gameStartTime ? m : { ...m, gameStartTime: at };
+        });
+  const sources = [books$, watchGameStarts({ clock, markets: games, graceMs: data.gameStartGraceMs })];
+  if (data.feeRateRefreshMs > 0) sources.push(pollFeeRates({ clock, fetch: (tokenId) => getFeeRate(venue, tokenId), markets, intervalMs: data.feeRateRefreshMs, onError }));
+  if (data.marketStatusMs === 0) return merge(...sources);
   const status$ = pollMarketStatus({
     clock,
     fetch: async (conditionId) => {
       const m = await getTradingMarket(venue, conditionId);
+      if (m.gameStartTime !== undefined) starts.set(conditionId, m.gameStartTime);
       return { closed: m.closed, tokens: m.tokens };
     },
     markets,
     intervalMs: data.marketStatusMs,
     onError,
   });
-  return merge(books$, status$);
+  return merge(...sources, status$);
 }

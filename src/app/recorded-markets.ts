@@ -160,6 +160,7 @@ export function trackedTokens(markets: readonly RecordedMarket[], events: readon
         acceptingOrders: true,
         rewards: m.rewards === undefined ? undefined : { dailyRate: m.rewards.dailyRate, minSize: micros(m.rewards.minSize, `markets[${m.conditionId}].rewards.minSize`), maxSpreadCents: m.rewards.maxSpreadCents },
         ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
+        ...(m.gameStartTime !== undefined ? { gameStartTime: m.gameStartTime } : {}),
       },
       undefined,
       eventOf.get(m.conditionId.toLowerCase()),

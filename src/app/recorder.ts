@@ -94,7 +94,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     closers.unshift(() => writer.close());
 
     const startedAt = clock.now();
-    const byType: Record<MarketEvent['type'], number> = { book: 0, prices: 0, trade: 0, walletTrade: 0, tickSize: 0, marketClosed: 0, marketResolved: 0, marketAdded: 0 };
+    const byType: Record<MarketEvent['type'], number> = { book: 0, prices: 0, trade: 0, walletTrade: 0, tickSize: 0, marketClosed: 0, marketResolved: 0, marketAdded: 0, feeRate: 0, marketCleared: 0 };
     let errors = 0;
     let lastTsInit = 0;
     let fail!: (err: unknown) => void;

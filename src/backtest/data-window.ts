@@ -20,7 +20,7 @@ export interface DataWindow {
 }
 
 /** Events before `from` that change what is traded, not its prices: applied at the window's start. */
-const STRUCTURE: ReadonlySet<MarketEvent['type']> = new Set(['marketAdded', 'marketClosed', 'marketResolved', 'tickSize']);
+const STRUCTURE: ReadonlySet<MarketEvent['type']> = new Set(['marketAdded', 'marketClosed', 'marketResolved', 'tickSize', 'feeRate']);
 
 /** True when the window lets every event through. */
 export function isWholeWindow(w: DataWindow | undefined): boolean {

@@ -159,6 +159,8 @@ function parseConfigFile(text: string, file: string, env: Env, options: LoadConf
       wsMaxAssetsPerConnection: cfg.data.wsMaxAssetsPerConnection,
       marketStatusMs: cfg.data.marketStatusMs,
       wallets: cfg.data.wallets === undefined ? undefined : { ...cfg.data.wallets, addresses: [...new Set(cfg.data.wallets.addresses.map((a) => a.toLowerCase()))] },
+      feeRateRefreshMs: cfg.data.feeRateRefreshMs,
+      gameStartGraceMs: cfg.data.gameStartGraceMs,
     },
     strategies: strategies.strategies,
     risk: { ...cfg.risk, haltFile: resolvePath(cfg.risk.haltFile, cwd) },

@@ -266,6 +266,10 @@ export interface DataConfig {
   readonly wsMaxAssetsPerConnection: number;
   /** How often each market's status (closed, resolved) is read from the venue; 0 = never. */
   readonly marketStatusMs: number;
+  /** How often each token's fee rate is read from the venue (`GET /fee-rate`); 0 = never (docs/fees-and-sports.md). */
+  readonly feeRateRefreshMs: number;
+  /** A sports market's book is taken as cleared (and our orders in it as gone) this long after its listed game start, ms. */
+  readonly gameStartGraceMs: number;
   /** Wallets followed through the venue's wallet analytics (live, paper, record); undefined: none. */
   readonly wallets: WalletsConfig | undefined;
 }

@@ -276,6 +276,10 @@ const dataSchema = z.strictObject({
     .optional(),
   /** How often each market's status (closed, winner) is read from the venue (GET /markets/{id}); 0 = never. */
   marketStatusMs: z.union([z.literal(0), ms(100)], { error: 'must be 0 (off) or a whole number of milliseconds >= 100' }).default(30_000),
+  /** How often each token's fee rate is read from the venue (GET /fee-rate); 0 = never (the listed rates hold). */
+  feeRateRefreshMs: z.union([z.literal(0), ms(1_000)], { error: 'must be 0 (off) or a whole number of milliseconds >= 1000' }).default(60_000),
+  /** A sports market's book is taken as cleared this long after its listed game start. */
+  gameStartGraceMs: int(0, 60_000).default(1_000),
 });
 
 const strategySchema = z.strictObject({

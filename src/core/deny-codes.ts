@@ -1,6 +1,6 @@
 /**
  * Every reason an order may be denied before it is sent: the risk checks' codes and the engine's
- * own gates (AMOUNT_OUT_OF_RANGE, TRADING_HALTED, RECONCILING, VENUE_RESTRICTED). Closed: adding a code is an API change. It lives in
+ * own gates (AMOUNT_OUT_OF_RANGE, TRADING_HALTED, RECONCILING, VENUE_RESTRICTED, MARKET_CLEARED). Closed: adding a code is an API change. It lives in
  * core because the OrderDenied event carries it to strategies, store and risk alike.
  */
 export const DENY_CODES = [
@@ -24,5 +24,6 @@ export const DENY_CODES = [
   'AMOUNT_OUT_OF_RANGE',
   'BASKET_EVENT_CAP',
   'VENUE_RESTRICTED',
+  'MARKET_CLEARED',
 ] as const;
 export type DenyCode = (typeof DENY_CODES)[number];

@@ -29,7 +29,17 @@ export type MarketEvent =
    * A market joined the data after it started (a filter-selected recording picked it up): from
    * here on events may name its tokens. Recordings carry it as `market`; live sources never emit it.
    */
-  | { readonly type: 'marketAdded'; readonly market: ListedMarket; readonly tsEvent: number; readonly tsInit: number };
+  | { readonly type: 'marketAdded'; readonly market: ListedMarket; readonly tsEvent: number; readonly tsInit: number }
+  /**
+   * A token's fee rates as the venue charges them now, basis points (`takerBps` its `GET /fee-rate`
+   * base fee, `makerBps` the market's maker base fee): sent when they change (docs/fees-and-sports.md).
+   */
+  | { readonly type: 'feeRate'; readonly tokenId: TokenId; readonly takerBps: number; readonly makerBps: number; readonly tsEvent: number; readonly tsInit: number }
+  /**
+   * The venue cleared the market's book at its game start (a sports market's `game_start_time`):
+   * every resting order in it was cancelled, ours included, without anyone asking.
+   */
+  | { readonly type: 'marketCleared'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly tsEvent: number; readonly tsInit: number };
 
 /**
  * A market and its trading rules as a recording lists it (header entry or `market` event):
@@ -48,6 +58,8 @@ export interface ListedMarket {
   readonly takerBaseFeeBps: number;
   /** The market's matching delay, seconds (the venue's `seconds_delay`); absent: none. */
   readonly secondsDelay?: number;
+  /** A sports market's game start, epoch ms (the venue's `game_start_time`): its book is cleared then; absent: none. */
+  readonly gameStartTime?: number;
   readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
   /** The market's liquidity rewards when it pays some (docs/rewards.md); `minSize` a decimal string. */
   readonly rewards?: { readonly dailyRate: number; readonly minSize: string; readonly maxSpreadCents: number };
@@ -156,7 +168,13 @@ export type LifecycleEvent =
    */
   | { readonly type: 'VenueStateChanged'; readonly state: VenueState; readonly retryAfterMs?: number; readonly tsInit: number }
   /** A token's fee rates changed at the venue (its `GET /fee-rate`), basis points: risk, orders and fills use the new ones from now on. */
-  | { readonly type: 'FeeRateChanged'; readonly tokenId: TokenId; readonly previousTakerBps: number; readonly takerBps: number; readonly makerBps: number; readonly tsInit: number };
+  | { readonly type: 'FeeRateChanged'; readonly tokenId: TokenId; readonly previousTakerBps: number; readonly takerBps: number; readonly makerBps: number; readonly tsInit: number }
+  /**
+   * The venue cleared the market's book (`reason: 'gameStart'`: a sports market's game began): our
+   * resting orders in it are gone (each heard as OrderCanceled), and orders in it are denied
+   * MARKET_CLEARED until the venue's book has orders again (docs/fees-and-sports.md).
+   */
+  | { readonly type: 'MarketCleared'; readonly conditionId: ConditionId; readonly tokenIds: readonly TokenId[]; readonly reason: 'gameStart'; readonly tsInit: number };
 
 /**
  * The names a halt goes by, each on or off on its own: `manual` (the API or code), `file` (the

@@ -84,6 +84,12 @@ export interface MarketRules {
    * this long (answered DELAYED) before it meets the book. Absent or 0: none.
    */
   readonly secondsDelay?: number;
+  /**
+   * A sports market's game start, epoch ms (the venue's `game_start_time`): the venue clears the
+   * book then (every resting order cancelled) and holds marketable orders for `secondsDelay`.
+   * Absent: not a game.
+   */
+  readonly gameStartTime?: number;
 }
 
 /**

@@ -131,6 +131,17 @@ export class MarketCache {
           }
         }
         return [];
+      case 'feeRate': {
+        // the new rates hold from now on (risk, strategies' rules); the engine tells FeeRateChanged
+        const state = this.#states.get(event.tokenId);
+        if (state && (state.rules.takerBaseFeeBps !== event.takerBps || state.rules.makerBaseFeeBps !== event.makerBps)) {
+          this.#states.set(event.tokenId, tokenState(state, { ...state.rules, takerBaseFeeBps: event.takerBps, makerBaseFeeBps: event.makerBps }, state.book, state.bookSeenAt, state.prices, state.lastTrade));
+        }
+        return [];
+      }
+      case 'marketCleared':
+        // the book's emptiness arrives as the venue's next book; the engine handles our orders
+        return [];
       case 'marketAdded':
         // a recording's note that a market joined: whoever replays it tracks its tokens
         return [];

@@ -123,6 +123,7 @@ export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<T
         acceptingOrders: market.acceptingOrders,
         rewards: rewardRulesOfMarket(market),
         ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
+        ...(market.gameStartTime !== undefined ? { gameStartTime: market.gameStartTime } : {}),
       },
       keep,
       eventOf.get(market.conditionId.toLowerCase()),

@@ -3,10 +3,17 @@ import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
 
-/** A market whose status is watched: its condition id and its tokens. */
+/**
+ * A market whose status is watched: its condition id and its tokens; the fee rates its metadata
+ * listed (the fee-rate poll's starting point) and its game start (the game-start watch), when known.
+ */
 export interface WatchedMarket {
   readonly conditionId: ConditionId;
   readonly tokenIds: readonly TokenId[];
+  readonly takerBps?: number;
+  readonly makerBps?: number;
+  /** A sports market's game start, epoch ms. */
+  readonly gameStartTime?: number;
 }
 
 /** What the status poll reads of a market (`GET /markets/{condition_id}`, trading form). */
@@ -75,14 +82,30 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
   });
 }
 
-/** The markets of a run's tokens, each with both of its tokens (a token's complement included). */
-export function watchedMarketsOf(tokens: readonly { readonly tokenId: TokenId; readonly conditionId: string; readonly complementTokenId: TokenId | undefined }[]): WatchedMarket[] {
-  const byCondition = new Map<string, TokenId[]>();
+/**
+ * The markets of a run's tokens, each with both of its tokens (a token's complement included),
+ * and, from the tokens' rules when given, the listed fee rates and the game start.
+ */
+export function watchedMarketsOf(
+  tokens: readonly {
+    readonly tokenId: TokenId;
+    readonly conditionId: string;
+    readonly complementTokenId: TokenId | undefined;
+    readonly rules?: { readonly takerBaseFeeBps: number; readonly makerBaseFeeBps: number; readonly gameStartTime?: number };
+  }[],
+): WatchedMarket[] {
+  const byCondition = new Map<string, { tokenIds: TokenId[]; rules: (typeof tokens)[number]['rules'] }>();
   for (const t of tokens) {
-    let ids = byCondition.get(t.conditionId);
-    if (ids === undefined) byCondition.set(t.conditionId, (ids = []));
+    let entry = byCondition.get(t.conditionId);
+    if (entry === undefined) byCondition.set(t.conditionId, (entry = { tokenIds: [], rules: t.rules }));
+    const ids = entry.tokenIds;
     if (!ids.includes(t.tokenId)) ids.push(t.tokenId);
     if (t.complementTokenId !== undefined && !ids.includes(t.complementTokenId)) ids.push(t.complementTokenId);
   }
-  return [...byCondition].map(([conditionId, tokenIds]) => ({ conditionId, tokenIds }));
+  return [...byCondition].map(([conditionId, { tokenIds, rules }]) => ({
+    conditionId,
+    tokenIds,
+    ...(rules === undefined ? {} : { takerBps: rules.takerBaseFeeBps, makerBps: rules.makerBaseFeeBps }),
+    ...(rules?.gameStartTime === undefined ? {} : { gameStartTime: rules.gameStartTime }),
+  }));
 }

@@ -23,6 +23,8 @@ export interface RiskSources {
   consecutiveRejects(): number;
   /** Markets under reconciliation. */
   readonly reconciling: RiskState['reconciling'];
+  /** Markets cleared at a game start whose book is not back. */
+  readonly cleared?: RiskState['cleared'];
   /** What the venue takes now (the venue-state tracker's); absent: always open. */
   venueState?(): VenueState;
   /** Shares the account holds outside the bot, per token (the account sync's). */
@@ -106,6 +108,7 @@ export class RiskSnapshot {
       src.outside !== undefined && src.outside.size > 0 ? src.outside : undefined,
       src.strategyCost,
       src.venueState?.(),
+      src.cleared,
     );
   }
 
@@ -160,6 +163,7 @@ class TakenState implements RiskState {
     readonly outside: RiskState['outside'],
     readonly strategyCost: RiskState['strategyCost'],
     readonly venueState: VenueState | undefined,
+    readonly cleared: RiskState['cleared'],
   ) {
     this.#snapshot = snapshot;
     this.manualHalt = haltReason !== undefined;
@@ -184,6 +188,7 @@ function riskMarketView(state: TokenState): RiskMarketView {
     tickSize: state.rules.tickSize,
     minOrderSize: state.rules.minOrderSize,
     acceptingOrders: state.rules.acceptingOrders,
+    takerFeeBps: state.rules.takerBaseFeeBps,
     bestBid: bid,
     bestAsk: ask,
     mid: midPrice(bid, ask),

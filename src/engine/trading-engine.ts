@@ -29,6 +29,8 @@ import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
 import { Flattener } from './flattener.ts';
 import { IntentRouter } from './intent-router.ts';
+import { FeeRates } from './fee-rates.ts';
+import { MarketClears } from './market-clears.ts';
 import { MarketLifecycle } from './market-lifecycle.ts';
 import { OrderCanceller } from './order-canceller.ts';
 import { OrderSubmitter } from './order-submitter.ts';
@@ -91,6 +93,8 @@ export class TradingEngine {
   readonly #fills: FillBook;
   readonly #router: IntentRouter;
   readonly #markets: MarketLifecycle;
+  readonly #clears: MarketClears;
+  readonly #feeRates: FeeRates;
   readonly #account: AccountSync;
   readonly #halts = new Halts();
   readonly #tally: RunTally;
@@ -164,6 +168,8 @@ export class TradingEngine {
       sync: (why) => this.#reconciler.sync(why),
       cashMoved: (at, effect) => this.#account.cashMoved(at, effect),
     });
+    this.#clears = new MarketClears({ desk, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
+    this.#feeRates = new FeeRates(desk, this.cache, (event) => this.lifecycle(event));
     const heartbeat = this.heartbeat;
     this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
     this.#fills.cashMoved = (at, effect) => this.#account.cashMoved(at, effect);
@@ -178,6 +184,7 @@ export class TradingEngine {
       consecutiveRejects: () => desk.consecutiveRejects,
       reconciling: this.#reconciler.gate,
       venueState: () => this.#venue.state,
+      cleared: this.#clears.gate,
       outside: this.#account.outsideHoldings,
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
       strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
@@ -610,6 +617,15 @@ export class TradingEngine {
       this.#host.walletTrade(event.trade);
       return;
     }
+    if (event.type === 'feeRate') {
+      this.#feeRates.onFeeRate(event);
+      return;
+    }
+    if (event.type === 'marketCleared') {
+      this.#clears.onCleared(event);
+      return;
+    }
+    if (event.type === 'book') this.#clears.onBook(event.book);
     const changes = this.cache.apply(event);
     if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     this.#host.dispatch(changes);

@@ -12,7 +12,8 @@ const RECONCILING_MESSAGE = 'market has orders of unknown outcome under reconcil
  * heartbeat `late` or `lost` (`idle`, before any chain started, and `healthy` pass), the venue's
  * state (restarting or cancel-only: no order; post-only: only a post-only GTC/GTD order) and the
  * order's market under reconciliation (orders of unknown outcome there, or our trades at the
- * venue not yet read in full since the start). They run before every configured check and no config
+ * venue not yet read in full since the start), and the order's market cleared at its game start
+ * with no book back yet. They run before every configured check and no config
  * removes them: the checks of `risk.checks` are the optional ones. Pure.
  */
 export function engineGates(req: OrderRequest, state: RiskState): Denial | undefined {
@@ -25,6 +26,7 @@ export function engineGates(req: OrderRequest, state: RiskState): Denial | undef
     if (venue !== undefined) return venue;
   }
   if (state.reconciling.has(req.conditionId)) return deny('RECONCILING', 'reconciling', state.reconciling.why?.(req.conditionId) ?? RECONCILING_MESSAGE);
+  if (state.cleared?.has(req.conditionId) === true) return deny('MARKET_CLEARED', 'cleared', 'the venue cleared the market\'s book at its game start; no order until its book has orders again');
   if (req.side === 'SELL' && state.outside !== undefined) return outsideGate(req, state, state.outside);
   return undefined;
 }

@@ -183,6 +183,7 @@ class BatchState implements RiskState {
   readonly manualHalt: boolean;
   readonly haltReason: string | undefined;
   readonly reconciling: RiskState['reconciling'];
+  readonly cleared: RiskState['cleared'];
   readonly venueState: RiskState['venueState'];
   readonly outside: RiskState['outside'];
   readonly strategyCost: RiskState['strategyCost'];
@@ -200,6 +201,7 @@ class BatchState implements RiskState {
     this.manualHalt = taken.manualHalt;
     this.haltReason = taken.haltReason;
     this.reconciling = taken.reconciling;
+    this.cleared = taken.cleared;
     this.venueState = taken.venueState;
     this.outside = taken.outside;
     this.strategyCost = taken.strategyCost;

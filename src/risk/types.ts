@@ -37,9 +37,10 @@ export type CheckName = (typeof CHECK_NAMES)[number];
  * `amount` (a price, size or notional the venue cannot represent, AMOUNT_OUT_OF_RANGE), `halt`
  * (a manual halt, TRADING_HALTED), `heartbeat` (late or lost, TRADING_HALTED), `reconciling`
  * (the order's market has orders of unknown outcome, RECONCILING), `venue` (the venue restarts
- * or takes only cancels or only post-only orders, VENUE_RESTRICTED) and `outside`.
+ * or takes only cancels or only post-only orders, VENUE_RESTRICTED), `cleared` (the market's book
+ * was cleared at its game start and has no orders yet, MARKET_CLEARED) and `outside`.
  */
-export const GATE_NAMES = ['amount', 'halt', 'heartbeat', 'venue', 'reconciling', 'outside'] as const;
+export const GATE_NAMES = ['amount', 'halt', 'heartbeat', 'venue', 'reconciling', 'cleared', 'outside'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 /**
@@ -117,6 +118,8 @@ export interface RiskMarketView {
   readonly tickSize: Micros;
   readonly minOrderSize: Micros;
   readonly acceptingOrders: boolean;
+  /** The market's taker fee rate now, basis points (the venue's `GET /fee-rate`); absent: 0. */
+  readonly takerFeeBps?: number;
   readonly bestBid?: Micros;
   readonly bestAsk?: Micros;
   readonly mid?: Micros;
@@ -164,6 +167,8 @@ export interface RiskState {
    * at the venue not yet read in full: no new orders there (`why` says which, for the denial).
    */
   readonly reconciling: { has(conditionId: ConditionId): boolean; why?(conditionId: ConditionId): string | undefined };
+  /** Markets whose book the venue cleared at a game start and that have no orders yet: no new orders there. Absent: none. */
+  readonly cleared?: { has(conditionId: ConditionId): boolean };
   /**
    * Shares the account holds outside the bot per token (a live run's account reading): the
    * `outside` gate refuses a SELL that would reach into them. Absent: none known.

@@ -44,6 +44,9 @@ import { installMarketChannel, type SandboxWsOptions } from './ws/install-market
 import { installUserChannel } from './ws/install-user-channel.ts';
 import { PAGE_SIZE } from './cursor.ts';
 import { installMarketResolution } from './routes/admin-markets.ts';
+import { installVenueChanges } from './routes/admin-venue-changes.ts';
+import { checkFeeChangeOptions, type FeeChangeOptions } from './world/fee-changes.ts';
+import { checkGameStartOptions, type GameStartOptions } from './world/game-starts.ts';
 import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
 import { RewardSampler, type SandboxRewardOptions } from './rewards/reward-sampler.ts';
 import { registerOrderScoringRoute, registerRewardAdminRoute } from './routes/rewards.ts';
@@ -113,6 +116,10 @@ export interface SandboxOptions {
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
   readonly newMarkets?: NewMarketOptions;
+  /** A fee-rate change of the venue's markets while it runs (world/fee-changes.ts; default none), besides `POST /admin/fee-rate`. */
+  readonly feeChange?: FeeChangeOptions;
+  /** Sports markets whose game starts (book cleared) during the run (world/game-starts.ts; default none), besides `POST /admin/games/start`. */
+  readonly gameStarts?: GameStartOptions;
   /** Liquidity rewards (docs/rewards.md): `enabled` (default true), `sampleMs` (default 60,000). */
   readonly rewards?: SandboxRewardOptions;
   /** The WebSocket market channel's caps per caller (remote IP address) and its backpressure limit. */
@@ -310,6 +317,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   installUserChannel(app, ctx, options.ws);
   installMarketResolution(app, ctx, options.resolution, options.logger);
   installMarketCreation(app, ctx, options.newMarkets, options.logger);
+  installVenueChanges(app, ctx, { fees: options.feeChange, games: options.gameStarts }, options.logger);
   return app;
 }
 
@@ -407,6 +415,8 @@ function checkOptions(o: SandboxOptions): void {
   }
   if (o.resolution !== undefined) checkResolutionOptions(o.resolution);
   if (o.newMarkets !== undefined) checkNewMarketOptions(o.newMarkets);
+  if (o.feeChange !== undefined) checkFeeChangeOptions(o.feeChange);
+  if (o.gameStarts !== undefined) checkGameStartOptions(o.gameStarts);
   const scale = o.limits?.windowScale;
   if (scale !== undefined && !(scale > 0)) throw new ConfigError(`sandbox.limits.windowScale: must be > 0, was ${scale}`);
 }

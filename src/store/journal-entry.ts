@@ -90,6 +90,10 @@ export function describeJournalEvent(event: JournalInput): string {
           return `market ${e.conditionId} closed (venue)`;
         case 'marketResolved':
           return `market ${e.conditionId} resolved (venue): ${e.winnerTokenId === undefined ? 'no winner' : `winner ${e.winnerTokenId}`}`;
+        case 'feeRate':
+          return `fee rate ${e.tokenId} (venue): taker ${e.takerBps} bps, maker ${e.makerBps} bps`;
+        case 'marketCleared':
+          return `market ${e.conditionId} book cleared (venue, game start)`;
       }
       return '';
     }
@@ -135,5 +139,7 @@ function describeLifecycle(e: LifecycleEvent): string {
       return `venue ${e.state}${e.retryAfterMs === undefined ? '' : ` (retry after ${e.retryAfterMs} ms)`}`;
     case 'FeeRateChanged':
       return `fee rate ${e.tokenId}: taker ${e.previousTakerBps} -> ${e.takerBps} bps, maker ${e.makerBps} bps`;
+    case 'MarketCleared':
+      return `market ${e.conditionId} cleared by the venue (${e.reason}): our resting orders in it gone`;
   }
 }

@@ -167,6 +167,7 @@ describe('RiskEngine.counts', () => {
       ['STRATEGY_BUDGET', order({ size: m('20') }), state({ strategyCost: () => m('145') })],
       ['AMOUNT_OUT_OF_RANGE', order({ size: 1e300 }), state()],
       ['VENUE_RESTRICTED', order(), state({ venueState: 'restarting' })],
+      ['MARKET_CLEARED', order(), state({ cleared: new Set([order().conditionId]) })],
     ];
     for (const [code, req, s] of cases) expect(engine.check(req, s)?.code, code).toBe(code);
     // a basket's code: two legs of 6 on one event, each under its cap of 10, together over it

@@ -92,7 +92,7 @@ export function registerRecord(program: Command): void {
       const s = await recorder.stop();
       if (tty) process.stderr.write('\n');
       process.stderr.write(
-        `recorded ${s.events.toLocaleString('en-US')} events (${s.byType.book} books, ${s.byType.prices} prices, ${s.byType.trade} trades, ${s.byType.tickSize} tick changes${s.byType.walletTrade > 0 ? `, ${s.byType.walletTrade} wallet trades` : ''}) ` +
+        `recorded ${s.events.toLocaleString('en-US')} events (${s.byType.book} books, ${s.byType.prices} prices, ${s.byType.trade} trades, ${s.byType.tickSize} tick changes${s.byType.walletTrade > 0 ? `, ${s.byType.walletTrade} wallet trades` : ''}${s.byType.feeRate > 0 ? `, ${s.byType.feeRate} fee changes` : ''}${s.byType.marketCleared > 0 ? `, ${s.byType.marketCleared} game-start clears` : ''}) ` +
           `from ${s.markets} markets in ${clockTime(s.elapsedMs)}: ${recorder.path} (${formatBytes(s.bytes)})\n`,
       );
       logger.flush();

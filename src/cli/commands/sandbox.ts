@@ -34,6 +34,11 @@ interface SandboxFlags {
   resolveMarkets: number;
   resolveWithinMs: number;
   newMarketsEvery: number;
+  feeChangeAfterMs?: number;
+  feeChangeBps?: number;
+  feeChangeMarkets?: number;
+  gameStarts: number;
+  gameStartWithinMs: number;
   wsSilent: boolean;
   wsUserResendRate: number;
   resolveAfterMs: number;
@@ -80,6 +85,11 @@ export function registerSandbox(program: Command): void {
     .option('--leader-episodes <n>', 'leader wallet episodes per hour: a leader buys, the price moves its way seconds later, it sells (seeded; 0: only POST /admin/leaders; GET /admin/leaders lists the wallets)', parseRate, 20)
     .option('--withdraw-leg-share <x>', "share of episodes whose one outcome's depth is withdrawn at the first client order (forces partial baskets), 0..1 (seeded)", parseShare, 0)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
+    .option('--fee-change-after-ms <n>', 'the venue changes the taker fee (GET /fee-rate) of its markets this long after start, ms (with --fee-change-bps; POST /admin/fee-rate changes one at any time)', parseIntOption(0, 2_592_000_000))
+    .option('--fee-change-bps <n>', 'the new taker fee of that change, basis points', parseIntOption(0, 10_000))
+    .option('--fee-change-markets <n>', 'how many markets the change touches: the first n open ones (default: all)', parseIntOption(1, 100_000))
+    .option('--game-starts <n>', "the first n open sports markets' games start during the run: their book cleared (every resting order cancelled), marketable orders held for seconds_delay (3 s)", parseIntOption(0, 10_000), 0)
+    .option('--game-start-within-ms <n>', 'their starts fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
     .option('--ws-user-resend-rate <x>', 'share of the user channel\'s trade messages sent twice, as the venue re-sends, 0..1 (seeded)', parseShare, 0)
@@ -148,6 +158,12 @@ export function registerSandbox(program: Command): void {
         leaders: { ratePerHour: flags.leaderEpisodes },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         newMarkets: { everyMs: flags.newMarketsEvery },
+        feeChange: {
+          ...(flags.feeChangeAfterMs !== undefined ? { afterMs: flags.feeChangeAfterMs } : {}),
+          ...(flags.feeChangeBps !== undefined ? { takerBps: flags.feeChangeBps } : {}),
+          ...(flags.feeChangeMarkets !== undefined ? { markets: flags.feeChangeMarkets } : {}),
+        },
+        gameStarts: { markets: flags.gameStarts, withinMs: flags.gameStartWithinMs },
         serverSecret: flags.serverSecret,
         deterministicKeys: flags.deterministicKeys,
         adminToken: flags.adminToken,

@@ -15,7 +15,8 @@ import { tableFileName, type Cell, type TableFormat, type TableSpec } from './ta
  * - `books`: one row per price level of each book (`side` bid/ask, `level` 0 = the touch); a book
  *   with no level at all is one row with `side`, `level`, `price` and `size` null;
  * - `trades`: one row per trade print; `prices`: one row per token of each best-prices event;
- * - `lifecycle`: tick size changes, markets closed, resolved and joined (`market` as JSON).
+ * - `lifecycle`: tick size changes, markets closed, resolved and joined (`market` as JSON), fee
+ *   rates changed (`market` holds `{"takerBps", "makerBps"}`) and books cleared at a game start.
  * Every event row carries `seq`, the event's index in the recording, so the tables put back
  * together (`clobot import <folder>`) give the recording's events in their order.
  */
@@ -162,6 +163,12 @@ export async function writeRecordingTables(
         case 'marketAdded':
           lifecycle.add([...head, 'marketAdded', e.market.conditionId, null, null, null, null, JSON.stringify(e.market)]);
           break;
+        case 'feeRate':
+          lifecycle.add([...head, 'feeRate', null, e.tokenId, null, null, null, JSON.stringify({ takerBps: e.takerBps, makerBps: e.makerBps })]);
+          break;
+        case 'marketCleared':
+          lifecycle.add([...head, 'marketCleared', e.conditionId, null, JSON.stringify(e.tokenIds), null, null, null]);
+          break;
       }
     }
   }
@@ -255,8 +262,16 @@ async function* lifecycleEvents(rows: AsyncIterable<Cell[]>, where: string): Asy
       case 'marketAdded':
         yield { seq, event: { type: 'marketAdded', market: JSON.parse(r[9] as string) as ListedMarket, ...t } };
         break;
+      case 'feeRate': {
+        const fees = JSON.parse(r[9] as string) as { takerBps: number; makerBps: number };
+        yield { seq, event: { type: 'feeRate', tokenId: r[5] as string, takerBps: fees.takerBps, makerBps: fees.makerBps, ...t } };
+        break;
+      }
+      case 'marketCleared':
+        yield { seq, event: { type: 'marketCleared', conditionId: r[4] as string, tokenIds: tokenIds(), ...t } };
+        break;
       default:
-        throw new DecodeError(`${where}: type`, 'tickSize, marketClosed, marketResolved or marketAdded', r[3]);
+        throw new DecodeError(`${where}: type`, 'tickSize, marketClosed, marketResolved, marketAdded, feeRate or marketCleared', r[3]);
     }
   }
 }

@@ -28,6 +28,8 @@ import { shortText } from './short-text.ts';
  *               later records may name its tokens                         (form version 2)
  *     9 walletTrade time walletRef:uv txHashRef:uv tokenRef:uv conditionRef:uv side:u8 price:uv size:uv
  *               a followed wallet's trade; its token need not be the header's (form version 4)
+ *    10 fee     time tokenRef:uv takerBps:uv makerBps:uv                     (form version 4)
+ *    11 clear   time conditionRef:uv n:uv tokenRef:uv*                      (form version 4)
  *   time     := dTsInit:sv (from the previous record's tsInit, 0 at the start) tsEvent-tsInit:sv
  *   flags    := bit0 tickSize, bit1 minOrderSize, bit2 lastTradePrice, bit3 negRisk given,
  *               bit4 negRisk true, bits5-6 hash form: 0 UTF-8 (length:uv bytes), 1 lowercase hex
@@ -51,8 +53,9 @@ export const BINARY_MAGIC = Buffer.from([0x89, 0x43, 0x4c, 0x42, 0x52, 0x45, 0x4
  * Version 2 added the `close`, `resolve` and `market` records (`market` came the day version 2
  * did, before any release, so the version was not bumped again); version 3 the book sides as runs
  * against the token's previous book (between two snapshots most levels do not change: the
- * decoder then copies them instead of reading each one); version 4 the `walletTrade` record (kinds
- * added by the same release go here without another bump: `fee`, `clear`). Older files read the same.
+ * decoder then copies them instead of reading each one); version 4 the `walletTrade` record (kind
+ * 9) and, under the same bump, the venue's own `fee` (kind 10) and `clear` (kind 11); kind 12 is
+ * kept for the user channel. Older files read the same.
  */
 export const BINARY_FORM_VERSION = 4;
 /** Records are gathered into blocks of about this many bytes. */
@@ -67,6 +70,8 @@ const K_CLOSE = 6;
 const K_RESOLVE = 7;
 const K_MARKET = 8;
 const K_WALLET_TRADE = 9;
+const K_FEE = 10;
+const K_CLEAR = 11;
 
 const HASH_UTF8 = 0;
 const HASH_HEX = 1;
@@ -187,12 +192,26 @@ export class BinaryEventEncoder {
         this.#micros(event.tickSize, 'tickSize');
         break;
       }
+      case 'feeRate': {
+        const ref = this.#ref(event.tokenId);
+        for (const [field, v] of [['takerBps', event.takerBps], ['makerBps', event.makerBps]] as const) {
+          if (!Number.isSafeInteger(v) || v < 0) throw new ParameterError('recording', field, `must be a whole number of basis points >= 0, was ${v}`);
+        }
+        this.#ensure(48);
+        this.#u8(K_FEE);
+        this.#time(event.tsEvent, event.tsInit);
+        this.#uv(ref);
+        this.#uv(event.takerBps);
+        this.#uv(event.makerBps);
+        break;
+      }
       case 'marketClosed':
-      case 'marketResolved': {
+      case 'marketResolved':
+      case 'marketCleared': {
         const conditionRef = this.#ref(event.conditionId);
         const refs = event.tokenIds.map((id) => this.#ref(id));
         this.#ensure(40 + refs.length * 10);
-        this.#u8(event.type === 'marketClosed' ? K_CLOSE : K_RESOLVE);
+        this.#u8(event.type === 'marketClosed' ? K_CLOSE : event.type === 'marketCleared' ? K_CLEAR : K_RESOLVE);
         this.#time(event.tsEvent, event.tsInit);
         this.#uv(conditionRef);
         this.#uv(refs.length);
@@ -590,10 +609,11 @@ export class BinaryEventDecoder {
         else if (kind === K_PRICES) out.push(this.#prices(stop));
         else if (kind === K_TRADE) out.push(this.#trade());
         else if (kind === K_TICK) out.push(this.#tick());
-        else if (kind === K_CLOSE || kind === K_RESOLVE) out.push(this.#lifecycle(kind));
+        else if (kind === K_CLOSE || kind === K_RESOLVE || kind === K_CLEAR) out.push(this.#lifecycle(kind));
         else if (kind === K_MARKET) out.push(this.#market(stop, recordStart));
         else if (kind === K_WALLET_TRADE) out.push(this.#walletTrade());
-        else throw this.#error(recordStart, 'kind', 'a record kind 1..9', kind);
+        else if (kind === K_FEE) out.push(this.#fee());
+        else throw this.#error(recordStart, 'kind', 'a record kind 1..11', kind);
         if (p > stop) throw CORRUPT;
       }
     } catch (err) {
@@ -843,6 +863,15 @@ export class BinaryEventDecoder {
     return { type: 'tickSize', tokenId, tickSize, tsEvent, tsInit };
   }
 
+  #fee(): MarketEvent {
+    const tsEvent = this.#time();
+    const tsInit = this.#prevTsInit;
+    const tokenId = this.#token();
+    const takerBps = uv();
+    const makerBps = uv();
+    return { type: 'feeRate', tokenId, takerBps, makerBps, tsEvent, tsInit };
+  }
+
   #lifecycle(kind: number): MarketEvent {
     const tsEvent = this.#time();
     const tsInit = this.#prevTsInit;
@@ -853,6 +882,7 @@ export class BinaryEventDecoder {
     const tokenIds = new Array<string>(n);
     for (let i = 0; i < n; i++) tokenIds[i] = this.#token();
     if (kind === K_CLOSE) return { type: 'marketClosed', conditionId, tokenIds, tsEvent, tsInit };
+    if (kind === K_CLEAR) return { type: 'marketCleared', conditionId, tokenIds, tsEvent, tsInit };
     const winner = uv();
     if (winner > n) throw CORRUPT;
     return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId: winner === 0 ? undefined : tokenIds[winner - 1], tsEvent, tsInit };

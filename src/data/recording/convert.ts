@@ -65,6 +65,10 @@ export function marketEventToRecorded(event: MarketEvent): RecordedEvent {
       return { t: 'resolve', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds, winner: event.winnerTokenId ?? null };
     case 'marketAdded':
       return { t: 'market', tsEvent, tsInit, market: event.market };
+    case 'feeRate':
+      return { t: 'fee', tsEvent, tsInit, tokenId: event.tokenId, takerBps: event.takerBps, makerBps: event.makerBps };
+    case 'marketCleared':
+      return { t: 'clear', tsEvent, tsInit, conditionId: event.conditionId, tokenIds: event.tokenIds };
   }
 }
 
@@ -86,6 +90,7 @@ export function recordedMarketOf(market: TradingMarket): RecordedMarket {
     makerBaseFeeBps: market.makerBaseFeeBps,
     takerBaseFeeBps: market.takerBaseFeeBps,
     ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
+    ...(market.gameStartTime !== undefined ? { gameStartTime: market.gameStartTime } : {}),
     tokens: market.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(market.rewards !== undefined ? { rewards: { dailyRate: market.rewards.dailyRate, minSize: formatMicros(market.rewards.minSize), maxSpreadCents: market.rewards.maxSpreadCents } } : {}),
   };

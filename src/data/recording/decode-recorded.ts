@@ -69,6 +69,13 @@ function token(o: Obj, tokens: ReadonlyMap<string, string> | undefined, path = '
   return known;
 }
 
+/** A fee rate: whole basis points >= 0. */
+function wholeBps(o: Obj, key: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new DecodeError(key, 'a whole number of basis points >= 0', v);
+  return v;
+}
+
 function levels(v: unknown, path: string): BookLevel[] {
   if (!Array.isArray(v)) throw new DecodeError(path, 'an array of [price, size] pairs', v);
   const out = new Array<BookLevel>(v.length);
@@ -176,13 +183,21 @@ export function decodeRecordedEvent(value: unknown, tokens?: Map<string, string>
       if (w !== null && winnerTokenId === undefined) throw new DecodeError('winner', 'one of tokenIds, or null (no winner)', w);
       return { type: 'marketResolved', conditionId, tokenIds, winnerTokenId, tsEvent, tsInit };
     }
+    case 'fee': {
+      const tokenId = token(o, tokens);
+      return { type: 'feeRate', tokenId, takerBps: wholeBps(o, 'takerBps'), makerBps: wholeBps(o, 'makerBps'), tsEvent, tsInit };
+    }
+    case 'clear': {
+      const conditionId = nonEmpty(o, '', 'conditionId');
+      return { type: 'marketCleared', conditionId, tokenIds: tokenList(o['tokenIds'], tokens), tsEvent, tsInit };
+    }
     case 'market': {
       const market = decodeRecordedMarket(o['market'], 'market', tokens ?? new Map<string, string>());
       if (tokens !== undefined) addMarketTokens(tokens, market);
       return { type: 'marketAdded', market, tsEvent, tsInit };
     }
     default:
-      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'walletTrade', 'tick', 'close', 'resolve', 'market'", t);
+      throw new DecodeError('t', "one of 'book', 'prices', 'trade', 'walletTrade', 'tick', 'close', 'resolve', 'market', 'fee', 'clear'", t);
   }
 }
 
@@ -255,6 +270,8 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
   };
   const delay = mo['secondsDelay'];
   if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) throw new DecodeError(`${p}.secondsDelay`, 'a non-negative number of seconds', delay);
+  const gameStart = mo['gameStartTime'];
+  if (gameStart !== undefined && (typeof gameStart !== 'number' || !Number.isSafeInteger(gameStart) || gameStart < 0)) throw new DecodeError(`${p}.gameStartTime`, 'epoch milliseconds', gameStart);
   const tokensValue = mo['tokens'];
   if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
   const seen = new Set<string>();
@@ -277,6 +294,7 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
     makerBaseFeeBps: fee('makerBaseFeeBps'),
     takerBaseFeeBps: fee('takerBaseFeeBps'),
     ...(delay !== undefined ? { secondsDelay: delay } : {}),
+    ...(gameStart !== undefined ? { gameStartTime: gameStart } : {}),
     tokens,
     ...(mo['rewards'] !== undefined ? { rewards: recordedRewards(mo['rewards'], `${p}.rewards`) } : {}),
   };

@@ -47,6 +47,10 @@ export function encodeEventLine(event: MarketEvent): string {
       return `{"t":"resolve",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)},"winner":${JSON.stringify(event.winnerTokenId ?? null)}}`;
     case 'marketAdded':
       return `{"t":"market",${head},"market":${encodeMarket(event.market)}}`;
+    case 'feeRate':
+      return `{"t":"fee",${head},"tokenId":${JSON.stringify(event.tokenId)},"takerBps":${bps(event.takerBps, 'takerBps')},"makerBps":${bps(event.makerBps, 'makerBps')}}`;
+    case 'marketCleared':
+      return `{"t":"clear",${head},"conditionId":${JSON.stringify(event.conditionId)},"tokenIds":${JSON.stringify(event.tokenIds)}}`;
   }
 }
 
@@ -75,6 +79,7 @@ export function encodeMarket(m: RecordedMarket): string {
     makerBaseFeeBps: m.makerBaseFeeBps,
     takerBaseFeeBps: m.takerBaseFeeBps,
     ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
+    ...(m.gameStartTime !== undefined ? { gameStartTime: m.gameStartTime } : {}),
     tokens: m.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(m.rewards !== undefined ? { rewards: { dailyRate: m.rewards.dailyRate, minSize: m.rewards.minSize, maxSpreadCents: m.rewards.maxSpreadCents } } : {}),
   });
@@ -93,6 +98,12 @@ function levels(list: readonly BookLevel[]): string {
 /** Times are integers; anything else would not read back. */
 function int(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new ParameterError('recording', 'tsEvent/tsInit', `must be a non-negative integer of epoch ms, was ${n}`);
+  return String(n);
+}
+
+/** Fee rates in a recording are whole non-negative basis points, as the venue serves them. */
+export function bps(n: number, field: string): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new ParameterError('recording', field, `must be a whole number of basis points >= 0, was ${n}`);
   return String(n);
 }
 

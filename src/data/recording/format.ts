@@ -17,8 +17,10 @@ export const RECORDING_FORMAT = 'clobot-recording';
  * Version 2 added the market lifecycle events `close` and `resolve` and the `market` event (a
  * market that joined after the start; version 2 was not released before it, so it was not bumped
  * again). A version-1 file has none and reads the same; a reader refuses a version newer than its own.
- * Version 3 added `walletTrade` (a followed wallet's trade, `data.wallets`); kinds added by the same
- * release go here without another bump (`fee`, `clear`). A version-2 file reads unchanged.
+ * Version 3 added `walletTrade` (a followed wallet's trade, `data.wallets`), and under the same bump
+ * the venue's own events: `fee` (a token's fee rates changed) and `clear` (a sports market's book
+ * cleared at its game start), with the header's `gameStartTime` on a market. A version-2 file
+ * reads unchanged.
  */
 export const RECORDING_VERSION = 3;
 
@@ -103,7 +105,11 @@ export type RecordedEvent =
       readonly size: string;
     }
   /** A market joined the recording (version 2): later events may name its tokens. */
-  | { readonly t: 'market'; readonly tsEvent: number; readonly tsInit: number; readonly market: RecordedMarket };
+  | { readonly t: 'market'; readonly tsEvent: number; readonly tsInit: number; readonly market: RecordedMarket }
+  /** A token's fee rates changed at the venue, basis points (version 3). */
+  | { readonly t: 'fee'; readonly tsEvent: number; readonly tsInit: number; readonly tokenId: string; readonly takerBps: number; readonly makerBps: number }
+  /** The venue cleared the market's book at its game start: every resting order cancelled (version 3). */
+  | { readonly t: 'clear'; readonly tsEvent: number; readonly tsInit: number; readonly conditionId: string; readonly tokenIds: readonly string[] };
 
 /** The two on-disk forms of a recording. */
 export type RecordingForm = 'text' | 'binary';

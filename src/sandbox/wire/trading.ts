@@ -73,7 +73,7 @@ export function toTradingMarket(m: SandboxMarket, books: BookSource): WireTradin
     description: m.description,
     market_slug: m.slug,
     end_date_iso: isoTime(m.endDate),
-    game_start_time: null,
+    game_start_time: m.gameStartTime === undefined ? null : isoTime(m.gameStartTime),
     seconds_delay: m.secondsDelay,
     fpmm: '',
     maker_base_fee: m.makerBaseFee,

@@ -121,6 +121,11 @@ export interface SandboxMarket {
   readonly negRiskMarketId: string;
   readonly negRiskRequestId: string;
   readonly secondsDelay: number;
+  /**
+   * A sports market's game start, epoch ms (`game_start_time`): the venue clears its book then
+   * (world/game-starts.ts). Absent: not a game, or none scheduled.
+   */
+  readonly gameStartTime?: number;
   readonly startDate: number;
   readonly endDate: number;
   readonly createdAt: number;

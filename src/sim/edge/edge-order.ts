@@ -43,7 +43,8 @@ export interface SimOrder {
 
 /** A token at the venue: its recorded book and our resting orders on it. */
 export interface TokenVenue {
-  readonly token: SimToken;
+  /** Replaced when the venue's fee rates change (a `feeRate` event). */
+  token: SimToken;
   readonly book: RecordedBook;
   /** Our open resting orders on this token by side, in the order a taker meets them: best price first, then arrival. */
   readonly bids: SimOrder[];

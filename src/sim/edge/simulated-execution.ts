@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import type { Micros } from '../../core/fixed.ts';
 import type { OrderRequest } from '../../core/intents.ts';
+import { FeeRate } from '../../core/money.ts';
 import type { ConditionId, TokenId } from '../../core/types.ts';
 import type { CancelOutcome, ExecutionClient, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from '../../execution/execution-client.ts';
 import { SIZE_LOT } from '../admission.ts';
@@ -47,15 +48,21 @@ export interface SimulatedExecutionOptions {
   readonly settlementSeed?: number;
   /** Matching delay of every market, ms; default each token's own `takerDelayMs` (none when absent). */
   readonly matchingDelayMs?: number;
+  /**
+   * Whether a `feeRate` event changes the fees charged from then on (default true); false when the
+   * run fixed its own rates (`backtest.feeSource: config`).
+   */
+  readonly followFeeRates?: boolean;
 }
 
 /** The settlement and delay options of the edge from the run config's `backtest` settings (paper uses them too). */
 export function simulatedVenueSettings(config: {
   readonly settlement: SettlementKnobs & { readonly seed: number };
   readonly matchingDelayMs?: number | undefined;
-}): Pick<SimulatedExecutionOptions, 'settlement' | 'settlementSeed' | 'matchingDelayMs'> {
+  readonly feeSource?: 'market' | 'config';
+}): Pick<SimulatedExecutionOptions, 'settlement' | 'settlementSeed' | 'matchingDelayMs' | 'followFeeRates'> {
   const { seed, ...knobs } = config.settlement;
-  return { settlement: checkSettlementKnobs(knobs, 'backtest.settlement'), settlementSeed: seed, matchingDelayMs: config.matchingDelayMs };
+  return { settlement: checkSettlementKnobs(knobs, 'backtest.settlement'), settlementSeed: seed, matchingDelayMs: config.matchingDelayMs, followFeeRates: config.feeSource !== 'config' };
 }
 
 /**
@@ -82,6 +89,7 @@ export class SimulatedExecutionClient implements ExecutionClient {
   /** The wake-up of the next settlement step, and when it is due. */
   #settleTimer: { sub: Subscription; atMs: number } | undefined;
   readonly #matchingDelayMs: number | undefined;
+  readonly #followFeeRates: boolean;
   /** Our orders held for a matching delay, with what they were sent as. */
   readonly #delayed = new Map<string, PreparedOrder>();
   #closed = false;
@@ -103,6 +111,7 @@ export class SimulatedExecutionClient implements ExecutionClient {
     this.#resting = new RestingFills(this.#venue, options.queue);
     this.#settlement = new SettlementSchedule<VenueFill>(options.settlement ?? INSTANT_SETTLEMENT, options.settlementSeed ?? 1, false);
     this.#matchingDelayMs = options.matchingDelayMs;
+    this.#followFeeRates = options.followFeeRates ?? true;
   }
 
   /** Tokens of markets that joined the run while it goes on (paper: new markets at runtime). */
@@ -143,6 +152,18 @@ export class SimulatedExecutionClient implements ExecutionClient {
         this.#venue.tokens.get(event.tokenId)?.book.setTickSize(event.tickSize);
         return;
       }
+      case 'feeRate': {
+        // fills from now on pay the new rates (what rests keeps its hold: the venue's is on its maker rate too)
+        const token = this.#venue.tokens.get(event.tokenId);
+        if (token && this.#followFeeRates) token.token = { ...token.token, fees: { maker: FeeRate.of(event.makerBps), taker: FeeRate.of(event.takerBps) } };
+        return;
+      }
+      case 'marketCleared':
+        // the venue cleared the book at the game start: our resting orders in it are gone (the
+        // engine takes them as cancelled by the venue); one held for the matching delay meets the
+        // book after it, as at the sandbox
+        this.#clear(event.conditionId);
+        return;
       case 'walletTrade':
         // a followed wallet's trade: its effect on the book comes with the book's own events
         return;
@@ -368,6 +389,14 @@ export class SimulatedExecutionClient implements ExecutionClient {
   }
 
   /** Cancels an order held for its matching delay. */
+  /** Every resting order of ours in a market cancelled by the venue itself (a game start's clear). */
+  #clear(conditionId: ConditionId): void {
+    for (const token of this.#venue.tokens.values()) {
+      if (token.token.conditionId !== conditionId) continue;
+      for (const order of [...token.bids, ...token.asks]) this.#venue.cancel(order);
+    }
+  }
+
   #cancelHeld(id: string): void {
     this.#delayed.delete(id);
     const order = this.#venue.orders.get(id);

@@ -26,9 +26,10 @@ export class MarketBook<E extends BookEntry<E>> {
   tickSize: Micros;
   readonly minOrderSize: Micros;
   readonly makerFeeBps: number;
-  readonly takerFeeBps: number;
+  /** Basis points; changed by `MatchingEngine.setTakerFee` (the venue changed the market's base fee). */
+  takerFeeBps: number;
   /** The same rates, to compute fees with. */
-  readonly fees: MarketFees;
+  fees: MarketFees;
   acceptingOrders: boolean;
   readonly negRisk: boolean;
 

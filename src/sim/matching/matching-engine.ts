@@ -1,4 +1,5 @@
 import { ParameterError } from '../../core/errors.ts';
+import { FeeRate } from '../../core/money.ts';
 import { MICROS_PER_UNIT, type Micros } from '../../core/fixed.ts';
 import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
 import { checkCrossing, checkFunds, checkTerms, disposition, restingBuyReserve, SIZE_LOT, submitStatus } from '../admission.ts';
@@ -182,6 +183,18 @@ export class MatchingEngine {
   }
 
   /** Closing a market to new orders keeps its resting orders (cancels still work). */
+  /**
+   * Changes a market's taker fee rate (its base fee, what `GET /fee-rate` serves), basis points:
+   * taker fills from now on pay it. The maker rate stays: resting buys hold collateral for it.
+   */
+  setTakerFee(conditionId: ConditionId, takerBps: number): void {
+    const where = 'MatchingEngine.setTakerFee';
+    const book = this.#markets.book(where, conditionId);
+    if (!Number.isSafeInteger(takerBps) || takerBps < 0 || takerBps > 10_000) throw new ParameterError(where, 'takerBps', `must be a whole number of basis points in 0..10000, was ${takerBps}`);
+    book.takerFeeBps = takerBps;
+    book.fees = { maker: book.fees.maker, taker: FeeRate.of(takerBps) };
+  }
+
   setAcceptingOrders(conditionId: ConditionId, accepting: boolean): void {
     this.#markets.book('MatchingEngine.setAcceptingOrders', conditionId).acceptingOrders = accepting;
   }

@@ -2,7 +2,7 @@
  * Test-only strategy for the market-resolution scenario: on the first book of the first token it
  * trades it buys `size` at the best ask once (FAK), then keeps one bid resting `depthTicks` below
  * the best bid while the market trades (a quote the close must cancel, and one it tries again
- * after the close, which risk must deny). Every lifecycle event it hears is kept in its state and
+ * after the close or a game start's clear, which risk must deny). Every lifecycle event it hears is kept in its state and
  * in a process-wide registry under `tag`.
  */
 import { z } from 'zod';
@@ -48,8 +48,9 @@ export default defineStrategy({
   },
   onLifecycle({ ctx, state, event }) {
     heardLifecycle(ctx.params.tag).push(event);
-    // quoting again once the market closed: risk must deny it (MARKET_CLOSED)
-    if (event.type === 'MarketClosed' && state.token !== undefined && state.bid !== undefined) {
+    // quoting again once the market closed (or its book was cleared at a game start): risk must
+    // deny it (MARKET_CLOSED, MARKET_CLEARED)
+    if ((event.type === 'MarketClosed' || event.type === 'MarketCleared') && state.token !== undefined && state.bid !== undefined) {
       return { kind: 'place', tokenId: state.token, side: 'BUY', price: state.bid.price, size: state.bid.size };
     }
     return undefined;

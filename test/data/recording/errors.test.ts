@@ -51,7 +51,7 @@ describe('recording errors', () => {
   });
 
   it('refuses a newer version, naming file and line', async () => {
-    const path = textFile('v3.jsonl', [JSON.stringify({ ...SMALL_HEADER, version: 4 }), BOOK(1)]);
+    const path = textFile('v4.jsonl', [JSON.stringify({ ...SMALL_HEADER, version: 4 }), BOOK(1)]);
     expect(await failure(path)).toBe(`${path}:1: version: expected at most 3 (the file is from a newer clobot; this one reads version 3), got number 4`);
   });
 
@@ -60,7 +60,7 @@ describe('recording errors', () => {
     writeFileSync(gz, gzipSync(JSON.stringify({ ...SMALL_HEADER, version: 4 }) + '\n'));
     expect(await failure(gz)).toBe(`${gz}:1: version: expected at most 3 (the file is from a newer clobot; this one reads version 3), got number 4`);
     // a binary file whose header says version 4
-    const bin = tmp.path('v3.clbr');
+    const bin = tmp.path('v4.clbr');
     const w = createRecordingWriter(bin, SMALL_HEADER, { form: 'binary' });
     await w.close();
     const bytes = readFileSync(bin);
@@ -82,7 +82,7 @@ describe('recording errors', () => {
     ['a negative size', BOOK(2, '[["0.5","-1"]]'), 'bids[0][1]: expected a non-negative decimal string with at most 6 decimals, got string "-1"'],
     ['an unknown token', '{"t":"trade","tsEvent":2,"tsInit":2,"tokenId":"99","price":"0.5","size":"1","side":"BUY"}', `tokenId: expected a token of the header's markets or of an earlier market event, got string "99"`],
     ['a bad side', '{"t":"trade","tsEvent":2,"tsInit":2,"tokenId":"11","price":"0.5","size":"1","side":"buy"}', `side: expected 'BUY' or 'SELL', got string "buy"`],
-    ['an unknown kind', '{"t":"quote","tsEvent":2,"tsInit":2}', `t: expected one of 'book', 'prices', 'trade', 'walletTrade', 'tick', 'close', 'resolve', 'market', got string "quote"`],
+    ['an unknown kind', '{"t":"quote","tsEvent":2,"tsInit":2}', `t: expected one of 'book', 'prices', 'trade', 'walletTrade', 'tick', 'close', 'resolve', 'market', 'fee', 'clear', got string "quote"`],
     ['a close of an unknown token', '{"t":"close","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":["11","99"]}', `tokenIds[1]: expected a token of the header's markets or of an earlier market event, got string "99"`],
     ['a resolve without tokens', '{"t":"resolve","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":[],"winner":null}', 'tokenIds: expected a non-empty array of token ids, got array(0)'],
     ['a winner outside the market', '{"t":"resolve","tsEvent":2,"tsInit":2,"conditionId":"0xc1","tokenIds":["11","22"],"winner":"33"}', 'winner: expected one of tokenIds, or null (no winner), got string "33"'],
@@ -153,7 +153,7 @@ describe('recording errors', () => {
     expect(damaged[firstRecord]).toBe(1); // a string definition
     damaged[firstRecord] = 0x7f;
     writeFileSync(path, damaged);
-    expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte ${firstRecord}: kind: expected a record kind 1..9, got number 127$`));
+    expect(await failure(path)).toMatch(new RegExp(`^${escape(path)}@byte ${firstRecord}: kind: expected a record kind 1..11, got number 127$`));
   });
 
   it('a binary file with any one byte damaged decodes or is refused with a DecodeError, never anything else', async () => {

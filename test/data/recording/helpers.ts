@@ -90,6 +90,11 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
   events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: '1002', tsEvent: c2, tsInit: c2 });
   const c3 = next();
   events.push({ type: 'marketResolved', conditionId: '0xedge', tokenIds: ['1001', '1002'], winnerTokenId: undefined, tsEvent: c3, tsInit: c3 });
+  // the venue's own events (version 3): a fee change and a game start's clear
+  const f1 = next();
+  events.push({ type: 'feeRate', tokenId: '1001', takerBps: 150, makerBps: 0, tsEvent: f1 - 1, tsInit: f1 });
+  const f2 = next();
+  events.push({ type: 'marketCleared', conditionId: '0xedge', tokenIds: ['1001', '1002'], tsEvent: f2 - 1000, tsInit: f2 });
   // a market that joins after the start (version 2), then events of its tokens
   const late: RecordedMarket = {
     conditionId: '0xlate',
@@ -101,6 +106,8 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
     minOrderSize: '2.5',
     makerBaseFeeBps: 0,
     takerBaseFeeBps: 20,
+    secondsDelay: 3,
+    gameStartTime: 1_785_000_100_000,
     tokens: [
       { tokenId: '3001', outcome: 'Yes' },
       { tokenId: '3002', outcome: 'No' },
@@ -129,7 +136,7 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
     if (e.type === 'walletTrade') continue; // a followed wallet may trade outside the header's markets
     if (e.type === 'book') note(e.book.tokenId, e.book.conditionId);
     else if (e.type === 'prices') for (const p of e.prices) note(p.tokenId, '0xother');
-    else if (e.type === 'marketClosed' || e.type === 'marketResolved') for (const id of e.tokenIds) note(id, e.conditionId);
+    else if (e.type === 'marketClosed' || e.type === 'marketResolved' || e.type === 'marketCleared') for (const id of e.tokenIds) note(id, e.conditionId);
     else note(e.tokenId, '0xother');
   }
   for (const id of joined) if (tokens.has(id)) throw new Error(`fixture: joined token ${id} is in the header`);

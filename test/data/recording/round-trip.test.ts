@@ -50,7 +50,7 @@ describe('recording round trip', () => {
     expect(back.batched).toEqual(events);
     expect(readRecordingSync(path).events).toEqual(events);
     // every kind is there, and the fixture book whose levels came worst-first is sorted
-    expect(new Set(back.events.map((e) => e.type))).toEqual(new Set(['walletTrade', 'book', 'prices', 'trade', 'tickSize', 'marketClosed', 'marketResolved', 'marketAdded']));
+    expect(new Set(back.events.map((e) => e.type))).toEqual(new Set(['walletTrade', 'book', 'prices', 'trade', 'tickSize', 'marketClosed', 'marketResolved', 'marketAdded', 'feeRate', 'marketCleared']));
     const b2024 = back.events[1]!;
     if (b2024.type !== 'book') throw new Error('expected a book');
     expect(b2024.book.bids.map((l) => l.price)).toEqual([...b2024.book.bids.map((l) => l.price)].sort((a, b) => b - a));
@@ -280,5 +280,26 @@ describe('recording round trip', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('recording versions', () => {
+  it('a version-2 file (text, and binary form 3) without the venue events reads unchanged', async () => {
+    const { header, events } = fixtureEvents();
+    const v2Events = events.filter((e) => e.type !== 'feeRate' && e.type !== 'marketCleared' && e.type !== 'walletTrade');
+    const v2Header: RecordingHeader = { ...header, version: 2, markets: header.markets };
+    const text = tmp.path('v2.jsonl');
+    writeFileSync(text, [encodeHeaderLine(v2Header), ...v2Events.map(encodeEventLine)].join('\n') + '\n');
+    const fromText = await readAll(text);
+    expect(fromText.header.version).toBe(2);
+    expect(fromText.events).toEqual(v2Events);
+    const bin = tmp.path('v2.clbr');
+    await writeAll(bin, v2Header, v2Events, 'binary');
+    const bytes = readFileSync(bin);
+    expect(bytes.readUInt16LE(8)).toBe(4);
+    bytes.writeUInt16LE(3, 8); // the form version before the venue events
+    writeFileSync(bin, bytes);
+    const fromBinary = await readAll(bin);
+    expect(fromBinary.events).toEqual(v2Events);
   });
 });
