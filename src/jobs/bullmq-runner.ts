@@ -66,6 +66,8 @@ export class BullQueueRunner implements JobRunner {
     const settling = new Set<string>();
     let done = 0;
     let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    let startChecks = (): void => undefined;
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
       const finished = new Promise<void>((resolve, reject) => {
@@ -74,14 +76,18 @@ export class BullQueueRunner implements JobRunner {
           if (i === undefined || outcomes[i] !== undefined || settling.has(bullId)) return;
           settling.add(bullId);
           try {
-            const job = await Job.fromId<BacktestJob, QueuedJobResult>(queue, bullId);
+            // the state first, then the job: a job read while active holds no answer (its returnvalue
+            // comes with the read), and one found completed a moment later would settle without it;
+            // a finished job no longer changes (no retries), so a job read after its state is whole
+            const state = await queue.getJobState(bullId);
+            if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
+            const job = state === 'unknown' ? undefined : await Job.fromId<BacktestJob, QueuedJobResult>(queue, bullId);
             if (job === undefined) throw new ClobotError(`job ${jobs[i]!.id} (${bullId}) is gone from the queue ${name} before its result was read`);
-            const state = await job.getState();
-            if (state !== 'completed' && state !== 'failed') return;
             const outcome = state === 'completed' ? writeAnswer(jobs[i]!, job.returnvalue) : failedOutcome(jobs[i]!.id, job.failedReason);
             if (outcomes[i] !== undefined) return;
             outcomes[i] = outcome;
-            hooks.onOutcome?.(outcome, ++done);
+            done++;
+            hooks.onOutcome?.(outcome, done);
             await queue.remove(bullId).catch(() => undefined);
             if (done === jobs.length) resolve();
           } finally {
@@ -108,11 +114,13 @@ export class BullQueueRunner implements JobRunner {
           });
         };
         const tick = (): void => {
+          if (stopped || done === jobs.length) return;
           timer = setTimeout(() => {
             check().then(tick, reject);
           }, this.#options.statusEveryMs ?? 1_000);
         };
-        if (jobs.length > 0) tick();
+        // once the jobs are on the queue: a job looked for before it is added would read as gone
+        startChecks = tick;
       });
       // a failure while the jobs are being added is thrown below, not left unhandled
       finished.catch(() => undefined);
@@ -130,8 +138,10 @@ export class BullQueueRunner implements JobRunner {
         })),
       );
       this.#options.onQueued?.(jobs.length);
+      startChecks();
       if (jobs.length > 0) await finished;
     } finally {
+      stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       // a run that ends early (Ctrl-C, an error) takes back what no worker has started
       const open = bullIds.filter((_, i) => outcomes[i] === undefined);
