@@ -72,7 +72,12 @@ describe('clobot run --control', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       expect(state?.status).toBe(200);
-      expect(((await state!.json()) as { source: string }).source).toBe('live');
+      const body = (await state!.json()) as { source: string; rateBudget: { windows: { name: string; share: number }[] } | null; rewards: unknown[] };
+      expect(body.source).toBe('live');
+      // the run's own rate budget (the venue client's): the windows its start drew on, each with its share
+      expect(body.rateBudget?.windows.map((w) => w.name)).toContain('GET /markets');
+      for (const w of body.rateBudget!.windows) expect(w.share).toBeGreaterThanOrEqual(0);
+      expect(Array.isArray(body.rewards)).toBe(true);
       const metrics = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('clobot_build_info');
