@@ -4,7 +4,7 @@
 // docs/design-notes.md note 22):
 //   core <- venue <- data, execution <- sim (execution's ExecutionClient port only)
 //   core <- risk, strategy, portfolio (each on core alone)
-//   <- engine <- config, store <- backtest <- app <- jobs <- cli
+//   <- engine <- config, store <- backtest <- app <- jobs <- optimize <- cli
 // store and backtest are adapters beside the engine: they may import its ports, the engine never
 // imports them; backtest reads runs back through the store, the store never imports backtest.
 // control (the control API and dashboard) is one more such adapter, on the engine and the store.
@@ -40,7 +40,10 @@ const MAY_IMPORT = {
   // backtest jobs (a resolved config and data named by content hash), the JobRunner port and its
   // adapters (the local worker pool), and the sweep over them; a job runs the app's backtest
   jobs: ['core', 'strategy', 'config', 'backtest', 'app'],
-  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'app', 'jobs', 'telemetry'],
+  // the optimiser (issue 24 point 3): a search space over config keys, the samplers (TPE, random),
+  // walk-forward folds, and its loop, which runs trials as backtest jobs through the JobRunner port
+  optimize: ['core', 'config', 'backtest', 'jobs'],
+  cli: ['core', 'venue', 'data', 'engine', 'config', 'store', 'backtest', 'sandbox', 'control', 'app', 'jobs', 'optimize', 'telemetry'],
   // `clobot/testing`: runs a strategy through the app's backtest in virtual time; beside cli
   testing: ['core', 'data', 'strategy', 'portfolio', 'config', 'backtest', 'app'],
 };

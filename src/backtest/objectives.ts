@@ -23,6 +23,13 @@ export const OBJECTIVES = {
   pnl: { describe: 'total PnL (realized + unrealized − fees)', higherIsBetter: true, score: (s) => exact(s.metrics.pnl.total) },
   return: { describe: 'total PnL over the starting balance', higherIsBetter: true, score: (s) => exact(s.metrics.return) },
   sharpe: { describe: 'annualised Sharpe ratio of the equity curve', higherIsBetter: true, score: (s) => exact(s.metrics.sharpe) },
+  sortino: { describe: 'annualised Sortino ratio (downside deviation only)', higherIsBetter: true, score: (s) => exact(s.metrics.sortino) },
+  calmar: { describe: 'annualised return over the largest drawdown', higherIsBetter: true, score: (s) => exact(s.metrics.calmar) },
+  pnlPerDrawdown: {
+    describe: 'total PnL over the largest drawdown (floored at 1 USDC, so a run that never fell is not a division by 0)',
+    higherIsBetter: true,
+    score: (s) => new Dec(s.metrics.pnl.total).div(Dec.max(new Dec(s.metrics.maxDrawdown.amount), 1)),
+  },
   maxDrawdown: { describe: 'largest fall of equity from a peak (lower is better)', higherIsBetter: false, score: (s) => exact(s.metrics.maxDrawdown.amount) },
   fills: { describe: 'number of fills', higherIsBetter: true, score: (s) => count(s.metrics.fills) },
   fees: { describe: 'fees paid (lower is better)', higherIsBetter: false, score: (s) => exact(s.metrics.fees) },

@@ -23,6 +23,12 @@ export interface SyntheticOptions {
   readonly tradeShare?: number;
   /** Share of book updates whose mid moves a tick (the rest change sizes only). */
   readonly moveShare?: number;
+  /**
+   * Regimes: the events cut into as many equal phases as values, each phase's mids drifting by its
+   * value in [-1, 1] (1: every move up, -1: every move down, 0: a fair walk). Default: no drift.
+   * A recording that rises then falls (`[0.6, -0.6]`) fits a param only to its first half.
+   */
+  readonly trends?: readonly number[];
 }
 
 const TICK = 10_000; // 0.01
@@ -74,6 +80,8 @@ export function* syntheticEvents(options: SyntheticOptions = {}): Generator<Mark
   const meanGap = options.meanGapMs ?? 200;
   const tradeShare = options.tradeShare ?? 0.1;
   const move = (options.moveShare ?? 0.3) / 2;
+  const trends = options.trends ?? [];
+  if (trends.some((t) => !(t >= -1 && t <= 1))) throw new RangeError(`synthetic trends must be in [-1, 1], were ${trends.join(', ')}`);
   const lots = (min: number, max: number) => (min + Math.floor(rnd() * (max - min))) * 100 * LOT; // whole shares
   const states: MarketState[] = header.markets.map(() => ({
     mid: 30 + Math.floor(rnd() * 40),
@@ -101,15 +109,17 @@ export function* syntheticEvents(options: SyntheticOptions = {}): Generator<Mark
       yield { type: 'trade', tokenId: yes, price, size: taken, side: buy ? 'BUY' : 'SELL', tsEvent: t - 5, tsInit: t };
       continue;
     }
-    // move: the mid walks, sizes churn
+    // move: the mid walks (with the phase's drift), sizes churn
+    const trend = trends.length === 0 ? 0 : trends[Math.min(trends.length - 1, Math.floor((n * trends.length) / total))]!;
+    const up = move * (1 + trend);
     const r = rnd();
-    if (r < move && s.mid < 94) {
+    if (r < up && s.mid < 94) {
       s.mid++;
       s.bidSizes.unshift(lots(1, 50));
       s.bidSizes.pop();
       s.askSizes.shift();
       s.askSizes.push(lots(1, 50));
-    } else if (r >= move && r < 2 * move && s.mid > 6) {
+    } else if (r >= up && r < 2 * move && s.mid > 6) {
       s.mid--;
       s.askSizes.unshift(lots(1, 50));
       s.askSizes.pop();

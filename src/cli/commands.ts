@@ -11,6 +11,7 @@ import { registerRecord } from './commands/record.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerDashboard } from './commands/dashboard.ts';
 import { registerBacktest } from './commands/backtest.ts';
+import { registerOptimize } from './commands/optimize.ts';
 import { registerInit } from './commands/init.ts';
 import { registerNewStrategy } from './commands/new-strategy.ts';
 import { registerDoctor } from './commands/doctor.ts';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command): void {
   registerStatus(program);
   registerDashboard(program);
   registerBacktest(program);
+  registerOptimize(program);
   registerInit(program);
   registerNewStrategy(program);
   registerDoctor(program);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { parseSet, type ConfigOverride } from '../config/config-overrides.ts';
 import { parseRedisUrl, type RedisTarget } from '../core/redis-url.ts';
+import { readTime, TIME_FORMS } from '../config/window-time.ts';
+import { isObjectiveName, OBJECTIVE_NAMES } from '../backtest/objectives.ts';
 
 /** Commander value parsers that reject bad values with one line naming the value. */
 export function parseIntOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -78,4 +80,22 @@ export function parseQueueOption(value: string): RedisTarget {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message.replace(/^--queue: /, ''));
   }
+}
+
+/** `--data a b 'rec/*.gz'` (and `--data a --data b`): every value, each a path. */
+export function collectDataPaths(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), parsePathOption(value)];
+}
+
+/** A window end (`--from`, `--to`): ISO 8601 with a zone, a date, or epoch ms. */
+export function parseTimeOption(value: string): number {
+  const ms = readTime(value);
+  if (ms === undefined) throw new InvalidArgumentError(`expected ${TIME_FORMS}, got '${value}'`);
+  return ms;
+}
+
+/** An objective's name (`--sort`, `--objective`): src/backtest/objectives.ts. */
+export function parseObjectiveOption(value: string): string {
+  if (!isObjectiveName(value)) throw new InvalidArgumentError(`expected one of ${OBJECTIVE_NAMES.join(', ')}, got '${value}'`);
+  return value;
 }

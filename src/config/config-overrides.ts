@@ -17,7 +17,7 @@ import { parseYamlSource, type KeyPath } from './yaml-source.ts';
  */
 export interface ConfigOverride {
   /** The flag it came from, for messages. */
-  readonly flag: '--set' | '--sweep';
+  readonly flag: '--set' | '--sweep' | '--space';
   /** The key as written (`backtest.queueModel`, `bq.size`, `size`). */
   readonly key: string;
   /** A YAML value: `5`, `0.25`, `true`, `abc`, `[1, 2]`. */

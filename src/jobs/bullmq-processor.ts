@@ -26,7 +26,7 @@ export default async function processBacktestJob(job: Job<BacktestJob>): Promise
   const backtest: BacktestJob = dataDir ? { ...job.data, data: job.data.data.map((file) => ({ ...file, path: join(dataDir, basename(file.path)) })) } : job.data;
   const scratch = mkdtempSync(join(tmpdir(), 'clobot-job-'));
   try {
-    await runJob(backtest, verifier, scratch);
+    await runJob(backtest, verifier, { dir: scratch });
     const files: Record<string, string> = {};
     for (const name of readdirSync(scratch).sort()) files[name] = readFileSync(join(scratch, name)).toString('base64');
     return { files };

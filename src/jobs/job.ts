@@ -45,3 +45,6 @@ export interface JobData {
 export type JobOutcome =
   | { readonly kind: 'done'; readonly id: string; readonly summary: BacktestSummary }
   | { readonly kind: 'failed'; readonly id: string; readonly name: string; readonly message: string };
+
+/** A backtest's log file (the strategies' `ctx.log` and the engine's lines) in its output folder. */
+export const JOB_LOG_FILE = 'backtest.log';

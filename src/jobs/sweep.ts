@@ -9,7 +9,7 @@ import { OBJECTIVES, rankBy, type ObjectiveName } from '../backtest/objectives.t
 import type { BacktestSummary } from '../backtest/summary.ts';
 import { sha256File } from './data-hash.ts';
 import type { BacktestJob, JobData } from './job.ts';
-import type { JobRunner } from './job-runner.ts';
+import { isNotRun, type JobRunner } from './job-runner.ts';
 
 /**
  * A parameter sweep: the grid of points, one backtest job per point, run through a JobRunner
@@ -84,28 +84,32 @@ export async function sweepJobs(input: SweepJobsInput): Promise<BacktestJob[]> {
 
 /**
  * Runs the points' jobs through `runner`. Returns the rows in grid order; fails after every point
- * has run if any failed, naming how many and the first.
+ * has run if any failed, naming how many and the first. When `signal` is aborted (Ctrl-C), the
+ * points running stop at the event reached (their summaries marked partial) and the points not
+ * started are left out of the rows.
  */
 export async function runSweep(
   runner: JobRunner,
   points: readonly SweepPoint[],
   jobs: readonly BacktestJob[],
   onPointDone?: (row: SweepRow, done: number) => void,
+  signal?: AbortSignal,
 ): Promise<SweepRow[]> {
   const byId = new Map(points.map((p) => [p.label, p]));
   const failures: string[] = [];
   const outcomes = await runner.run(jobs, {
+    signal,
     onOutcome: (outcome, done) => {
       const point = byId.get(outcome.id)!;
       if (outcome.kind === 'done') onPointDone?.({ ...point, summary: outcome.summary }, done);
-      else failures.push(`${point.label}: ${outcome.name}: ${outcome.message}`);
+      else if (!isNotRun(outcome)) failures.push(`${point.label}: ${outcome.name}: ${outcome.message}`);
     },
   });
+  for (const o of outcomes) if (o.kind === 'failed' && isNotRun(o) && signal?.aborted !== true) failures.push(`${o.id}: ${o.message}`);
   if (failures.length > 0) throw new ClobotError(`${failures.length} of ${points.length} sweep points failed; first: ${failures[0]}`);
-  return outcomes.map((o) => {
-    if (o.kind !== 'done') throw new ClobotError(`sweep point ${o.id} has no result`);
-    return { ...byId.get(o.id)!, summary: o.summary };
-  });
+  const rows: SweepRow[] = [];
+  for (const o of outcomes) if (o.kind === 'done') rows.push({ ...byId.get(o.id)!, summary: o.summary });
+  return rows;
 }
 
 /** Best first by the objective named `metric` (src/backtest/objectives.ts); ties keep grid order. */

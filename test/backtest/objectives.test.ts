@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isObjectiveName, OBJECTIVE_NAMES, OBJECTIVES, rankBy } from '../../src/backtest/objectives.ts';
 import type { BacktestSummary } from '../../src/backtest/summary.ts';
+import { Dec } from '../../src/core/fixed.ts';
 
 const summary = (metrics: Record<string, unknown>) => ({ metrics }) as unknown as BacktestSummary;
 
@@ -21,6 +22,8 @@ describe('objectives over the summary\'s exact figures', () => {
       pnl: { total: '-1.5' },
       return: '-0.00015',
       sharpe: null,
+      sortino: '1.25',
+      calmar: null,
       maxDrawdown: { amount: '2.25' },
       fills: 7,
       fees: '0.031',
@@ -31,6 +34,9 @@ describe('objectives over the summary\'s exact figures', () => {
       pnl: '-1.5',
       return: '-0.00015',
       sharpe: null,
+      sortino: '1.25',
+      calmar: null,
+      pnlPerDrawdown: new Dec('-1.5').div('2.25').toString(),
       maxDrawdown: '2.25',
       fills: '7',
       fees: '0.031',
@@ -38,6 +44,8 @@ describe('objectives over the summary\'s exact figures', () => {
       winRate: '0.5',
     });
     expect(OBJECTIVE_NAMES.filter((n) => !OBJECTIVES[n].higherIsBetter)).toEqual(['maxDrawdown', 'fees']);
+    // PnL per drawdown: the drawdown floored at 1 USDC
+    expect(OBJECTIVES.pnlPerDrawdown.score(summary({ pnl: { total: '3' }, maxDrawdown: { amount: '0' } })).toString()).toBe('3');
     const rows = [0, 1, 2].map((index) => ({ index, summary: summary({ winRate: index === 1 ? null : '0.25' }) }));
     expect(rankBy(rows, OBJECTIVES.winRate).map((r) => r.index)).toEqual([0, 2, 1]);
   });

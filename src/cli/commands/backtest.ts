@@ -6,16 +6,16 @@ import type { RunConfig } from '../../config/run-config.ts';
 import { RunEndError, StrategyError } from '../../core/errors.ts';
 import { createLogger, fieldLogger } from '../../core/log.ts';
 import { UsageError } from '../usage-error.ts';
-import { collectSet, parseIntOption, parsePathOption, parseQueueOption, SET_HELP } from '../options.ts';
+import { collectDataPaths, collectSet, parseIntOption, parseObjectiveOption, parsePathOption, parseQueueOption, parseTimeOption, SET_HELP } from '../options.ts';
 import type { RedisTarget } from '../../core/redis-url.ts';
 import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { renderTable } from '../table.ts';
 import { fmtCounts, fmtMoney, fmtPercent, fmtRatio, fmtStrategyMetrics, summaryRows } from '../../backtest/summary-rows.ts';
-import { isObjectiveName, OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
+import { OBJECTIVE_NAMES, type ObjectiveName } from '../../backtest/objectives.ts';
 import type { DataWindow } from '../../backtest/data-window.ts';
 import { DECODE_PLACES, type DecodePlace } from '../../backtest/data-file.ts';
-import { readTime, TIME_FORMS } from '../../config/window-time.ts';
-import type { JobRunner } from '../../jobs/job-runner.ts';
+import { chooseJobRunner } from '../job-runner-choice.ts';
+import { JOB_LOG_FILE } from '../../jobs/job.ts';
 
 interface BacktestOptions {
   data: string[];
@@ -38,26 +38,13 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** `--data a b 'rec/*.gz'` (and `--data a --data b`): every value, each a path. */
-function collectPaths(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), parsePathOption(value)];
-}
 
 function parseDecode(value: string): string {
   if (!(DECODE_PLACES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected ${DECODE_PLACES.join(', ')}, got '${value}'`);
   return value;
 }
 
-function parseSort(value: string): string {
-  if (!isObjectiveName(value)) throw new InvalidArgumentError(`expected one of ${OBJECTIVE_NAMES.join(', ')}, got '${value}'`);
-  return value;
-}
 
-function parseTime(value: string): number {
-  const ms = readTime(value);
-  if (ms === undefined) throw new InvalidArgumentError(`expected ${TIME_FORMS}, got '${value}'`);
-  return ms;
-}
 
 /**
  * `clobot backtest <config> --data <file…>`: replays recordings (one, several or a glob, as one
@@ -75,18 +62,18 @@ export function registerBacktest(program: Command): void {
     .requiredOption(
       '--data <file...>',
       "the data to replay: recordings (clobot record / clobot import) or run stores (clobot run --store); several files or a quoted glob ('rec/*.jsonl.gz') replay as one stream in time order",
-      collectPaths,
+      collectDataPaths,
     )
     .option('--out <dir>', 'output directory (default backtest/out/<config name>)', parsePathOption)
     .option('--set <key=value>', SET_HELP, collectSet, [])
     .option('--sweep <key=values>', 'sweep any config key over values, e.g. mm.size=5,10,20 or backtest.queueModel=conservative,optimistic (repeatable)', collect, [])
-    .option('--sort <metric>', `sweep table order: ${OBJECTIVE_NAMES.join(', ')}`, parseSort, 'pnl')
+    .option('--sort <metric>', `sweep table order: ${OBJECTIVE_NAMES.join(', ')}`, parseObjectiveOption, 'pnl')
     .option('--workers <n>', 'sweep worker threads (default: one per core)', parseIntOption(1, 256))
     .option('--queue <url>', "run the sweep's points on `clobot worker` processes through this Redis, redis://host:port[/db] (docs/cluster.md)", parseQueueOption)
     .option('--queue-name <name>', 'the BullMQ queue of --queue (default clobot-backtest)')
     .option('--decode <where>', 'decode the recording on a worker thread or this one: auto, worker, thread', parseDecode, 'auto')
-    .option('--from <time>', 'replay the data from this time on (ISO 8601 with a zone, a date, or epoch ms; over backtest.from)', parseTime)
-    .option('--to <time>', 'replay the data up to this time, not included (over backtest.to)', parseTime)
+    .option('--from <time>', 'replay the data from this time on (ISO 8601 with a zone, a date, or epoch ms; over backtest.from)', parseTimeOption)
+    .option('--to <time>', 'replay the data up to this time, not included (over backtest.to)', parseTimeOption)
     .option('--no-progress', 'no progress bar')
     .option('--keep-going', 'a strategy that throws does not stop the backtest: the event is skipped and the fault counted (backtest.keepGoing)')
     .action(async (configPath: string, opts: BacktestOptions) => {
@@ -112,7 +99,9 @@ export function registerBacktest(program: Command): void {
       const { runBacktest } = await import('../../app/run-backtest.ts');
       const { writeResults } = await import('../../backtest/write-results.ts');
       const { SingleBar, Presets } = (await import('cli-progress')).default;
-      const logger = config.logging.file ? createLogger({ level: config.logging.level, file: config.logging.file, stdout: false }) : undefined;
+      // the run's log (ctx.log included): the config's logging.file, else backtest.log beside summary.json
+      const logFile = config.logging.file ?? join(outDir, JOB_LOG_FILE);
+      const logger = createLogger({ level: config.logging.level, file: logFile, stdout: false });
       const bar = showProgress
         ? new SingleBar(
             { stream: process.stderr, format: 'replay [{bar}] {percentage}% | {events} events | {time}', hideCursor: true, etaBuffer: 50 },
@@ -138,7 +127,7 @@ export function registerBacktest(program: Command): void {
         result = await runBacktest({
           config,
           data,
-          log: logger ? fieldLogger(logger) : undefined,
+          log: fieldLogger(logger),
           onProgress: (p) => bar?.update(p.bytes ?? 0, { events: p.events.toLocaleString('en-US'), time: new Date(p.tsInit).toISOString().replace('.000Z', 'Z') }),
           progressEvery: 20_000,
           keepGoing: opts.keepGoing,
@@ -155,7 +144,7 @@ export function registerBacktest(program: Command): void {
       } finally {
         process.off('SIGINT', onInterrupt);
         bar?.stop();
-        logger?.flush();
+        logger.flush();
       }
       for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
       const first = result.engine.firstFault;
@@ -166,7 +155,7 @@ export function registerBacktest(program: Command): void {
       process.stdout.write(summaryTable(result.summary) + '\n\n' + strategyTable(result.summary) + marketTable(result.summary) + '\n\n');
       const events = result.summary.data.events;
       process.stdout.write(`replayed ${events.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s (${Math.round(events / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s)\n`);
-      process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\n`);
+      process.stdout.write(`wrote ${written.summaryPath}\nwrote ${written.reportPath}\nlog: ${logFile}\n`);
       process.stdout.write(`wrote ${t.fills.path} (${t.fills.rows} fills), ${t.orders.path} (${t.orders.rows} orders), ${t.equity.path} (${t.equity.rows} points)\n`);
       if (result.summary.data.partial) throw new RunEndError(`interrupted: partial results (to ${result.summary.data.to ?? 'the start'}) in ${outDir}`, 130);
     });
@@ -183,7 +172,6 @@ async function sweep(
 ): Promise<void> {
   const { parseSweepAxis } = await import('../../backtest/param-overrides.ts');
   const { checkSweepPoints, runSweep, sortRows, sweepJobs, sweepPoints } = await import('../../jobs/sweep.ts');
-  const { LocalPoolRunner } = await import('../../jobs/local-pool.ts');
   const ids = config.strategies.map((s) => s.id);
   const enabled = config.strategies.filter((s) => s.enabled).map((s) => s.id);
   let points;
@@ -202,13 +190,24 @@ async function sweep(
   const queueing = { active: '-', waiting: '-', workers: '-' };
   bar?.start(points.length, 0, queueing);
   const jobs = await sweepJobs({ configPath, dataPaths, points, sets: opts.set, keepGoing: opts.keepGoing, window });
-  const runner = opts.queue !== undefined ? await queueRunner(opts.queue, opts.queueName, points.length, bar, queueing) : new LocalPoolRunner({ workers: opts.workers });
+  const runner = await chooseJobRunner({ workers: opts.workers, queue: opts.queue, queueName: opts.queueName, command: 'sweep', noun: 'points', total: points.length, bar, shown: queueing });
+  // Ctrl-C: the points running stop at the event reached (partial), the others are not started
+  const interrupt = new AbortController();
+  const onInterrupt = (): void => {
+    bar?.stop();
+    process.stderr.write('interrupted: stopping the sweep (running points at the event reached); writing the finished and partial points\n');
+    interrupt.abort();
+  };
+  process.once('SIGINT', onInterrupt);
   let rows;
   try {
-    rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done, queueing));
+    rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done, queueing), interrupt.signal);
   } finally {
+    process.off('SIGINT', onInterrupt);
     bar?.stop();
+    await runner.close?.();
   }
+  const partial = interrupt.signal.aborted;
   const sorted = sortRows(rows, opts.sort as ObjectiveName);
   // a column of the strategies' own figures (ctx.metric) when any point has one
   const own = sorted.some((r) => r.summary.strategies.some((x) => Object.keys(x.metrics).length > 0));
@@ -216,7 +215,8 @@ async function sweep(
     const m = r.summary.metrics;
     const o = r.summary.orders;
     const refused = [o.denied > 0 ? `denied ${fmtCounts(o.deniedByCode)}` : '', o.rejected > 0 ? `rejected ${fmtCounts(o.rejectedByReason)}` : ''].filter((x) => x !== '').join('; ');
-    const row = [r.label, fmtMoney(m.pnl.total), fmtPercent(m.return), fmtRatio(m.sharpe), fmtMoney(m.maxDrawdown.amount), String(m.fills), fmtMoney(m.fees), fmtPercent(m.winRate), refused || '-'];
+    const label = r.summary.data.partial ? `${r.label} (partial)` : r.label;
+    const row = [label, fmtMoney(m.pnl.total), fmtPercent(m.return), fmtRatio(m.sharpe), fmtMoney(m.maxDrawdown.amount), String(m.fills), fmtMoney(m.fees), fmtPercent(m.winRate), refused || '-'];
     return own ? [...row, fmtStrategyMetrics(r.summary)] : row;
   });
   const head = ['point', 'pnl', 'return', 'sharpe', 'maxDrawdown', 'fills', 'fees', 'winRate', 'denied / rejected'];
@@ -226,36 +226,18 @@ async function sweep(
   if (basis) process.stdout.write(`sharpe: from returns of the equity every ${basis.intervalMs / 1000} s, annualised; n/a below ${basis.minReturns} returns\n\n`);
   mkdirSync(outDir, { recursive: true });
   const index = {
+    partial,
+    ...(partial ? { notRun: points.filter((p) => !rows.some((r) => r.label === p.label)).map((p) => p.label) } : {}),
     sort: opts.sort,
     sets: opts.set.map((o) => ({ key: o.key, value: o.value })),
-    points: sorted.map((r) => ({ label: r.label, params: r.overrides.map((o) => ({ key: o.key, value: o.value })), dir: r.label, metrics: r.summary.metrics })),
+    points: sorted.map((r) => ({ label: r.label, partial: r.summary.data.partial, params: r.overrides.map((o) => ({ key: o.key, value: o.value })), dir: r.label, metrics: r.summary.metrics })),
   };
   writeFileSync(join(outDir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
-  process.stdout.write(`wrote ${points.length} summaries and reports under ${outDir} (index: ${join(outDir, 'sweep.json')})\n`);
-}
-
-/**
- * The sweep's runner with --queue: progress from the queue on the bar, or (no terminal) one line
- * when the jobs are queued and one whenever the number of connected workers changes.
- */
-async function queueRunner(target: RedisTarget, queueName: string | undefined, total: number, bar: { update(payload: object): void } | undefined,
-  shown: Record<'active' | 'waiting' | 'workers', string>,
-): Promise<JobRunner> {
-  const { BullQueueRunner } = await import('../../jobs/bullmq-runner.ts');
-  let workers: number | undefined;
-  return new BullQueueRunner({
-    target,
-    queueName,
-    onQueued: () => {
-      if (bar === undefined) process.stderr.write(`sweep: ${total} points queued on ${target.display} queue ${queueName ?? 'clobot-backtest'}; run \`clobot worker --queue ${target.display}\` where the data is\n`);
-    },
-    onStatus: (s) => {
-      Object.assign(shown, { active: String(s.active), waiting: String(s.waiting), workers: String(s.workers) });
-      bar?.update(shown);
-      if (bar === undefined && s.workers !== workers) process.stderr.write(`sweep: ${s.done}/${s.total} points done, ${s.workers} worker(s) connected\n`);
-      workers = s.workers;
-    },
-  });
+  process.stdout.write(`wrote ${rows.length} summaries and reports under ${outDir} (index: ${join(outDir, 'sweep.json')})\n`);
+  if (partial) {
+    const cut = rows.filter((r) => r.summary.data.partial).length;
+    throw new RunEndError(`interrupted: ${rows.length - cut} of ${points.length} points finished, ${cut} partial, ${points.length - rows.length} not run; results in ${outDir}`, 130);
+  }
 }
 
 function summaryTable(s: import('../../backtest/summary.ts').BacktestSummary): string {
