@@ -13,5 +13,6 @@ export function engineSettings(execution: ExecutionConfig): EngineExecutionSetti
     syncIntervalMs: 15_000,
     maxInFlightBatches: 4,
     postOnlyAfterRestartMs: execution.postOnlyAfterRestartMs,
+    closedOrderRetentionMs: execution.closedOrderRetentionMs,
   };
 }

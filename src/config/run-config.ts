@@ -382,6 +382,12 @@ export interface ExecutionConfig {
   readonly postOnlyAfterRestartMs: number;
   /** How often the run samples its liquidity rewards, ms (docs/rewards.md); the venue's minute by default. */
   readonly rewardSampleMs: number;
+  /**
+   * How long a finished order stays in memory, ms (a late fill or settlement move of it is still
+   * booked); older ones are dropped, so a run's heap stops growing after this long. The store keeps
+   * every order.
+   */
+  readonly closedOrderRetentionMs: number;
   /** Threads that sign a batch together with the engine's thread (live mode). */
   readonly signing: SigningThreadsConfig;
   /**

@@ -333,6 +333,8 @@ const executionSchema = z.strictObject({
   postOnlyAfterRestartMs: ms(0, 600_000).default(120_000),
   // liquidity rewards: the run estimates ours at every multiple of this (docs/rewards.md); the venue samples each minute
   rewardSampleMs: ms(10, 86_400_000).default(60_000),
+  // how long a finished order stays in memory (its late fills still booked); the store keeps every order
+  closedOrderRetentionMs: ms(60_000, 86_400_000).default(3_600_000),
   signing: z
     .strictObject({
       helpers: int(0, 16).default(0),
