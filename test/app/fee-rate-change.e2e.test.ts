@@ -1,20 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { startRecorder } from '../../src/app/recorder.ts';
-import { runBacktest } from '../../src/app/run-backtest.ts';
-import { startRunSession } from '../../src/app/run-session.ts';
-import { openBacktestData } from '../../src/backtest/data-file.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
 import type { FillEvent } from '../../src/core/events.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { FeeRate } from '../../src/core/money.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
 import type { TradingEngine } from '../../src/engine/trading-engine.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { baseConfig, REPO_ROOT, TEST_PRIVATE_KEY, waitFor } from '../engine/e2e/harness.ts';
+import { REPO_ROOT, waitFor } from '../engine/e2e/harness.ts';
+import { backtestEngine, recordedLiveRun } from './run-helpers.ts';
 import { heardLifecycle } from './strategies/take-then-quote.ts';
 
 /**
@@ -44,17 +39,9 @@ describe('e2e: a fee-rate change mid-run', () => {
     const sandbox = await startSandbox({ port: 0, seed: 3, markets: 20, events: 6, flow: { enabled: false }, deterministicKeys: true });
     const logger = createLogger({ level: 'silent' });
     try {
-      const config = baseConfig(sandbox.url, dir, [{ id: 'ft', module: STRATEGY, params: { tag: 'live', size: 10 } }]);
-      config['data'] = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, feeRateRefreshMs: 1000, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
-      config['store'] = { path: join(dir, 'run.sqlite') };
-      const path = join(dir, 'run.yaml');
-      writeFileSync(path, stringify(config));
-      const runConfig = loadConfig(path, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
-
-      const recordingPath = join(dir, 'run.jsonl');
-      const recorder = await startRecorder({ config: runConfig, out: recordingPath, logger, flushIntervalMs: 200 });
-      await waitFor('the recorder to write a book', () => recorder.stats().byType.book > 0, 20_000);
-      const session = await startRunSession({ config: runConfig, logger });
+      const data = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, feeRateRefreshMs: 1000, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
+      const spec = (tag: string) => [{ id: 'ft', module: STRATEGY, params: { tag, size: 10 } }];
+      const { config, session, recorder, recordingPath, storePath } = await recordedLiveRun(sandbox.url, dir, spec('live'), data, logger);
       const engine = session.engine;
       const fills = fillsOf(engine);
       const market = session.markets[0]!;
@@ -96,15 +83,10 @@ describe('e2e: a fee-rate change mid-run', () => {
       expect(readRecordingSync(recordingPath).events.filter((e) => e.type === 'feeRate' && e.tokenId === yes)).toMatchObject([{ takerBps: after }]);
 
       // the same strategy over the recording and over the store: the same purchases, the same fees
-      const btPath = join(dir, 'backtest.yaml');
-      const { venue: _venue, account: _account, ...rest } = config;
-      for (const [tag, data] of [['recording', recordingPath], ['store', join(dir, 'run.sqlite')]] as const) {
-        writeFileSync(btPath, stringify({ ...rest, mode: 'backtest', strategies: [{ id: 'ft', module: STRATEGY, params: { tag, size: 10 } }], backtest: { balance: 10_000, latencyMs: 50 } }));
-        const btConfig = loadConfig(btPath, {}, { cwd: dir });
-        let bt: TradingEngine | undefined;
-        await runBacktest({ config: btConfig, data: await openBacktestData(data), onStopped: (e) => (bt = e) });
-        expect(bt!.portfolio.position(yes).size).toBe(20 * M);
-        expect(bt!.portfolio.totals(() => undefined).fees).toBe(liveFees);
+      for (const [tag, file] of [['recording', recordingPath], ['store', storePath]] as const) {
+        const bt = await backtestEngine(config, dir, spec(tag), file);
+        expect(bt.portfolio.position(yes).size).toBe(20 * M);
+        expect(bt.portfolio.totals(() => undefined).fees).toBe(liveFees);
         expect(heardLifecycle(tag).filter((e) => e.type === 'FeeRateChanged' && e.tokenId === yes)).toMatchObject([{ previousTakerBps: before, takerBps: after }]);
       }
     } finally {

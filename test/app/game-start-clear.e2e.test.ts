@@ -1,19 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { startRecorder } from '../../src/app/recorder.ts';
-import { runBacktest } from '../../src/app/run-backtest.ts';
-import { startRunSession } from '../../src/app/run-session.ts';
-import { openBacktestData } from '../../src/backtest/data-file.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
 import type { OrderEvent } from '../../src/core/events.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
 import type { TradingEngine } from '../../src/engine/trading-engine.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { baseConfig, REPO_ROOT, TEST_PRIVATE_KEY, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { REPO_ROOT, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { backtestEngine, recordedLiveRun } from './run-helpers.ts';
 import { heardLifecycle } from './strategies/take-then-quote.ts';
 
 /**
@@ -51,18 +46,10 @@ describe('e2e: a sports market\'s game start', () => {
       expect(games).toHaveLength(1);
       expect(games[0]).toMatchObject({ secondsDelay: 3, started: false });
       const game = games[0]!;
+      const data = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, gameStartGraceMs: 500, markets: { conditionIds: [game.conditionId] } };
+      const spec = (tag: string) => [{ id: 'tq', module: STRATEGY, params: { tag, size: 10, depthTicks: 1 } }];
       const tag = 'live-game';
-      const config = baseConfig(sandbox.url, dir, [{ id: 'tq', module: STRATEGY, params: { tag, size: 10, depthTicks: 1 } }]);
-      config['data'] = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, gameStartGraceMs: 500, markets: { conditionIds: [game.conditionId] } };
-      config['store'] = { path: join(dir, 'run.sqlite') };
-      const path = join(dir, 'run.yaml');
-      writeFileSync(path, stringify(config));
-      const runConfig = loadConfig(path, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
-
-      const recordingPath = join(dir, 'run.jsonl');
-      const recorder = await startRecorder({ config: runConfig, out: recordingPath, logger, flushIntervalMs: 200 });
-      await waitFor('the recorder to write a book', () => recorder.stats().byType.book > 0, 20_000);
-      const session = await startRunSession({ config: runConfig, logger });
+      const { config, session, recorder, recordingPath, storePath } = await recordedLiveRun(sandbox.url, dir, spec(tag), data, logger);
       const engine = session.engine;
       const orderEvents: OrderEvent[] = [];
       engine.bus.subscribe((e) => {
@@ -108,14 +95,9 @@ describe('e2e: a sports market\'s game start', () => {
       expect(recorded.byType.marketCleared).toBe(1);
       expect(readRecordingSync(recordingPath).events.filter((e) => e.type === 'marketCleared')).toMatchObject([{ conditionId: game.conditionId }]);
 
-      const btPath = join(dir, 'backtest.yaml');
-      const { venue: _venue, account: _account, ...rest } = config;
-      for (const [btTag, data] of [['game-recording', recordingPath], ['game-store', join(dir, 'run.sqlite')]] as const) {
-        writeFileSync(btPath, stringify({ ...rest, mode: 'backtest', strategies: [{ id: 'tq', module: STRATEGY, params: { tag: btTag, size: 10, depthTicks: 1 } }], backtest: { balance: 10_000, latencyMs: 50 } }));
-        const btConfig = loadConfig(btPath, {}, { cwd: dir });
-        let bt: TradingEngine | undefined;
-        await runBacktest({ config: btConfig, data: await openBacktestData(data), onStopped: (e) => (bt = e) });
-        expect(outcome(bt!, tokenIds), btTag).toEqual(live);
+      for (const [btTag, file] of [['game-recording', recordingPath], ['game-store', storePath]] as const) {
+        const bt = await backtestEngine(config, dir, spec(btTag), file);
+        expect(outcome(bt, tokenIds), btTag).toEqual(live);
         expect(heardLifecycle(btTag).filter((e) => e.type === 'MarketCleared'), btTag).toMatchObject([{ conditionId: game.conditionId, reason: 'gameStart' }]);
       }
     } finally {

@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startRecorder } from '../../src/app/recorder.ts';
 import { runBacktest } from '../../src/app/run-backtest.ts';
-import { startRunSession } from '../../src/app/run-session.ts';
 import { openBacktestData } from '../../src/backtest/data-file.ts';
 import { renderReport } from '../../src/backtest/report.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
@@ -15,7 +13,8 @@ import type { TradingEngine } from '../../src/engine/trading-engine.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { buildStatusReport } from '../../src/store/store-status.ts';
-import { baseConfig, REPO_ROOT, TEST_PRIVATE_KEY, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { REPO_ROOT, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { recordedLiveRun } from './run-helpers.ts';
 import { heardLifecycle } from './strategies/take-then-quote.ts';
 
 /**
@@ -51,17 +50,8 @@ describe('e2e: a market resolving mid-run', () => {
     const logger = createLogger({ level: 'silent' });
     try {
       const tag = 'live';
-      const config = baseConfig(sandbox.url, dir, [{ id: 'tq', module: STRATEGY, params: { tag, size: 10 } }]);
-      config['data'] = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
-      config['store'] = { path: join(dir, 'run.sqlite') };
-      const path = join(dir, 'run.yaml');
-      writeFileSync(path, stringify(config));
-      const runConfig = loadConfig(path, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
-
-      const recordingPath = join(dir, 'run.jsonl');
-      const recorder = await startRecorder({ config: runConfig, out: recordingPath, logger, flushIntervalMs: 200 });
-      await waitFor('the recorder to write a book', () => recorder.stats().byType.book > 0, 20_000);
-      const session = await startRunSession({ config: runConfig, logger });
+      const data = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
+      const { config, session, recorder, recordingPath } = await recordedLiveRun(sandbox.url, dir, [{ id: 'tq', module: STRATEGY, params: { tag, size: 10 } }], data, logger);
       const engine = session.engine;
       const market = session.markets[0]!;
       const tokenIds = market.tokens.map((t) => t.tokenId);

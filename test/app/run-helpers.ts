@@ -1,7 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { stringify } from 'yaml';
+import { startRecorder } from '../../src/app/recorder.ts';
+import { runBacktest } from '../../src/app/run-backtest.ts';
+import { startRunSession } from '../../src/app/run-session.ts';
+import { openBacktestData } from '../../src/backtest/data-file.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import type { TradingEngine } from '../../src/engine/trading-engine.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
+import { baseConfig, TEST_PRIVATE_KEY, waitFor, type StrategySpec } from '../engine/e2e/harness.ts';
 
 /** Waits (polling every 50 ms) until `check` holds; throws naming `what` after `ms`. */
 export async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
@@ -37,4 +46,37 @@ export async function sandboxRig(options: SandboxOptions, prefix: string): Promi
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A live run against the sandbox at `url` (the e2e harness's config with `data` and a store at
+ * `dir/run.sqlite`) and a recorder beside it writing `dir/run.jsonl`, started first and holding a
+ * book before the run starts: what a backtest of "that run's recording" (or store) replays.
+ */
+export async function recordedLiveRun(url: string, dir: string, strategies: readonly StrategySpec[], data: Record<string, unknown>, logger: Logger) {
+  const config = baseConfig(url, dir, strategies);
+  config['data'] = data;
+  const storePath = join(dir, 'run.sqlite');
+  config['store'] = { path: storePath };
+  const path = join(dir, 'run.yaml');
+  writeFileSync(path, stringify(config));
+  const runConfig = loadConfig(path, { CLOBOT_PRIVATE_KEY: TEST_PRIVATE_KEY }, { cwd: dir });
+  const recordingPath = join(dir, 'run.jsonl');
+  const recorder = await startRecorder({ config: runConfig, out: recordingPath, logger, flushIntervalMs: 200 });
+  await waitFor('the recorder to write a book', () => recorder.stats().byType.book > 0, 20_000);
+  const session = await startRunSession({ config: runConfig, logger });
+  return { config, session, recorder, recordingPath, storePath };
+}
+
+/**
+ * The run's config as a backtest of `strategies` (balance 10,000, latency 50 ms) over `data` (a
+ * recording or a run store): the engine it ended with.
+ */
+export async function backtestEngine(config: Record<string, unknown>, dir: string, strategies: readonly StrategySpec[], data: string): Promise<TradingEngine> {
+  const btPath = join(dir, 'backtest.yaml');
+  const { venue: _venue, account: _account, ...rest } = config;
+  writeFileSync(btPath, stringify({ ...rest, mode: 'backtest', strategies: strategies.map((s) => ({ id: s.id, module: s.module, params: s.params ?? {} })), backtest: { balance: 10_000, latencyMs: 50 } }));
+  let engine: TradingEngine | undefined;
+  await runBacktest({ config: loadConfig(btPath, {}, { cwd: dir }), data: await openBacktestData(data), onStopped: (e) => (engine = e) });
+  return engine!;
 }
