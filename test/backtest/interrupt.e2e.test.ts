@@ -19,8 +19,11 @@ const STRATEGY = `import { defineStrategy } from ${JSON.stringify(STRATEGY_API)}
 let books = 0;
 export default defineStrategy({
   name: 'cue',
-  onBook() {
-    if (++books === 100) process.stderr.write('cue: replaying\\n');
+  onBook({ ctx }) {
+    if (++books === 100) {
+      ctx.log.info('cue: 100 books seen');
+      process.stderr.write('cue: replaying\\n');
+    }
     return undefined;
   },
 });
@@ -57,5 +60,33 @@ describe('Ctrl-C during a backtest', async () => {
     expect(summary.data.events).toBeLessThan(options.events);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('(partial: stopped before the end of the data)');
     expect(stdout).toContain(`wrote ${join(out, 'summary.json')}`);
+    // ctx.log goes to backtest.log in the output folder by default
+    expect(readFileSync(join(out, 'backtest.log'), 'utf8')).toContain('cue: 100 books seen');
+  });
+
+  it('a sweep: the running points stop at the event reached (partial), the others are not run; sweep.json says so, exit 130', async () => {
+    const out = tmp.path('sweep');
+    const args = ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress', '--workers', '2', '--sweep', 'backtest.latencyMs=10,20,30,40,50,60'];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' } });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('cue: replaying')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('\ninterrupted: stopping the sweep (running points at the event reached); writing the finished and partial points\n');
+    const index = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { partial: boolean; notRun: string[]; points: { label: string; partial: boolean }[] };
+    expect(index.partial).toBe(true);
+    expect(index.points.length).toBeGreaterThanOrEqual(1);
+    expect(index.points.length + index.notRun.length).toBe(6);
+    expect(index.notRun.length).toBeGreaterThanOrEqual(1);
+    for (const p of index.points.filter((x) => x.partial)) {
+      const summary = JSON.parse(readFileSync(join(out, p.label, 'summary.json'), 'utf8')) as { data: { partial: boolean } };
+      expect(summary.data.partial).toBe(true);
+      expect(readFileSync(join(out, p.label, 'report.html'), 'utf8')).toContain('(partial: stopped before the end of the data)');
+    }
+    expect(stderr.trimEnd().split('\n').at(-1)).toMatch(/interrupted: \d+ of 6 points finished, \d+ partial, \d+ not run; results in /);
   });
 });
