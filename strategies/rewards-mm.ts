@@ -38,7 +38,9 @@ const Params = z
     /** Books older than this are not quoted on. */
     maxBookAgeMs: z.number().int().positive().default(15_000),
   })
-  .strict();
+  .strict()
+  // an order that alone would pass the inventory cap is never placed: the strategy would sit idle
+  .refine((p) => p.size <= p.maxInventory, { message: 'must be at most maxInventory (an order of size would pass the inventory cap, so no side would ever be quoted)', path: ['size'] });
 
 type P = z.output<typeof Params>;
 

@@ -60,6 +60,11 @@ describe('rewards-mm (strategies/rewards-mm.ts)', () => {
     expect(Number(run.summary.rewards.total)).toBeGreaterThan(0);
   });
 
+  it('a size past maxInventory is refused with the param named (it would never quote)', async () => {
+    await expect(runStrategy(MM, { books: steady(1).script, params: { size: 500 } })).rejects.toThrow(/params\.size: must be at most maxInventory/);
+    await expect(runStrategy(MM, { books: steady(1).script, params: { size: 500, maxInventory: 500 } })).resolves.toBeDefined();
+  });
+
   it('keeps its queue on a small move and replaces on a real one', async () => {
     const script = scriptedBooks();
     const m = script.market({ rewards: REWARDS });
