@@ -104,6 +104,21 @@ describe('importQuotes', () => {
 describe('clobot import', () => {
   const run = (args: string[]) => spawnSync(process.execPath, ['bin/clobot.mjs', 'import', ...args], { cwd: ROOT, encoding: 'utf8' });
 
+  it('--slugs keeps exactly the markets named; --match keeps the slugs the pattern accepts, then --limit-markets of them', () => {
+    const one = tmp.path('slugs.jsonl.gz');
+    const r1 = run([QUOTES, '--out', one, '--slugs', FIRST_SLUG]);
+    expect(r1.status, r1.stderr).toBe(0);
+    expect(readRecordingSync(one).header.markets.map((m) => m.slug)).toEqual([FIRST_SLUG]);
+    const two = tmp.path('match.jsonl.gz');
+    const r2 = run([QUOTES, '--out', two, '--match', '^[a-m]', '--limit-markets', '2']);
+    expect(r2.status, r2.stderr).toBe(0);
+    const slugs = readRecordingSync(two).header.markets.map((m) => m.slug);
+    expect(slugs).toHaveLength(2);
+    for (const slug of slugs) expect(slug).toMatch(/^[a-m]/);
+    // the output says the depth is made up where the source has only the top of the book
+    expect(r2.stdout + r2.stderr).toMatch(/synthes/i);
+  });
+
   it('imports Parquet to the binary form, which converts back to text, each readable', async () => {
     const bin = tmp.path('cli.clbr.gz');
     const r = run([QUOTES, '--out', bin, '--limit-markets', '3', '--to-binary']);
