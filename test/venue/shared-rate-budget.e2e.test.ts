@@ -104,6 +104,28 @@ async function fallbackReasons(bot: Bot): Promise<number> {
   return Number(m[1]);
 }
 
+/**
+ * How much of the POST /books budget the requests arriving at `times` held over [t1, t2]: the
+ * time average of the requests in the window behind each moment, over the limit (`held`: a request
+ * holds its place for a window after it arrives, whatever the phase of the span); `counted`, the
+ * requests arriving in the span over the limit times its windows (phase-dependent: a burst just
+ * outside the span counts for nothing); `busiest`, the most requests any window held (at an arrival).
+ */
+function budgetUse(times: readonly number[], t1: number, t2: number): { held: number; counted: number; requests: number; busiest: number } {
+  let heldMs = 0;
+  let requests = 0;
+  let busiest = 0;
+  for (const [i, a] of times.entries()) {
+    heldMs += Math.max(0, Math.min(a + WINDOW_MS, t2) - Math.max(a, t1));
+    if (a >= t1 && a < t2) requests++;
+    let inWindow = 0;
+    for (let j = i; j >= 0 && times[j]! > a - WINDOW_MS; j--) inWindow++;
+    busiest = Math.max(busiest, inWindow);
+  }
+  const span = t2 - t1;
+  return { held: heldMs / (BOOKS.limit * span), counted: (requests * WINDOW_MS) / (BOOKS.limit * span), requests, busiest };
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(skip)('3 bots on one key sharing a rate budget in Redis', () => {
@@ -113,6 +135,15 @@ describe.skipIf(skip)('3 bots on one key sharing a rate budget in Redis', () => 
   beforeAll(async () => {
     await redis.start();
     sandbox = await startSandbox({ seed: 3, markets: 3, events: 1, limits: { windowScale: WINDOW_SCALE } });
+    // the arrival time of each POST /books, beside the sandbox's own count
+    const stats = sandbox.context.stats;
+    const count = stats.count.bind(stats);
+    stats.count = (route) => {
+      count(route);
+      if (route !== 'getOrderBooks') return;
+      arrivals.push(performance.now());
+      for (const f of onArrival.splice(0)) f();
+    };
   });
 
   afterAll(async () => {
@@ -123,7 +154,18 @@ describe.skipIf(skip)('3 bots on one key sharing a rate budget in Redis', () => 
   });
 
   const stats = () => sandbox.context.stats;
-  const books = () => stats().of('getOrderBooks');
+  /** When each POST /books reached the sandbox (this process's clock). */
+  const arrivals: number[] = [];
+  const onArrival: (() => void)[] = [];
+  /** Resolves when a POST /books arrives beyond the first `seen`. */
+  const arrival = (seen: number): Promise<void> =>
+    new Promise((resolve) => {
+      const look = (): void => {
+        if (arrivals.length > seen) resolve();
+        else onArrival.push(look);
+      };
+      look();
+    });
   const refused = () => stats().snapshot().statuses['429'] ?? 0;
 
   it('alone, each on its own budget, the 3 bots draw 429s (what the shared budget is for)', async () => {
@@ -135,35 +177,34 @@ describe.skipIf(skip)('3 bots on one key sharing a rate budget in Redis', () => 
     expect(refused()).toBeGreaterThan(0);
   }, 200_000);
 
-  it('together: zero 429s and most of the key budget used; Redis stopped: each keeps to its share; back: they rejoin', async () => {
+  it('together: zero 429s and at least 90% of the key budget in use; Redis stopped: each keeps to its share; back: they rejoin', async () => {
     // a fresh count: the windows of the bots that ran alone have slid by
     await sleep(WINDOW_MS + 100);
     stats().reset();
+    arrivals.length = 0;
     const shared = [0, 1, 2].map((i) => startBot(config(sandbox.url, `shared-${i}`, true), ['--metrics-port', '0']));
     bots.push(...shared);
     await Promise.all(shared.map((b) => when(b, 'run started')));
     await sleep(WINDOW_MS / 2);
 
     const t1 = performance.now();
-    const c1 = books();
-    await sleep(2 * WINDOW_MS);
+    await sleep(3 * WINDOW_MS);
     const t2 = performance.now();
-    const used = books() - c1;
-    const budget = (BOOKS.limit * (t2 - t1)) / WINDOW_MS;
     const said = shared.map((b) => b.out.split('\n').filter((l) => /unreachable|429|rate limit/i.test(l)).join('\n')).join('\n');
     expect(refused(), said).toBe(0);
-    // issue 25 asks 90%; on the 2-core machine at load ~26 the bots reached 89.8% (80% at a 5 s window), so the
-    // bar here is 85% until measured on an idle machine (a budget that shares nothing stays near 33%)
-    expect(used).toBeGreaterThanOrEqual(0.85 * budget);
-    expect(used).toBeLessThanOrEqual(BOOKS.limit * ((t2 - t1) / WINDOW_MS + 1));
+    // the share of the key's POST /books budget in use over [t1, t2], as the sandbox saw the requests arrive
+    const use = budgetUse(arrivals, t1, t2);
+    console.log(`shared budget use over ${((t2 - t1) / 1000).toFixed(1)} s: ${(100 * use.held).toFixed(1)}% held, ${(100 * use.counted).toFixed(1)}% counted in the span (${use.requests} requests, limit ${BOOKS.limit} per ${WINDOW_MS} ms)`);
+    // issue 25: the bots together use at least 90% of the shared budget (bots that share nothing stay near 33%)
+    expect(use.held).toBeGreaterThanOrEqual(0.9);
+    expect(use.busiest).toBeLessThanOrEqual(BOOKS.limit);
 
     await redis.stop();
     await Promise.all(shared.map((b) => when(b, 'unreachable')));
     // the engine's health says so while it lasts
     expect(await Promise.all(shared.map(fallbackReasons))).toEqual([1, 1, 1]);
-    const f1 = books();
-    await sleep(WINDOW_MS / 2);
-    expect(books()).toBeGreaterThan(f1); // the bots go on polling on their own shares
+    // the bots go on polling on their own shares (once what each was charged of the shared windows has slid by)
+    await arrival(arrivals.length);
     expect(refused()).toBe(0);
 
     await redis.start();
