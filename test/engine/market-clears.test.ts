@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Subject } from 'rxjs';
-import { SimulatedClock } from '../../src/core/clock.ts';
-import type { LifecycleEvent, MarketEvent, OrderEvent } from '../../src/core/events.ts';
-import type { FillEvent } from '../../src/core/events.ts';
+import type { FillEvent, LifecycleEvent, OrderEvent } from '../../src/core/events.ts';
 import { FeeRate } from '../../src/core/money.ts';
-import type { TrackedToken } from '../../src/data/market-cache.ts';
 import { TradingEngine, type EngineStrategy } from '../../src/engine/trading-engine.ts';
 import { defineStrategy } from '../../src/strategy/api.ts';
-import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
-import { constantLatency } from '../../src/sim/edge/latency-model.ts';
-import { queueModel } from '../../src/sim/edge/queue-model.ts';
-import { COND, M, SETTINGS, silent, T0, YES } from './parts.ts';
+import { bookWorld, COND, M, SETTINGS, silent, YES } from './parts.ts';
 
 /**
  * The engine's parts for the venue's market changes (docs/fees-and-sports.md) on the paper and
@@ -22,43 +15,7 @@ import { COND, M, SETTINGS, silent, T0, YES } from './parts.ts';
 
 const NO = '222';
 
-function world(takerBps = 0) {
-  const clock = new SimulatedClock(T0);
-  const edge = new SimulatedExecutionClient({
-    kind: 'paper',
-    clock,
-    tokens: [{ tokenId: YES, conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, fees: { maker: FeeRate.of(0), taker: FeeRate.of(takerBps) } }],
-    latency: constantLatency(20, 0),
-    queue: queueModel('conservative'),
-    balance: 10_000 * M,
-  });
-  const events = new Subject<MarketEvent>();
-  const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: takerBps, acceptingOrders: true };
-  const tokens: TrackedToken[] = [{ tokenId: YES, conditionId: COND, outcome: 'Yes', outcomeIndex: 0, complementTokenId: NO, question: 'q', negRiskMarketId: undefined, rules }];
-  let n = 0;
-  const emit = (event: MarketEvent) => {
-    edge.onMarketEvent(event);
-    events.next(event);
-  };
-  const publish = (levels = true) => {
-    const now = clock.now();
-    const book = {
-      tokenId: YES,
-      conditionId: COND,
-      tsEvent: now,
-      tsInit: now,
-      hash: `h${++n}`,
-      bids: levels ? [{ price: 450_000, size: 100 * M }] : [],
-      asks: levels ? [{ price: 550_000, size: 100 * M }] : [],
-      tickSize: undefined,
-      minOrderSize: undefined,
-      negRisk: false,
-      lastTradePrice: undefined,
-    };
-    emit({ type: 'book', book, tsEvent: now, tsInit: now });
-  };
-  return { clock, edge, events, tokens, publish, emit };
-}
+const world = bookWorld;
 
 /** On the first book: buys 10 at the ask and rests a bid at 0.40; `bid()` and `take()` place more on demand. */
 function trader(heard: LifecycleEvent[], orderEvents: OrderEvent[], fills: FillEvent[]) {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Subject } from 'rxjs';
-import { SimulatedClock } from '../../src/core/clock.ts';
-import type { LifecycleEvent, MarketEvent, OrderEvent } from '../../src/core/events.ts';
-import type { TrackedToken } from '../../src/data/market-cache.ts';
+import type { LifecycleEvent, OrderEvent } from '../../src/core/events.ts';
 import { payoutOf } from '../../src/engine/market-lifecycle.ts';
 import { TradingEngine, type EngineStrategy } from '../../src/engine/trading-engine.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
@@ -12,7 +9,7 @@ import { restoreFromStore, storePersistence } from '../../src/store/store-persis
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { buildStatusReport } from '../../src/store/store-status.ts';
 import { tempDir } from '../store/helpers.ts';
-import { COND, M, SETTINGS, simulatedEdge, silent, T0, YES } from './parts.ts';
+import { bookWorld, COND, M, SETTINGS, silent, YES } from './parts.ts';
 
 /**
  * The engine's market lifecycle part (src/engine/market-lifecycle.ts) on the paper/backtest edge
@@ -24,36 +21,7 @@ import { COND, M, SETTINGS, simulatedEdge, silent, T0, YES } from './parts.ts';
 
 const NO = '222';
 
-function world() {
-  const clock = new SimulatedClock(T0);
-  const edge = simulatedEdge(clock);
-  const events = new Subject<MarketEvent>();
-  const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true };
-  const tokens: TrackedToken[] = [{ tokenId: YES, conditionId: COND, outcome: 'Yes', outcomeIndex: 0, complementTokenId: NO, question: 'q', negRiskMarketId: undefined, rules }];
-  let n = 0;
-  const emit = (event: MarketEvent) => {
-    edge.onMarketEvent(event);
-    events.next(event);
-  };
-  const publish = () => {
-    const now = clock.now();
-    const book = {
-      tokenId: YES,
-      conditionId: COND,
-      tsEvent: now,
-      tsInit: now,
-      hash: `h${++n}`,
-      bids: [{ price: 450_000, size: 100 * M }],
-      asks: [{ price: 550_000, size: 100 * M }],
-      tickSize: undefined,
-      minOrderSize: undefined,
-      negRisk: false,
-      lastTradePrice: undefined,
-    };
-    emit({ type: 'book', book, tsEvent: now, tsInit: now });
-  };
-  return { clock, edge, events, tokens, publish, emit };
-}
+const world = bookWorld;
 
 /** Buys 10 YES at the ask once, rests a bid at 0.40, and tries a new bid on every book after the close. */
 function buyer(heard: LifecycleEvent[], orderEvents: OrderEvent[]): EngineStrategy {

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { Subject, type Observable } from 'rxjs';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { FillEvent, MarketEvent, OrderEvent } from '../../src/core/events.ts';
 import type { OrderRequest } from '../../src/core/intents.ts';
@@ -56,12 +56,12 @@ export function book(at: number, bids: readonly [number, number][], asks: readon
   return { type: 'book', book: b, tsEvent: at, tsInit: at };
 }
 
-/** The simulated edge (paper kind) on a clock, with YES at a 0.01 tick and a 5-share minimum. */
-export function simulatedEdge(clock: SimulatedClock, latencyMs = LATENCY_MS): SimulatedExecutionClient {
+/** The simulated edge (paper kind) on a clock, with YES at a 0.01 tick and a 5-share minimum (taker fee `takerBps`). */
+export function simulatedEdge(clock: SimulatedClock, latencyMs = LATENCY_MS, takerBps = 0): SimulatedExecutionClient {
   return new SimulatedExecutionClient({
     kind: 'paper',
     clock,
-    tokens: [{ tokenId: YES, conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, fees: { maker: new FeeRate(0), taker: new FeeRate(0) } }],
+    tokens: [{ tokenId: YES, conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, fees: { maker: new FeeRate(0), taker: new FeeRate(takerBps) } }],
     latency: constantLatency(latencyMs, 0),
     queue: queueModel('conservative'),
     balance: 10_000 * M,
@@ -126,4 +126,40 @@ export function deskOn(options: { wrap?: (edge: SimulatedExecutionClient) => Exe
   };
   const venueOrders = (): VenueOrderState[] => [...answer(edge.openOrders())];
   return { clock, edge, desk, events, fills, answer, venueOrders };
+}
+
+/**
+ * One market (YES tracked, its NO `222`) on the simulated edge in virtual time: `publish` sends a
+ * YES book (0.45 / 0.55, 100 each; `levels: false` an empty one), `emit` any market event, each to
+ * the edge first and then to the engine's stream. Taker fee `takerBps` (default 0).
+ */
+export function bookWorld(takerBps = 0) {
+  const clock = new SimulatedClock(T0);
+  const edge = simulatedEdge(clock, LATENCY_MS, takerBps);
+  const events = new Subject<MarketEvent>();
+  const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: takerBps, acceptingOrders: true };
+  const tokens: TrackedToken[] = [{ tokenId: YES, conditionId: COND, outcome: 'Yes', outcomeIndex: 0, complementTokenId: '222', question: 'q', negRiskMarketId: undefined, rules }];
+  let n = 0;
+  const emit = (event: MarketEvent) => {
+    edge.onMarketEvent(event);
+    events.next(event);
+  };
+  const publish = (levels = true) => {
+    const now = clock.now();
+    const book = {
+      tokenId: YES,
+      conditionId: COND,
+      tsEvent: now,
+      tsInit: now,
+      hash: `h${++n}`,
+      bids: levels ? [{ price: 450_000, size: 100 * M }] : [],
+      asks: levels ? [{ price: 550_000, size: 100 * M }] : [],
+      tickSize: undefined,
+      minOrderSize: undefined,
+      negRisk: false,
+      lastTradePrice: undefined,
+    };
+    emit({ type: 'book', book, tsEvent: now, tsInit: now });
+  };
+  return { clock, edge, events, tokens, publish, emit };
 }
