@@ -209,6 +209,8 @@ export class ScriptedBooks {
       readonly size: string | number;
       readonly txHash?: string;
       readonly conditionId?: string;
+      /** When the wallet traded, ms after the start (default: now): earlier than now is a trade heard late (a poll after it). */
+      readonly tradedAt?: number;
     },
   ): this {
     const t = this.#time();
@@ -221,8 +223,13 @@ export class ScriptedBooks {
     if (typeof txHash !== 'string' || txHash.length === 0) throw new TestingError(`scriptedBooks walletTrade(${tokenId}) txHash: must be a non-empty string`);
     const price = decimal(trade.price, `walletTrade(${tokenId}) price`);
     const size = decimal(trade.size, `walletTrade(${tokenId}) size`);
+    const tradedAt = trade.tradedAt;
+    if (tradedAt !== undefined && !(Number.isFinite(tradedAt) && tradedAt >= 0 && tradedAt <= this.#now)) {
+      throw new TestingError(`scriptedBooks walletTrade(${tokenId}) tradedAt: must be a time from 0 to now (${this.#now}), was ${String(tradedAt)}`);
+    }
+    const ts = tradedAt === undefined ? t : this.startMs + tradedAt;
     this.#walletTrades = true;
-    this.#events.push({ type: 'walletTrade', trade: { wallet, txHash, tokenId, conditionId, side: trade.side, price, size, ts: t }, tsEvent: t, tsInit: t });
+    this.#events.push({ type: 'walletTrade', trade: { wallet, txHash, tokenId, conditionId, side: trade.side, price, size, ts }, tsEvent: ts, tsInit: t });
     return this;
   }
 

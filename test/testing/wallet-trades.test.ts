@@ -12,7 +12,7 @@ const listener = defineStrategy({
     state.heard.push(trade);
     const market = ctx.market(trade.tokenId);
     if (market === undefined || trade.side !== 'BUY') return;
-    return { kind: 'place', tokenId: trade.tokenId, side: 'BUY', price: trade.price, size: 5_000_000, tif: 'GTC' };
+    return { kind: 'place', tokenId: trade.tokenId, side: 'BUY', price: trade.price, size: 5_000_000, orderType: 'GTC' };
   },
 });
 

@@ -106,7 +106,7 @@ export function toAccountTrade(world: World, profile: SandboxProfile, t: Trade, 
     bucket_index: 0,
     owner: t.owner,
     maker_address: t.address,
-    transaction_hash: transactionHashOf(t.id),
+    transaction_hash: transactionHashOf(t),
   };
   if (profile === 'polymarket') return { ...base, trader_side: role, maker_orders: makers };
   return { ...base, type: role, maker_orders: makers } satisfies WireAccountTrade;

@@ -162,7 +162,7 @@ export function processOrderItem(ctx: SandboxContext, caller: Caller, item: unkn
   };
   if (submitted.trades.length > 0) {
     result.tradeIDs = submitted.trades.map((t: Trade) => t.id);
-    result.transactionsHashes = submitted.trades.map((t: Trade) => transactionHashOf(t.id));
+    result.transactionsHashes = [...new Set(submitted.trades.map((t: Trade) => transactionHashOf(t)))];
   }
   return { entry, result };
 }

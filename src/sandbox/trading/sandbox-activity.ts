@@ -121,7 +121,7 @@ export class SandboxActivity {
   }
 
   #record(trade: Trade): void {
-    const txHash = transactionHashOf(trade.id);
+    const txHash = transactionHashOf(trade);
     this.#add(trade.address, trade.tokenId, trade.side, trade.price, trade.size, trade.matchTime, true, txHash);
     for (const m of trade.makerOrders) this.#add(m.address, m.tokenId, m.side, m.price, m.matchedAmount, trade.matchTime, false, txHash);
   }
