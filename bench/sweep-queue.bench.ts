@@ -60,7 +60,15 @@ export async function run(): Promise<BenchTable> {
     const rows: { name: string; seconds: number[] }[] = [];
     const threads = availableParallelism();
     rows.push({ name: `worker threads (${threads})`, seconds: [] });
-    for (let r = 0; r < rounds; r++) rows[0]!.seconds.push(await timeSweep(new LocalPoolRunner(), r, 'threads'));
+    for (let r = 0; r < rounds; r++) {
+      // a fresh pool each round (its threads start with the sweep, like the workers' jobs), closed after
+      const pool = new LocalPoolRunner();
+      try {
+        rows[0]!.seconds.push(await timeSweep(pool, r, 'threads'));
+      } finally {
+        await pool.close();
+      }
+    }
     for (const n of [1, 2, 3]) {
       const row = { name: `queue, ${n} worker process${n > 1 ? 'es' : ''}`, seconds: [] as number[] };
       rows.push(row);
