@@ -30,8 +30,11 @@ interface MarketAccrual {
   readonly byStrategy: Map<string, number>;
 }
 
-/** A resting order of ours: it has a venue id and is LIVE or partly filled. */
-const RESTING = new Set(['LIVE', 'PARTIALLY_FILLED']);
+/**
+ * A resting order of ours: it has a venue id and is LIVE, partly filled, or being cancelled (it
+ * rests, and scores at the venue, until the cancel is answered: a replace's old order too).
+ */
+const RESTING = new Set(['LIVE', 'PARTIALLY_FILLED', 'CANCEL_PENDING']);
 
 /** The one or two tokens of a market the run tracks, and its rules. */
 interface TrackedMarket {
