@@ -11,8 +11,6 @@ export interface RunnerFlags {
   /** The command and what its jobs are, for the queue's lines: `sweep`, `points`. */
   readonly command?: string;
   readonly noun?: string;
-  /** How many jobs the command will run in all (the queue's messages say it). */
-  readonly total?: number;
   /** The command's progress bar, updated with the queue's figures; undefined: lines on stderr instead. */
   readonly bar?: { update(payload: object): void };
   /** The queue's figures as the bar shows them, kept up to date here. */
@@ -36,7 +34,7 @@ export async function chooseJobRunner(flags: RunnerFlags): Promise<JobRunner> {
  */
 async function queueRunner(target: RedisTarget, flags: RunnerFlags): Promise<JobRunner> {
   const { BullQueueRunner } = await import('../jobs/bullmq-runner.ts');
-  const { queueName, total, bar } = flags;
+  const { queueName, bar } = flags;
   const command = flags.command ?? 'jobs';
   const noun = flags.noun ?? 'jobs';
   const shown = flags.shown ?? { active: '-', waiting: '-', workers: '-' };
@@ -44,8 +42,8 @@ async function queueRunner(target: RedisTarget, flags: RunnerFlags): Promise<Job
   return new BullQueueRunner({
     target,
     queueName,
-    onQueued: () => {
-      if (bar === undefined) process.stderr.write(`${command}: ${total ?? 'the'} ${noun} queued on ${target.display} queue ${queueName ?? 'clobot-backtest'}; run \`clobot worker --queue ${target.display}\` where the data is\n`);
+    onQueued: (count) => {
+      if (bar === undefined) process.stderr.write(`${command}: ${count} ${noun} queued on ${target.display} queue ${queueName ?? 'clobot-backtest'}; run \`clobot worker --queue ${target.display}\` where the data is\n`);
     },
     onStatus: (s) => {
       Object.assign(shown, { active: String(s.active), waiting: String(s.waiting), workers: String(s.workers) });

@@ -7,7 +7,7 @@ import type { RedisTarget } from '../core/redis-url.ts';
 import type { BacktestSummary } from '../backtest/summary.ts';
 import { BACKTEST_JOB_NAME, bullConnection, DEFAULT_QUEUE_NAME, readFailedReason, type QueuedJobResult } from './bullmq-queue.ts';
 import type { BacktestJob, JobOutcome } from './job.ts';
-import type { JobHooks, JobRunner } from './job-runner.ts';
+import { notRun, type JobHooks, type JobRunner } from './job-runner.ts';
 import { pingRedis } from './redis-ping.ts';
 
 /** What the queue holds for a run, as the submitter shows it. */
@@ -53,6 +53,9 @@ export class BullQueueRunner implements JobRunner {
 
   async run(jobs: readonly BacktestJob[], hooks: JobHooks = {}): Promise<JobOutcome[]> {
     if (new Set(jobs.map((j) => j.id)).size !== jobs.length) throw new ClobotError('job ids must be unique among the jobs run together');
+    const signal = hooks.signal;
+    // stopped before anything was queued: nothing runs
+    if (signal?.aborted === true) return jobs.map((j) => notRun(j.id));
     const { target } = this.#options;
     await pingRedis(target, '--queue');
     const name = this.#options.queueName ?? DEFAULT_QUEUE_NAME;
@@ -68,6 +71,7 @@ export class BullQueueRunner implements JobRunner {
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
     let startChecks = (): void => undefined;
+    let detach = (): void => undefined;
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
       const finished = new Promise<void>((resolve, reject) => {
@@ -99,6 +103,32 @@ export class BullQueueRunner implements JobRunner {
         };
         events.on('completed', onEvent);
         events.on('failed', onEvent);
+        // stopped (Ctrl-C): a job no worker has taken is taken back and answers notRun; a running
+        // one cannot be reached on its worker, so it finishes and answers as usual
+        const takeBack = async (): Promise<void> => {
+          for (let i = 0; i < bullIds.length; i++) {
+            const bullId = bullIds[i]!;
+            if (outcomes[i] !== undefined || settling.has(bullId)) continue;
+            settling.add(bullId);
+            try {
+              // 0: a worker holds its lock (running), or it is gone (finished: settled by its event)
+              const removed = await queue.remove(bullId).catch(() => 0);
+              if (removed !== 1 || outcomes[i] !== undefined) continue;
+              const outcome = notRun(jobs[i]!.id);
+              outcomes[i] = outcome;
+              done++;
+              hooks.onOutcome?.(outcome, done);
+            } finally {
+              settling.delete(bullId);
+            }
+          }
+          if (done === jobs.length) resolve();
+        };
+        const onAbort = (): void => {
+          takeBack().catch(reject);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        detach = () => signal?.removeEventListener('abort', onAbort);
         // events are the fast path; this check catches one missed (sent before the listener read the stream)
         const check = async (): Promise<void> => {
           const open = bullIds.filter((_, i) => outcomes[i] === undefined);
@@ -120,7 +150,10 @@ export class BullQueueRunner implements JobRunner {
           }, this.#options.statusEveryMs ?? 1_000);
         };
         // once the jobs are on the queue: a job looked for before it is added would read as gone
-        startChecks = tick;
+        startChecks = (): void => {
+          tick();
+          if (signal?.aborted === true) onAbort();
+        };
       });
       // a failure while the jobs are being added is thrown below, not left unhandled
       finished.catch(() => undefined);
@@ -142,6 +175,7 @@ export class BullQueueRunner implements JobRunner {
       if (jobs.length > 0) await finished;
     } finally {
       stopped = true;
+      detach();
       if (timer !== undefined) clearTimeout(timer);
       // a run that ends early (Ctrl-C, an error) takes back what no worker has started
       const open = bullIds.filter((_, i) => outcomes[i] === undefined);

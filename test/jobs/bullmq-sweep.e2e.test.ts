@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TempDir } from '../backtest/helpers.ts';
 import { clobotProcess } from '../cli/clobot-process.ts';
 import { RedisServer } from '../redis-server.ts';
+import { killProcesses } from './kill-processes.ts';
 import { SWEEP_CONFIG, writeSweepRecording } from './sweep-fixture.ts';
 
 /**
@@ -45,17 +46,8 @@ function startWorker(extra: readonly string[] = []): Promise<WorkerProcess> {
   });
 }
 
-async function stopWorkers(): Promise<void> {
-  await Promise.all(
-    workers.splice(0).map(
-      (w) =>
-        new Promise<void>((resolve) => {
-          if (w.exitCode !== null || w.signalCode !== null) return resolve();
-          w.once('exit', () => resolve());
-          w.kill('SIGKILL');
-        }),
-    ),
-  );
+function stopWorkers(): Promise<void> {
+  return killProcesses(workers.splice(0));
 }
 
 /** The sweep table's rows (the lines before the `wrote` line, which names the folder). */

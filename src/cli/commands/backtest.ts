@@ -190,7 +190,7 @@ async function sweep(
   const queueing = { active: '-', waiting: '-', workers: '-' };
   bar?.start(points.length, 0, queueing);
   const jobs = await sweepJobs({ configPath, dataPaths, points, sets: opts.set, keepGoing: opts.keepGoing, window });
-  const runner = await chooseJobRunner({ workers: opts.workers, queue: opts.queue, queueName: opts.queueName, command: 'sweep', noun: 'points', total: points.length, bar, shown: queueing });
+  const runner = await chooseJobRunner({ workers: opts.workers, queue: opts.queue, queueName: opts.queueName, command: 'sweep', noun: 'points', bar, shown: queueing });
   // Ctrl-C: the points running stop at the event reached (partial), the others are not started
   const interrupt = new AbortController();
   const onInterrupt = (): void => {

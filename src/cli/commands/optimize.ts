@@ -8,7 +8,8 @@ import { expandDataPaths } from '../../backtest/data-paths.ts';
 import { SAMPLER_NAMES, type SamplerName } from '../../optimize/sampler.ts';
 import type { SearchSpace } from '../../optimize/space.ts';
 import type { OptimizeSummary } from '../../optimize/optimize-summary.ts';
-import { collectDataPaths, collectSet, parseIntOption, parseObjectiveOption, parsePathOption, parseTimeOption, SET_HELP } from '../options.ts';
+import { collectDataPaths, collectSet, parseIntOption, parseObjectiveOption, parsePathOption, parseQueueOption, parseTimeOption, SET_HELP } from '../options.ts';
+import type { RedisTarget } from '../../core/redis-url.ts';
 import { renderTable } from '../table.ts';
 import { UsageError } from '../usage-error.ts';
 import { chooseJobRunner } from '../job-runner-choice.ts';
@@ -28,6 +29,8 @@ interface OptimizeOptions {
   batch: number;
   seed: number;
   workers?: number;
+  queue?: RedisTarget;
+  queueName?: string;
   from?: number;
   to?: number;
   keepGoing?: boolean;
@@ -68,11 +71,15 @@ export function registerOptimize(program: Command): void {
     .option('--batch <n>', 'points proposed together per fold (results depend on it, not on --workers)', parseIntOption(1, 256), 4)
     .option('--seed <n>', 'the search\'s seed: the same seed gives the same trials and best point', parseIntOption(0, 2 ** 32 - 1), 1)
     .option('--workers <n>', 'worker threads (default: one per core)', parseIntOption(1, 256))
+    .option('--queue <url>', 'run the trials on `clobot worker` processes through this Redis, redis://host:port[/db] (docs/cluster.md)', parseQueueOption)
+    .option('--queue-name <name>', 'the BullMQ queue of --queue (default clobot-backtest)')
     .option('--from <time>', 'optimise on the data from this time on (over backtest.from)', parseTimeOption)
     .option('--to <time>', 'optimise on the data up to this time, not included (over backtest.to)', parseTimeOption)
     .option('--keep-going', 'a strategy that throws does not stop a trial (backtest.keepGoing)')
     .option('--no-progress', 'no progress bar')
     .action(async (configPath: string, opts: OptimizeOptions) => {
+      if (opts.queue !== undefined && opts.workers !== undefined) throw new UsageError('--workers: the threads of trials on this machine; with --queue, each `clobot worker --concurrency` sets its own');
+      if (opts.queueName !== undefined && opts.queue === undefined) throw new UsageError('--queue-name: names the queue of --queue; give --queue too');
       const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const outDir = resolve(opts.out ?? join('backtest', 'optimize', config.name));
@@ -88,8 +95,9 @@ export function registerOptimize(program: Command): void {
       const { optimize } = await import('../../optimize/optimizer.ts');
       const { buildOptimizeSummary } = await import('../../optimize/optimize-summary.ts');
       const { writeOptimizeResults } = await import('../../optimize/write-optimize.ts');
-      const runner = await chooseJobRunner({ workers: opts.workers });
       const total = opts.trials * folds.length;
+      // the queue's figures go to stderr lines (the bar counts trials); the first lines say where they run
+      const runner = await chooseJobRunner({ workers: opts.workers, queue: opts.queue, queueName: opts.queueName, command: 'optimize', noun: 'trials' });
       process.stderr.write(
         `optimize: ${opts.objective} over ${space.params.map((p) => p.name).join(', ')}; ${opts.sampler}, ${opts.trials} trials × ${folds.length} fold(s)` +
           `${opts.walkForward ? ' (walk-forward)' : ' (no walk-forward)'}, seed ${opts.seed}\n`,
