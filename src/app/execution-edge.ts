@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import type { MarketEvent } from '../core/events.ts';
 import type { MetricsCollectorSink } from '../core/metrics.ts';
 import type { AccountSource } from '../engine/ports.ts';
@@ -17,4 +18,6 @@ export interface ExecutionEdge {
   readonly account?: AccountSource;
   /** Live: writes the edge's own counts (fills poller, signer) into the run's metrics when they are read. */
   readonly collect?: (metrics: MetricsCollectorSink) => void;
+  /** Live with the user channel: every message as received, for the run's journal (docs/user-channel.md). */
+  readonly userMessages$?: Observable<{ readonly text: string; readonly tsInit: number }>;
 }

@@ -10,7 +10,8 @@ import { getBalanceAllowance } from '../venue/actions/get-balance-allowance.ts';
 import { getAllPositions } from '../venue/actions/get-positions.ts';
 import { withL2Auth } from '../venue/auth/with-l2-auth.ts';
 import type { ApiCredentials } from '../venue/auth/api-credentials.ts';
-import { LiveExecutionClient } from '../execution/live-execution-client.ts';
+import { LiveExecutionClient, type LiveExecutionOptions } from '../execution/live-execution-client.ts';
+import { userChannelUrl } from '../execution/live/user-channel.ts';
 import { getOrCreateApiKey } from '../venue/actions/get-or-create-api-key.ts';
 import { apiCredentials } from '../venue/auth/api-credentials.ts';
 import { withL1Auth } from '../venue/auth/with-l1-auth.ts';
@@ -61,6 +62,7 @@ export async function liveEdge(
     logger: logger.child({ component: 'execution' }),
     // after a restart, fills are asked for from the newest one stored (minus the poller's margin)
     fills: fillsSinceMs !== undefined ? { sinceMs: fillsSinceMs } : undefined,
+    userChannel: userChannelOf(config, venue),
   });
   try {
     await firstValueFrom(execution.openOrders());
@@ -74,8 +76,16 @@ export async function liveEdge(
     execution,
     close: () => signer.close(),
     account: venueAccount(venue, credentials, account, engine),
-    collect: (m) => collectLiveEdge(m, execution.counters.fillPolls, signer.signingCounters),
+    collect: (m) => collectLiveEdge(m, execution.counters, signer.signingCounters),
+    userMessages$: execution.userMessages$,
   };
+}
+
+/** The user channel's settings of a live run (undefined when it is off): its URL given, or beside the trading routes. */
+function userChannelOf(config: LiveRunConfig, venue: VenueClient): LiveExecutionOptions['userChannel'] {
+  const channel = config.execution.userChannel;
+  if (!channel.enabled) return undefined;
+  return { url: channel.url ?? userChannelUrl(venue.urls.trading), auditPollMs: channel.auditPollMs };
 }
 
 /**

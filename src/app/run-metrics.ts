@@ -1,6 +1,6 @@
 import type { MemoryMetrics, MetricLabels, MetricsCollectorSink } from '../core/metrics.ts';
 import { ENGINE_METRICS, STATUS_429 } from '../engine/engine-metrics.ts';
-import type { FillsPollerCounters } from '../execution/live/fills-poller.ts';
+import type { LiveExecutionCounters } from '../execution/live-execution-client.ts';
 import type { TransportCounters } from '../venue/transport.ts';
 import type { DigestSignerCounters } from '../venue/signing/digest-signer.ts';
 import type { MarketDataSummary } from './market-data-monitor.ts';
@@ -21,6 +21,12 @@ export const RUN_METRICS = {
   fillPollsSkipped: 'clobot_fill_polls_skipped_total',
   fillPollErrors: 'clobot_fill_poll_errors_total',
   fillPollFills: 'clobot_fill_poll_fills_total',
+  /** User channel (docs/user-channel.md): 1 while trusted; subscriptions, drops, fills first learned from it, duplicates dropped. */
+  userChannelUp: 'clobot_user_channel_up',
+  userChannelConnects: 'clobot_user_channel_connects_total',
+  userChannelDrops: 'clobot_user_channel_drops_total',
+  userChannelFills: 'clobot_user_channel_fills_total',
+  userChannelDuplicates: 'clobot_user_channel_duplicates_total',
   /** Signatures by who made them (`by`: caller, helper). */
   signatures: 'clobot_signatures_total',
   signingRounds: 'clobot_signing_helper_rounds_total',
@@ -49,8 +55,17 @@ export function collectTransport(metrics: MemoryMetrics, counters: TransportCoun
   });
 }
 
-/** The live edge's fills poller and order signer. */
-export function collectLiveEdge(m: MetricsCollectorSink, polls: FillsPollerCounters, signing: Readonly<DigestSignerCounters>): void {
+/** The live edge's fills poller, user channel (when on) and order signer. */
+export function collectLiveEdge(m: MetricsCollectorSink, counters: LiveExecutionCounters, signing: Readonly<DigestSignerCounters>): void {
+  const polls = counters.fillPolls;
+  const channel = counters.userChannel;
+  if (channel !== undefined) {
+    m.set(RUN_METRICS.userChannelUp, channel.mode === 'up' ? 1 : 0);
+    m.total(RUN_METRICS.userChannelConnects, channel.connects);
+    m.total(RUN_METRICS.userChannelDrops, channel.drops);
+    m.total(RUN_METRICS.userChannelFills, channel.channelFills);
+    m.total(RUN_METRICS.userChannelDuplicates, channel.duplicates);
+  }
   m.total(RUN_METRICS.fillPolls, polls.polls);
   m.total(RUN_METRICS.fillPollsSkipped, polls.skipped);
   m.total(RUN_METRICS.fillPollErrors, polls.errors);

@@ -195,7 +195,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         ? await liveEdge(config, venue, logger, restore?.fillsSinceMs, () => built.engine)
         : paperEdge(config, clock, tokens);
     const execution = edge.execution;
+    // the user channel's messages, whole, in the journal (off the order path): the run's fills can be audited and replayed from its store
+    const userMessages = store && edge.userMessages$ ? edge.userMessages$.subscribe((m) => store.journalLater({ type: 'userChannel', at: m.tsInit, text: m.text })) : undefined;
     closers.unshift(() => {
+      userMessages?.unsubscribe();
       execution.close();
       edge.close?.();
     });

@@ -395,6 +395,18 @@ export interface ExecutionConfig {
    * a steadier tick-to-trade for one core at 100% (see src/core/busy-poll.ts).
    */
   readonly busyPoll: boolean;
+  /** Live: the venue's user channel as the source of our fills (docs/user-channel.md). */
+  readonly userChannel: UserChannelConfig;
+}
+
+/** The user channel of a live run; polling our trades stays the fallback and fills each gap. */
+export interface UserChannelConfig {
+  /** Default true: the venue (and the sandbox, both profiles) has it; false polls only. */
+  readonly enabled: boolean;
+  /** ws(s) URL of the channel; absent: `<trading URL>/ws/user` with the ws scheme. */
+  readonly url?: string;
+  /** While the channel is trusted, our trades are polled this often all the same, ms; 0 = never. */
+  readonly auditPollMs: number;
 }
 
 /** See src/venue/signing/digest-signer.ts for what helpers and spinning buy and cost. */

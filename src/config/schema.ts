@@ -126,6 +126,20 @@ const url = z.string({ error: 'must be an http(s) URL' }).transform((v, ctx): st
   return text.replace(/\/+$/, '');
 });
 
+/** A WebSocket URL (ws or wss), no query or fragment. */
+const wsUrl = z.string({ error: 'must be a ws(s) URL' }).transform((v, ctx): string => {
+  const text = v.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return fail(ctx, 'must be a ws(s) URL like wss://venue.example/ws/user or ws://127.0.0.1:8080/ws/user');
+  }
+  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') return fail(ctx, 'must use ws or wss');
+  if (parsed.search || parsed.hash) return fail(ctx, 'must not have a query or fragment');
+  return text;
+});
+
 /** Outcome token id: a uint256 as decimal text (quote it in YAML; big numbers are kept as written). */
 const tokenId = z
   .union([z.number(), z.string()], { error: 'must be a token id (decimal digits)' })
@@ -342,6 +356,14 @@ const executionSchema = z.strictObject({
     })
     .prefault({}),
   busyPoll: z.boolean().default(false),
+  // live: our fills and venue cancels from the venue's user channel, polling as fallback (docs/user-channel.md)
+  userChannel: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      url: wsUrl.optional(),
+      auditPollMs: z.union([z.literal(0), ms(1_000)], { error: 'must be 0 (off) or a whole number of milliseconds >= 1000' }).default(30_000),
+    })
+    .prefault({}),
 });
 
 const loggingSchema = z.strictObject({

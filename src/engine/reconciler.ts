@@ -75,6 +75,12 @@ export class Reconciler {
       this.#snapshotWait = undefined;
       return;
     }
+    if (snapshot.gap === true) {
+      // not a refused read: fills may be missing from now on (the user channel dropped) until a complete one
+      this.awaitSnapshot(snapshot.reason);
+      log.warn('our fills may be missing until our trades at the venue are read in full; markets wait for it', { reason: snapshot.reason });
+      return;
+    }
     this.#desk.metrics.inc(ENGINE_METRICS.snapshotsRefused);
     log.warn('a read of our trades at the venue was incomplete; not taken as the whole, read again next poll', { reason: snapshot.reason, waiting: this.#snapshotWait !== undefined });
     if (this.#snapshotWait !== undefined) this.#snapshotWait = `${this.#snapshotWait.replace(/ \(last read: .*\)$/, '')} (last read: ${snapshot.reason})`;
@@ -279,6 +285,18 @@ export class Reconciler {
         }),
       );
     });
+  }
+
+  /**
+   * The venue says (user channel) it cancelled one of our orders. One we hold LIVE or partly
+   * filled, and are not cancelling ourselves, is closed at once (the venue cancelled it: its
+   * dead-man switch, a cleared market); the canceller answers for the ones it asked for, and an
+   * order whose post is unanswered waits for its answer or its lookup.
+   */
+  venueCancelled(state: VenueOrderState): void {
+    const record = this.#desk.tracker.byOrderId(state.orderId);
+    if (record === undefined || (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED')) return;
+    this.#settle(record, state, 'cancelled at the venue (user channel)');
   }
 
   /** Our record takes the venue's view of the order. */

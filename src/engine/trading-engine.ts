@@ -354,6 +354,7 @@ export class TradingEngine {
     this.#submitter.start();
     this.#canceller.start();
     subs.add(execution.fills$.subscribe((fill) => desk.transaction(() => this.#fills.onVenueFill(fill))));
+    if (execution.orderUpdates$) subs.add(execution.orderUpdates$.subscribe((state) => desk.transaction(() => this.#reconciler.venueCancelled(state))));
 
     if (this.#opts.restore) this.#reconciler.reconcileRestored(this.#opts.orphans ?? 'cancel');
     subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => log.error('market data failed', { err: String(err) }) }));

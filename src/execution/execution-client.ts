@@ -16,7 +16,15 @@ import type { TradeStatus, VenueOrderStatus } from '../venue/domain/statuses.ts'
  * incomplete poll's fills are emitted (each is a fact) but its window is not advanced, so the
  * trades of the pages it missed are asked for again; it is never taken as the whole.
  */
-export type FillsSnapshot = { readonly complete: true; readonly at: number } | { readonly complete: false; readonly at: number; readonly reason: string };
+export type FillsSnapshot =
+  | { readonly complete: true; readonly at: number }
+  | {
+      readonly complete: false;
+      readonly at: number;
+      readonly reason: string;
+      /** A gap began (the user channel dropped): fills may be missing until the next complete read, so markets wait for it. */
+      readonly gap?: true;
+    };
 
 export interface ExecutionClient {
   /** Short name for logs and summaries: 'live', 'paper', 'backtest'. */
@@ -57,6 +65,11 @@ export interface ExecutionClient {
    * recovered). Edges whose fills cannot be partial (simulated ones) leave it out.
    */
   readonly fillsSnapshot$?: Observable<FillsSnapshot>;
+  /**
+   * Live with the user channel: orders the venue says it cancelled, as they happen (our own
+   * cancels too, and the venue's: its dead-man switch, a cleared market). Absent elsewhere.
+   */
+  readonly orderUpdates$?: Observable<VenueOrderState>;
   /** Releases timers, sockets and pollers. */
   close(): void;
 }

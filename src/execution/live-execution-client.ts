@@ -24,6 +24,7 @@ import type { OrderSigner, SignedOrder } from '../venue/signing/order-signer.ts'
 import { randomSaltSource, type SaltSource } from '../venue/signing/salt.ts';
 import type { CancelOutcome, ExecutionClient, FillsSnapshot, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
 import { FillsPoller, type FillsPollerCounters } from './live/fills-poller.ts';
+import { UserChannelFills, type ReceivedUserMessage, type UserChannelCounters } from './live/user-channel-fills.ts';
 import { isLivePayload, UNBUILT_PREFIX, type LivePayload } from './live/live-payload.ts';
 
 /** The market rules order building needs, from the newest book or market data. */
@@ -53,6 +54,18 @@ export interface LiveExecutionOptions {
     readonly sinceMs?: number;
     readonly minBudget?: number;
   };
+  /**
+   * The venue's user channel as the source of fills and venue cancels (live/user-channel-fills.ts),
+   * polling kept as its fallback and gap filler; absent: fills are polled only.
+   */
+  readonly userChannel?: {
+    /** `ws://` or `wss://` URL of the channel. */
+    readonly url: string;
+    /** While the channel is trusted, poll our trades this often all the same; 0: never. */
+    readonly auditPollMs: number;
+    /** Condition ids; empty or absent: every market of the account. */
+    readonly markets?: readonly ConditionId[];
+  };
   readonly logger?: VenueLogger;
   /** Default 'live'. */
   readonly kind?: string;
@@ -64,6 +77,8 @@ export interface LiveExecutionCounters {
   /** 429 answers seen by the venue client. */
   readonly http429: number;
   readonly fillPolls: FillsPollerCounters;
+  /** Present when the user channel is on. */
+  readonly userChannel?: UserChannelCounters;
 }
 
 /**
@@ -80,12 +95,16 @@ export class LiveExecutionClient implements ExecutionClient {
   readonly kind: string;
   readonly fills$: Observable<VenueFill>;
   readonly fillsSnapshot$: Observable<FillsSnapshot>;
+  readonly orderUpdates$?: Observable<VenueOrderState>;
+  /** Every user-channel message as received (none when the channel is off), for the run's journal. */
+  readonly userMessages$?: Observable<ReceivedUserMessage>;
   /** The L2-authenticated venue client every call goes through. */
   readonly venue: VenueClient;
   readonly #opts: LiveExecutionOptions;
   readonly #clock: Clock;
   readonly #salts: SaltSource;
   readonly #poller: FillsPoller;
+  readonly #channel: UserChannelFills | undefined;
 
   constructor(options: LiveExecutionOptions) {
     this.#opts = options;
@@ -102,13 +121,38 @@ export class LiveExecutionClient implements ExecutionClient {
       ...options.fills,
       logger: options.logger,
     });
-    this.fills$ = this.#poller.fills$;
-    this.fillsSnapshot$ = this.#poller.snapshots$;
+    const owner = { apiKey: options.credentials.apiKey, makerAddress: options.signer.maker };
+    const channel = options.userChannel;
+    if (channel === undefined) {
+      this.#channel = undefined;
+      this.fills$ = this.#poller.fills$;
+      this.fillsSnapshot$ = this.#poller.snapshots$;
+      return;
+    }
+    this.#channel = new UserChannelFills({
+      poller: this.#poller,
+      owner,
+      clock: this.#clock,
+      socket: { url: channel.url, credentials: options.credentials, markets: channel.markets },
+      pollIntervalMs: options.fills?.pollIntervalMs,
+      auditPollMs: channel.auditPollMs,
+      logger: options.logger,
+    });
+    this.fills$ = this.#channel.fills$;
+    this.fillsSnapshot$ = this.#channel.snapshots$;
+    this.orderUpdates$ = this.#channel.orderUpdates$;
+    this.userMessages$ = this.#channel.messages$;
+  }
+
+  /** The user channel's source (undefined when it is off). */
+  get userChannel(): UserChannelFills | undefined {
+    return this.#channel;
   }
 
   get counters(): LiveExecutionCounters {
     const t = this.venue.transport.counters;
-    return { httpAttempts: t.attempts, http429: t.http429, fillPolls: { ...this.#poller.counters } };
+    const channel = this.#channel === undefined ? {} : { userChannel: { ...this.#channel.counters } };
+    return { httpAttempts: t.attempts, http429: t.http429, fillPolls: { ...this.#poller.counters }, ...channel };
   }
 
   /** 429 answers seen so far (the engine's `http429` option). */
@@ -167,10 +211,11 @@ export class LiveExecutionClient implements ExecutionClient {
   }
 
   flushFills(): Observable<number> {
-    return defer(() => from(this.#poller.flush()));
+    return defer(() => from(this.#channel?.flush() ?? this.#poller.flush()));
   }
 
   close(): void {
+    this.#channel?.close();
     this.#poller.close();
   }
 

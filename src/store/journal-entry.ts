@@ -2,7 +2,7 @@ import type { BasketEvent } from '../core/basket-events.ts';
 import type { LifecycleEvent } from '../core/events.ts';
 import { formatMicros } from '../core/fixed.ts';
 import { describeHealth } from '../engine/health.ts';
-import { JOURNAL_MARKET, JOURNAL_MARKETS, type JournalInput } from './store-types.ts';
+import { JOURNAL_MARKET, JOURNAL_MARKETS, JOURNAL_USER_CHANNEL, type JournalInput } from './store-types.ts';
 
 /** The journal columns of an event: its type label, its time and the strategy it belongs to. */
 export function journalColumns(event: JournalInput): { type: string; at: number; strategyId: string | null } {
@@ -29,6 +29,8 @@ export function journalColumns(event: JournalInput): { type: string; at: number;
       return { type: 'Command', at: event.at, strategyId: 'strategyId' in event.command && event.command.strategyId !== undefined ? event.command.strategyId : null };
     case 'HealthChanged':
       return { type: 'HealthChanged', at: event.at, strategyId: null };
+    case 'userChannel':
+      return { type: JOURNAL_USER_CHANNEL, at: event.at, strategyId: null };
   }
 }
 
@@ -71,6 +73,8 @@ export function describeJournalEvent(event: JournalInput): string {
       return `command ${event.command.type}${event.result.ok ? '' : ' refused'}: ${event.result.message}`;
     case 'HealthChanged':
       return `health ${describeHealth(event.state)}`;
+    case 'userChannel':
+      return describeUserChannel(event.text);
     case 'markets':
       return `markets: ${event.markets.map((m) => m.slug || m.conditionId).join(', ')} (from ${event.source})`;
     case 'market': {
@@ -98,6 +102,20 @@ export function describeJournalEvent(event: JournalInput): string {
       return '';
     }
   }
+}
+
+/** One line for a user-channel message: `trade <id> <status>` or `order <id> <type> <status>`. */
+function describeUserChannel(text: string): string {
+  let m: Record<string, unknown>;
+  try {
+    m = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return 'user channel: unreadable message';
+  }
+  const field = (k: string): string => (typeof m[k] === 'string' ? m[k] : '');
+  if (field('event_type') === 'trade') return `user channel: trade ${field('id')} ${field('status')}`;
+  if (field('event_type') === 'order') return `user channel: order ${field('id')} ${field('type')} ${field('status')}`;
+  return `user channel: ${field('event_type') || 'message'}`;
 }
 
 /** One line for a basket's outcome. */

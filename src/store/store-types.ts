@@ -123,8 +123,25 @@ export interface MarketDataEntry {
   readonly event: MarketEvent;
 }
 
+/**
+ * One message of the venue's user channel as received (live runs with the channel on,
+ * docs/user-channel.md): its text, kept whole so the run's fills and venue cancels can be audited
+ * and replayed from the store (src/execution/live/user-channel-replay.ts). Written off the order
+ * path, like market events.
+ */
+export interface UserChannelNote {
+  readonly type: 'userChannel';
+  /** When we received it (the run's clock). */
+  readonly at: number;
+  /** The message, one JSON object as the venue sent it. */
+  readonly text: string;
+}
+
 /** What the journal keeps: every engine event but order batches (their timings are metrics, not history), and the run's notes. */
-export type JournalInput = JournaledEvent | RunNote | MarketsNote | MarketDataEntry;
+export type JournalInput = JournaledEvent | RunNote | MarketsNote | MarketDataEntry | UserChannelNote;
+
+/** Journal `type` column of user-channel messages. */
+export const JOURNAL_USER_CHANNEL = 'UserChannel';
 
 /** Journal `type` column of market events and of the markets note. */
 export const JOURNAL_MARKET = 'Market';

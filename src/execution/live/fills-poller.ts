@@ -6,7 +6,7 @@ import type { AccountTrade } from '../../venue/domain/account.ts';
 import { FIRST_CURSOR } from '../../venue/decode.ts';
 import type { VenueLogger } from '../../venue/logger.ts';
 import type { FillsSnapshot, VenueFill } from '../execution-client.ts';
-import { fillsOfTrade, type FillOwner } from './trade-fills.ts';
+import { fillsOfTrade, isNews, type FillOwner } from './trade-fills.ts';
 
 export interface FillsPollerOptions {
   /** L2-authenticated client. */
@@ -42,7 +42,8 @@ export interface FillsPollerCounters {
   emitted: number;
 }
 
-interface Poll {
+/** What one poll read: the new fills (or status moves) and whether every page arrived. */
+export interface FillsPoll {
   readonly fills: VenueFill[];
   readonly snapshot: FillsSnapshot;
 }
@@ -78,8 +79,10 @@ export class FillsPoller {
   readonly #opts: FillsPollerOptions;
   readonly #clock: Clock;
   readonly #closed = new Subject<void>();
-  /** Fills found by `flush()`, emitted on `fills$` with the polled ones. */
+  /** Fills found by `flush()`, emitted on `fills$` with the polled ones (and on `flushed$`). */
   readonly #flushed = new Subject<VenueFill>();
+  /** The fills `flush()` found, for a source that drives the polls itself (`poll`, `readOnce`) instead of `fills$`. */
+  readonly flushed$: Observable<VenueFill> = this.#flushed.asObservable();
   readonly #seen = new Map<string, Seen>();
   #newestMs: number | undefined;
   #isClosed = false;
@@ -93,7 +96,7 @@ export class FillsPoller {
       this.#newestMs ??= options.sinceMs ?? this.#clock.now();
       return merge(
         timer(0, every, this.#clock.scheduler).pipe(
-          exhaustMap(() => this.#poll()),
+          exhaustMap(() => this.poll()),
           // the snapshot is told after its fills are out: a subscriber that lifts a gate on it has booked them
           mergeMap(({ fills, snapshot }) => concat(from(fills), defer(() => (this.#snapshots.next(snapshot), EMPTY)))),
         ),
@@ -131,7 +134,23 @@ export class FillsPoller {
     this.#snapshots.complete();
   }
 
-  #poll(): Observable<Poll> {
+  /**
+   * Takes a fill learned elsewhere (the user channel) as seen: true when it is news (not seen, or
+   * a later status), and then a poll will not tell it again at that status; its trade, while not
+   * final, keeps the polled window open back to its match time. With `advance`, its match time
+   * moves the window on: the source vouches that nothing matched before it is missing.
+   */
+  note(fill: VenueFill, matchTimeMs: number | undefined, advance: boolean): boolean {
+    const key = `${fill.tradeId}:${fill.orderId}`;
+    const seen = this.#seen.get(key);
+    if (!isNews(seen?.status, fill.status)) return false;
+    this.#seen.set(key, { status: fill.status, tsEvent: matchTimeMs ?? seen?.tsEvent ?? fill.tsEvent });
+    if (advance && matchTimeMs !== undefined && matchTimeMs > (this.#newestMs ?? 0)) this.#newestMs = matchTimeMs;
+    return true;
+  }
+
+  /** One poll unless the budget reserve says no (then nothing: counted as skipped). */
+  poll(): Observable<FillsPoll> {
     const { client } = this.#opts;
     if (client.budget.remaining('getAccountTrades') < (this.#opts.minBudget ?? 20) || client.budget.waitMs('getAccountTrades') > 0) {
       this.counters.skipped++;
@@ -140,7 +159,12 @@ export class FillsPoller {
     return defer(() => from(this.#pollOnce()));
   }
 
-  async #pollOnce(): Promise<Poll> {
+  /** One poll now, whatever the budget says (a failed page is counted, and the snapshot says so). */
+  readOnce(): Promise<FillsPoll> {
+    return this.#pollOnce();
+  }
+
+  async #pollOnce(): Promise<FillsPoll> {
     const { client } = this.#opts;
     this.counters.polls++;
     const margin = this.#opts.marginMs ?? 10_000;
@@ -170,7 +194,8 @@ export class FillsPoller {
       incomplete = `a page failed: ${err instanceof Error ? err.message : String(err)}`;
       this.#opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'fills poll failed');
     }
-    if (incomplete === undefined) this.#newestMs = read.newestMs;
+    // max: a fill noted meanwhile (the user channel) may have moved the window on
+    if (incomplete === undefined) this.#newestMs = Math.max(read.newestMs, this.#newestMs ?? 0);
     else this.counters.incomplete++;
     this.#prune(forgetBeforeMs);
     this.counters.emitted += fills.length;
@@ -185,7 +210,7 @@ export class FillsPoller {
     for (const fill of fillsOfTrade(trade, this.#opts.owner, tsInit)) {
       const key = `${fill.tradeId}:${fill.orderId}`;
       const seen = this.#seen.get(key);
-      if (seen !== undefined && seen.status === fill.status) continue;
+      if (!isNews(seen?.status, fill.status)) continue;
       this.#seen.set(key, { status: fill.status, tsEvent: trade.matchTime ?? Number.POSITIVE_INFINITY });
       out.push(fill);
     }

@@ -71,6 +71,21 @@ export function fillsOfTrade(trade: AccountTrade, owner: FillOwner, tsInit: numb
   return out;
 }
 
+/** How far a status is along the way to the chain: a fill is told again only at a later step (MINED and RETRYING may follow each other). */
+const STATUS_STEP: Readonly<Record<string, number>> = { MATCHED: 0, MINED: 1, RETRYING: 1, CONFIRMED: 2, FAILED: 2 };
+
+/**
+ * True when a fill at status `next` is news after `seen` (undefined: never seen): a later step,
+ * or the other of MINED/RETRYING. A re-sent or stale status is not (polls, the user channel and
+ * its replay all judge by this).
+ */
+export function isNews(seen: string | undefined, next: string): boolean {
+  if (seen === undefined) return true;
+  const a = STATUS_STEP[seen] ?? 0;
+  const b = STATUS_STEP[next] ?? 0;
+  return b > a || (b === a && b === 1 && seen !== next);
+}
+
 function feeOf(bps: number | undefined, price: number, size: number): number {
   return bps === undefined || !(bps > 0) ? 0 : FeeRate.of(Math.floor(bps)).fee(price, size);
 }

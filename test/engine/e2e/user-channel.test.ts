@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LiveClock } from '../../../src/core/clock.ts';
+import { formatMicros } from '../../../src/core/fixed.ts';
+import type { FillEvent } from '../../../src/core/events.ts';
+import type { LiveExecutionClient } from '../../../src/execution/live-execution-client.ts';
+import { replayUserChannel } from '../../../src/execution/live/user-channel-replay.ts';
+import { RunStore } from '../../../src/store/run-store.ts';
+import { JOURNAL_USER_CHANNEL, type UserChannelNote } from '../../../src/store/store-types.ts';
+import { pickMarket, TestTrader } from '../../sandbox/trading/harness.ts';
+import { startSandbox } from '../../../src/sandbox/server.ts';
+import { privateKeyToAddress } from '../../../src/venue/signing/address.ts';
+import { hexToBytes } from '../../../src/venue/signing/hex.ts';
+import { DEFAULT_MM, startE2E, TEST_PRIVATE_KEY, waitFor, type E2E } from './harness.ts';
+
+/**
+ * Issue 26 point 3, end to end against the sandbox over loopback: a live run with the user
+ * channel on and polling off (no audit polls; only the gap reads) quotes one market; a second
+ * account takes our resting bids one at a time. Each fill is learned from the channel within
+ * 200 ms of the sandbox matching it (the sandbox's match time against the engine's receipt,
+ * counted per fill), and its settlement (MINED, CONFIRMED) comes from the channel too; every
+ * trade message is sent twice (fault wsUserResendRate) and counted once. The sandbox then drops
+ * every user socket: a trade made in the gap is found by the fallback poll or the gap read, the
+ * channel is trusted again after a complete read, and at the end the store holds exactly the
+ * venue's trades of ours, each CONFIRMED; the journal's recorded messages replay to the same.
+ */
+
+const LATENCY_BOUND_MS = 200;
+const TAKE_SIZE = 5;
+
+let run: E2E | undefined;
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+
+describe('e2e: the user channel as the fill source', () => {
+  it('learns each fill within 200 ms of the match, counts re-sends once, and its store equals the venue after a forced disconnect', async () => {
+    const sandboxOptions = { port: 0, seed: 4, markets: 200, events: 40, flow: { enabled: false }, faults: { settlementMinedMs: 300, settlementConfirmedMs: 300, wsUserResendRate: 1 } };
+    // the market, chosen in the same world before the run: a spread wide enough that our improved bid stands alone at its price
+    const probe = await startSandbox(sandboxOptions);
+    const conditionId = pickMarket(probe, { minSpreadTicks: 3 }).conditionId;
+    await probe.close();
+    run = await startE2E({
+      sandbox: sandboxOptions,
+      strategies: [{ ...DEFAULT_MM, markets: { conditionIds: [conditionId] } }],
+      config: {
+        execution: { userChannel: { enabled: true, auditPollMs: 0 } },
+        store: { path: 'state.sqlite' },
+      },
+    });
+    const e = run;
+    const market = e.sandbox.world.marketByConditionId(conditionId)!;
+    const execution = e.session.execution as LiveExecutionClient;
+    const channel = () => execution.counters.userChannel!;
+    const taker = await new TestTrader(e.sandbox.url, 'interface', new LiveClock(), 0x77).login();
+
+    // the sandbox's match instant of each trade (its clock is the machine's, as the run's is)
+    const matchedAt = new Map<string, number>();
+    e.sandbox.engine.onEvent((event) => {
+      if (event.type === 'TradeExecuted') matchedAt.set(event.trade.id, event.ts);
+    });
+    const fills = (): FillEvent[] => e.events.flatMap((ev) => (ev.type === 'fill' ? [ev.fill] : []));
+    await waitFor('the channel to be trusted', () => channel().mode === 'up', 30_000);
+    const apiKey = await waitFor('our first order at the venue', async () => (await e.adminOrders())[0]?.apiKey);
+    // the reads so far: the start's and the gap read after the subscription; none while the channel is trusted
+    const readsAtStart = execution.counters.fillPolls.polls;
+
+    /** Takes TAKE_SIZE of one of our resting bids (buying the other token at the complement); returns the trade id. */
+    async function takeOne(): Promise<string> {
+      const ours = await waitFor('a bid of ours resting with room', () =>
+        e.sandbox.engine.openOrders({ owner: apiKey, conditionId }).find((o) => o.side === 'BUY' && o.status === 'LIVE' && o.openSize >= TAKE_SIZE * 1_000_000),
+      );
+      const other = market.tokens[0].tokenId === ours.tokenId ? 1 : 0;
+      const before = matchedAt.size;
+      const answer = await taker.post({ market, outcome: other, side: 'BUY', price: (1_000_000 - ours.price) / 1_000_000, size: TAKE_SIZE, orderType: 'FAK' });
+      expect(answer.body[0]).toMatchObject({ success: true, status: 'matched' });
+      expect(matchedAt.size).toBe(before + 1);
+      return [...matchedAt.keys()].at(-1)!;
+    }
+    const learnedIn = (tradeId: string): number => {
+      const fill = fills().find((f) => f.tradeId === tradeId)!;
+      return fill.tsInit - matchedAt.get(tradeId)!;
+    };
+
+    // 1. channel up, polling off: each fill learned from the channel within the bound
+    const early: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const tradeId = await takeOne();
+      await waitFor(`the fill of trade ${tradeId}`, () => fills().some((f) => f.tradeId === tradeId), 10_000, 10);
+      early.push(tradeId);
+    }
+    expect(execution.counters.fillPolls.polls).toBe(readsAtStart);
+    expect(early.filter((id) => learnedIn(id) <= LATENCY_BOUND_MS)).toEqual(early);
+    expect(channel().channelFills).toBeGreaterThanOrEqual(early.length);
+
+    // 2. forced disconnect: a trade in the gap is found by polling; the channel is trusted again after a complete read
+    const dropped = await e.admin<{ dropped: number }>('/admin/ws/user/drop', {});
+    expect(dropped.dropped).toBe(1);
+    const gapTrade = await takeOne();
+    await waitFor('the gap trade to be found', () => fills().some((f) => f.tradeId === gapTrade), 20_000, 10);
+    await waitFor('the channel trusted again', () => channel().connects === 2 && channel().mode === 'up', 30_000);
+    expect(channel().drops).toBe(1);
+
+    const late: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const tradeId = await takeOne();
+      await waitFor(`the fill of trade ${tradeId}`, () => fills().some((f) => f.tradeId === tradeId), 10_000, 10);
+      late.push(tradeId);
+    }
+    expect(late.filter((id) => learnedIn(id) <= LATENCY_BOUND_MS)).toEqual(late);
+
+    // settlement from the channel: every fill CONFIRMED; every trade message came twice and counted once
+    const total = early.length + 1 + late.length;
+    await waitFor('every fill confirmed', () => e.summary().fillsBySettlement.confirmed === total, 30_000);
+    expect(channel().duplicates).toBeGreaterThanOrEqual(total);
+    expect(fills()).toHaveLength(total);
+    await e.stop();
+
+    // the store equals the venue: our trades (by trade and order id, price, size), each CONFIRMED
+    const venue = e.sandbox.engine
+      .trades({ owner: apiKey })
+      .flatMap((t) => t.makerOrders.filter((m) => m.owner === apiKey).map((m) => ({ tradeId: t.id, orderId: m.orderId, price: formatMicros(m.price), size: formatMicros(m.matchedAmount), confirmed: e.sandbox.engine.tradeStatus(t) === 'CONFIRMED' })));
+    const store = RunStore.open(join(e.dir, 'state.sqlite'));
+    try {
+      const stored = store.load().fills.map((f) => ({ tradeId: f.tradeId, orderId: f.orderId, price: formatMicros(f.price), size: formatMicros(f.size), confirmed: f.confirmed }));
+      const byId = (a: { tradeId: string }, b: { tradeId: string }) => a.tradeId.localeCompare(b.tradeId);
+      expect(stored.sort(byId)).toEqual(venue.sort(byId));
+      expect(venue).toHaveLength(total);
+      expect(venue.every((v) => v.confirmed)).toBe(true);
+
+      // recorded: the journal holds every channel message; replayed, they give each channel-learned trade once per status, CONFIRMED last
+      const notes = [...store.journalEvents()].filter((r) => r.type === JOURNAL_USER_CHANNEL).map((r) => r.event as UserChannelNote);
+      const replay = replayUserChannel(notes, { apiKey, makerAddress: privateKeyToAddress(hexToBytes(TEST_PRIVATE_KEY, 32) as Uint8Array) });
+      const replayed = (id: string) => [...replay.finalStatus].find(([key]) => key.startsWith(`${id}:`))?.[1];
+      // the early trades' later statuses may have come while the socket was down (then polled, not recorded)
+      for (const id of early) expect(replayed(id)).toBeDefined();
+      for (const id of late) expect(replayed(id)).toBe('CONFIRMED');
+      expect(replay.fills.map((f) => f.tradeId).filter((id, i, all) => all.indexOf(id) === i).every((id) => venue.some((v) => v.tradeId === id))).toBe(true);
+      expect(replay.duplicates).toBeGreaterThanOrEqual(early.length + late.length);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});
