@@ -366,7 +366,11 @@ export class TradingEngine {
           if (health === 'lost') this.#reconciler.heartbeatLost();
           if (previous === 'lost' && health === 'healthy') {
             this.#reconciler.sync('heartbeat recovered');
-            if (execution.fillsSnapshot$) this.#reconciler.awaitSnapshot('the heartbeat recovered');
+            if (execution.fillsSnapshot$) {
+              this.#reconciler.awaitSnapshot('the heartbeat recovered');
+              // a read now (an edge fed by the user channel polls only when asked): the markets open when it is complete
+              if (execution.flushFills) subs.add(execution.flushFills().subscribe({ error: (err: unknown) => log.warn('reading our trades after the heartbeat recovered failed', { err: String(err) }) }));
+            }
           }
           if (health !== previous) log.info('heartbeat', { health });
           previous = health;
