@@ -35,7 +35,8 @@ describe('e2e: cash with balance readings between a fill and its delivery', () =
       sandbox: { flow: { enabled: true, intensity: 8 } },
       strategies: [DEFAULT_MM],
       config: {
-        execution: { accountSyncMs: SYNC_MS },
+        // fills by polling only: the held /data/trades answers are what delivers them late
+        execution: { accountSyncMs: SYNC_MS, userChannel: { enabled: false } },
         store: { path: 'state.sqlite' },
       },
     });
