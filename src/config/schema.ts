@@ -356,10 +356,11 @@ const executionSchema = z.strictObject({
     })
     .prefault({}),
   busyPoll: z.boolean().default(false),
-  // live: our fills and venue cancels from the venue's user channel, polling as fallback (docs/user-channel.md)
+  // live: our fills and venue cancels from the venue's user channel, polling as fallback (docs/user-channel.md);
+  // opt-in until its interplay with game-start clears, resolutions and the reward estimate is settled
   userChannel: z
     .strictObject({
-      enabled: z.boolean().default(true),
+      enabled: z.boolean().default(false),
       url: wsUrl.optional(),
       auditPollMs: z.union([z.literal(0), ms(1_000)], { error: 'must be 0 (off) or a whole number of milliseconds >= 1000' }).default(30_000),
     })
