@@ -27,6 +27,8 @@ describe('sandbox rewards, profile polymarket, no flow', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ seed: 11, markets: 60, profile: 'polymarket', flow: { enabled: false }, startingBalance: 100_000, rewards: { sampleMs: SAMPLE_MS } });
+    // the sampler's own timer samples at every wall-clock minute: stopped, so only this test's samples count
+    sb.context.rewards!.stop();
     venue = createVenueClient({ baseUrl: sb.url, profile: 'polymarket', retries: 0 });
     // a reward market whose book has a tight enough spread to quote at its best prices inside the band
     let best: { bid: number; ask: number } | undefined;
