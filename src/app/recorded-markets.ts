@@ -161,6 +161,7 @@ export function trackedTokens(markets: readonly RecordedMarket[], events: readon
         rewards: m.rewards === undefined ? undefined : { dailyRate: m.rewards.dailyRate, minSize: micros(m.rewards.minSize, `markets[${m.conditionId}].rewards.minSize`), maxSpreadCents: m.rewards.maxSpreadCents },
         ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
         ...(m.gameStartTime !== undefined ? { gameStartTime: m.gameStartTime } : {}),
+        ...(m.endDate !== undefined ? { endDate: m.endDate } : {}),
       },
       undefined,
       eventOf.get(m.conditionId.toLowerCase()),

@@ -60,6 +60,8 @@ export interface ListedMarket {
   readonly secondsDelay?: number;
   /** A sports market's game start, epoch ms (the venue's `game_start_time`): its book is cleared then; absent: none. */
   readonly gameStartTime?: number;
+  /** When the market ends, epoch ms (the venue's `end_date_iso`): it stops trading and resolves about then; absent: none listed. */
+  readonly endDate?: number;
   readonly tokens: readonly { readonly tokenId: string; readonly outcome: string }[];
   /** The market's liquidity rewards when it pays some (docs/rewards.md); `minSize` a decimal string. */
   readonly rewards?: { readonly dailyRate: number; readonly minSize: string; readonly maxSpreadCents: number };

@@ -90,6 +90,12 @@ export interface MarketRules {
    * Absent: not a game.
    */
   readonly gameStartTime?: number;
+  /**
+   * When the market ends, epoch ms (the venue's `end_date_iso`; `endDate` in the market listing):
+   * it stops trading and resolves about then (a resolution can come late, rarely early). Absent:
+   * the venue lists none.
+   */
+  readonly endDate?: number;
 }
 
 /**

@@ -124,6 +124,7 @@ export function tokensOf(markets: readonly TradingMarket[], only?: ReadonlySet<T
         rewards: rewardRulesOfMarket(market),
         ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
         ...(market.gameStartTime !== undefined ? { gameStartTime: market.gameStartTime } : {}),
+        ...(market.endDate !== undefined ? { endDate: market.endDate } : {}),
       },
       keep,
       eventOf.get(market.conditionId.toLowerCase()),

@@ -36,6 +36,8 @@ export interface ScriptedMarketOptions {
   readonly event?: string | ScriptedEventOptions;
   /** The market's matching delay, seconds (the venue's `seconds_delay`): marketable orders wait this long; default none. */
   readonly secondsDelay?: number;
+  /** When the market ends, epoch ms on the script's clock (`MarketSnapshot.rules.endDate`); default none. */
+  readonly endDate?: number;
 }
 
 /** An event of the script (`market({ event })`). */
@@ -109,6 +111,10 @@ export class ScriptedBooks {
     if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) {
       throw new TestingError(`scriptedBooks: market '${slug}' secondsDelay must be a number of seconds >= 0, was ${String(delay)}`);
     }
+    const endDate = options.endDate;
+    if (endDate !== undefined && (typeof endDate !== 'number' || !Number.isSafeInteger(endDate) || endDate < 0)) {
+      throw new TestingError(`scriptedBooks: market '${slug}' endDate must be epoch milliseconds (an integer >= 0), was ${String(endDate)}`);
+    }
     const event = options.event === undefined ? undefined : this.#event(options.event, slug);
     event?.markets.push(conditionId);
     const negRisk = options.negRisk ?? event?.negRisk ?? false;
@@ -128,6 +134,7 @@ export class ScriptedBooks {
       makerBaseFeeBps: options.makerFeeBps ?? 0,
       takerBaseFeeBps: options.takerFeeBps ?? 0,
       ...(delay !== undefined && delay > 0 ? { secondsDelay: delay } : {}),
+      ...(endDate !== undefined ? { endDate } : {}),
       tokens: [
         { tokenId: yes, outcome: first },
         { tokenId: no, outcome: second },

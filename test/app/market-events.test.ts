@@ -28,15 +28,18 @@ let dir: string;
 /** The seed-1 world's neg-risk event of 9 sports markets (each with a 3 s delay). */
 let eventSlug: string;
 let eventMarkets: string[];
+/** Each of its markets' end date as the venue's market listing (`endDate`) gives it, epoch ms. */
+let endDates: Map<string, number>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 1, markets: 12, events: 4, flow: { enabled: true, intensity: 4 } });
   dir = mkdtempSync(join(tmpdir(), 'clobot-market-events-'));
-  const events = (await (await fetch(`${sandbox.url}/events?limit=50`)).json()) as { slug: string; markets: { conditionId: string }[]; negRiskAugmented?: boolean; enableNegRisk?: boolean }[];
+  const events = (await (await fetch(`${sandbox.url}/events?limit=50`)).json()) as { slug: string; markets: { conditionId: string; endDate: string }[]; negRiskAugmented?: boolean; enableNegRisk?: boolean }[];
   const negRisk = events.find((e) => e.enableNegRisk === true && e.markets.length > 2);
   if (negRisk === undefined) throw new Error('the seed-1 sandbox has no neg-risk event');
   eventSlug = negRisk.slug;
   eventMarkets = negRisk.markets.map((m) => m.conditionId);
+  endDates = new Map(negRisk.markets.map((m) => [m.conditionId, Date.parse(m.endDate)]));
 });
 
 afterAll(async () => {
@@ -84,7 +87,9 @@ describe('events from the venue', () => {
     const event = seen.events[0]!;
     expect(event).toMatchObject({ slug: eventSlug, negRisk: true, augmented: false, marketConditionIds: eventMarkets });
     expect(seen.eventTokens.get(event.id)).toHaveLength(eventMarkets.length * 2);
-    for (const m of seen.markets.values()) expect(m).toEqual({ event, secondsDelay: 3 });
+    // each market's end date: the trading listing's end_date_iso, the same instant as the market listing's endDate
+    for (const m of seen.markets.values()) expect(m).toEqual({ event, secondsDelay: 3, endDate: endDates.get(m.conditionId), conditionId: m.conditionId });
+    expect([...seen.markets.values()].every((m) => Number.isSafeInteger(m.endDate))).toBe(true);
     // the paper venue held the marketable order for the market's 3 s before it met the book
     expect(seen.filledAt! - seen.sentAt!).toBeGreaterThanOrEqual(3_000);
 
@@ -92,9 +97,10 @@ describe('events from the venue', () => {
     const data = await openBacktestData(out);
     expect(data.header.events).toEqual([event]);
     expect(data.header.markets.every((m) => m.secondsDelay === 3)).toBe(true);
+    expect(data.header.markets.map((m) => m.endDate)).toEqual(data.header.markets.map((m) => endDates.get(m.conditionId)));
     await runBacktest({ config: { ...config, mode: 'backtest' } as never, data, overrides: [{ strategyId: 'watch', path: ['tag'], value: 'replay' }] });
     const replay = eventSightings('replay');
     expect(replay.events).toEqual([event]);
-    expect([...replay.markets.values()].every((m) => m.secondsDelay === 3 && m.event?.id === event.id)).toBe(true);
+    expect([...replay.markets.values()].every((m) => m.secondsDelay === 3 && m.event?.id === event.id && m.endDate === endDates.get(m.conditionId))).toBe(true);
   });
 });

@@ -55,6 +55,9 @@ describe('clobot markets', () => {
       expect(row.tokens.length).toBeGreaterThanOrEqual(2);
       // each market's event and matching delay, as the venue's metadata gives them
       expect(row.secondsDelay).toBe(market.secondsDelay);
+      // its end date: the venue's end_date_iso, as ISO 8601
+      expect(market.endDate).toBeDefined();
+      expect(row.endDate).toBe(new Date(market.endDate!).toISOString());
       expect(row.event).not.toBeNull();
       expect(row.event!.marketConditionIds).toContain(market.conditionId);
       expect(row.event).toMatchObject({ negRisk: market.negRisk, augmented: false });

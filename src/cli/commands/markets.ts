@@ -35,6 +35,8 @@ export interface MarketRow {
   readonly acceptingOrders: boolean;
   /** The market's matching delay, seconds (the venue's `seconds_delay`; 0: none). */
   readonly secondsDelay: number;
+  /** When the market ends (the venue's `end_date_iso`), ISO 8601 UTC; null when the venue lists none. */
+  readonly endDate: string | null;
   /** The market's event (id, slug, title, neg-risk and augmented flags, its markets); null when the venue names none. */
   readonly event: EventInfo | null;
   readonly tokens: readonly { readonly outcome: string; readonly tokenId: string; readonly bestBid: string | null; readonly bestAsk: string | null }[];
@@ -44,7 +46,7 @@ export interface MarketRow {
  * `clobot markets`: walks the venue's market list (`GET /markets`, cursor pages), keeps the
  * markets whose question or slug contains `--search`, and shows each outcome with its token id
  * (what `clobot book` and a config's `tokenIds` take), the market's tick and the outcome's best
- * bid/ask (`POST /books`); `--json` adds each market's matching delay and its event (read from the
+ * bid/ask (`POST /books`); `--json` adds each market's matching delay, its end date and its event (read from the
  * venue's metadata, one lookup per market and per event). `--rewards` lists the markets that pay
  * liquidity rewards instead, ranked by what a two-sided quote of `--quote` USDC would earn a day
  * against the depth already in the band (markets-rewards.ts, docs/rewards.md).
@@ -98,6 +100,7 @@ export function registerMarkets(program: Command): void {
           negRisk: m.negRisk,
           acceptingOrders: m.acceptingOrders,
           secondsDelay: m.secondsDelay,
+          endDate: m.endDate === undefined ? null : new Date(m.endDate).toISOString(),
           event: eventOf.get(m.conditionId.toLowerCase()) ?? null,
           tokens: m.tokens.map((t) => {
             const book = byToken.get(t.tokenId);

@@ -91,6 +91,7 @@ export function recordedMarketOf(market: TradingMarket): RecordedMarket {
     takerBaseFeeBps: market.takerBaseFeeBps,
     ...(market.secondsDelay > 0 ? { secondsDelay: market.secondsDelay } : {}),
     ...(market.gameStartTime !== undefined ? { gameStartTime: market.gameStartTime } : {}),
+    ...(market.endDate !== undefined ? { endDate: market.endDate } : {}),
     tokens: market.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(market.rewards !== undefined ? { rewards: { dailyRate: market.rewards.dailyRate, minSize: formatMicros(market.rewards.minSize), maxSpreadCents: market.rewards.maxSpreadCents } } : {}),
   };

@@ -272,6 +272,8 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
   if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) throw new DecodeError(`${p}.secondsDelay`, 'a non-negative number of seconds', delay);
   const gameStart = mo['gameStartTime'];
   if (gameStart !== undefined && (typeof gameStart !== 'number' || !Number.isSafeInteger(gameStart) || gameStart < 0)) throw new DecodeError(`${p}.gameStartTime`, 'epoch milliseconds', gameStart);
+  const endDate = mo['endDate'];
+  if (endDate !== undefined && (typeof endDate !== 'number' || !Number.isSafeInteger(endDate) || endDate < 0)) throw new DecodeError(`${p}.endDate`, 'epoch milliseconds', endDate);
   const tokensValue = mo['tokens'];
   if (!Array.isArray(tokensValue) || tokensValue.length === 0) throw new DecodeError(`${p}.tokens`, 'a non-empty array of {tokenId, outcome}', tokensValue);
   const seen = new Set<string>();
@@ -295,6 +297,7 @@ export function decodeRecordedMarket(value: unknown, p: string, known: ReadonlyM
     takerBaseFeeBps: fee('takerBaseFeeBps'),
     ...(delay !== undefined ? { secondsDelay: delay } : {}),
     ...(gameStart !== undefined ? { gameStartTime: gameStart } : {}),
+    ...(endDate !== undefined ? { endDate } : {}),
     tokens,
     ...(mo['rewards'] !== undefined ? { rewards: recordedRewards(mo['rewards'], `${p}.rewards`) } : {}),
   };

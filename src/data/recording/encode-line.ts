@@ -80,6 +80,7 @@ export function encodeMarket(m: RecordedMarket): string {
     takerBaseFeeBps: m.takerBaseFeeBps,
     ...(m.secondsDelay !== undefined && m.secondsDelay > 0 ? { secondsDelay: m.secondsDelay } : {}),
     ...(m.gameStartTime !== undefined ? { gameStartTime: m.gameStartTime } : {}),
+    ...(m.endDate !== undefined ? { endDate: m.endDate } : {}),
     tokens: m.tokens.map((t) => ({ tokenId: t.tokenId, outcome: t.outcome })),
     ...(m.rewards !== undefined ? { rewards: { dailyRate: m.rewards.dailyRate, minSize: m.rewards.minSize, maxSpreadCents: m.rewards.maxSpreadCents } } : {}),
   });

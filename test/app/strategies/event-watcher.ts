@@ -10,8 +10,8 @@ import type { EventInfo } from '../../../src/core/types.ts';
 const Params = z.object({ tag: z.string(), take: z.boolean().default(false) }).strict();
 
 export interface EventSightings {
-  /** Each token's event as its snapshot named it, and its matching delay. */
-  readonly markets: Map<string, { event: EventInfo | undefined; secondsDelay: number | undefined }>;
+  /** Each token's event as its snapshot named it, its matching delay and its end date. */
+  readonly markets: Map<string, { event: EventInfo | undefined; secondsDelay: number | undefined; endDate: number | undefined; conditionId: string }>;
   /** `ctx.events()` at the first book, and `ctx.event(id)`'s tokens for each. */
   events: readonly EventInfo[];
   eventTokens: Map<string, readonly string[]>;
@@ -35,7 +35,7 @@ export default defineStrategy({
   params: Params,
   onBook({ ctx, market, book }) {
     const seen = eventSightings(ctx.params.tag);
-    seen.markets.set(market.tokenId, { event: market.event, secondsDelay: market.rules.secondsDelay });
+    seen.markets.set(market.tokenId, { event: market.event, secondsDelay: market.rules.secondsDelay, endDate: market.rules.endDate, conditionId: market.conditionId });
     if (seen.events.length === 0) {
       seen.events = ctx.events();
       for (const e of seen.events) seen.eventTokens.set(e.id, ctx.event(e.id)?.markets.map((m) => m.tokenId) ?? []);

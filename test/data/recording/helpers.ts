@@ -108,6 +108,7 @@ export function fixtureEvents(): { header: RecordingHeader; events: MarketEvent[
     takerBaseFeeBps: 20,
     secondsDelay: 3,
     gameStartTime: 1_785_000_100_000,
+    endDate: 1_785_086_400_000,
     tokens: [
       { tokenId: '3001', outcome: 'Yes' },
       { tokenId: '3002', outcome: 'No' },
