@@ -42,6 +42,7 @@ export async function openVenue(
       profile: e.profile,
       flow: e.flow,
       episodes: e.episodes,
+      nearEnd: e.nearEnd,
       resolution: e.resolution,
       logger: logger.child({ component: 'sandbox' }),
     });

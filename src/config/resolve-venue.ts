@@ -45,8 +45,8 @@ export function resolveVenue(section: VenueSection | undefined, mode: Mode, venu
     if (embedded.events > embedded.markets) {
       issues.push({ path: ['venue', 'embedded', 'events'], message: `must be <= venue.embedded.markets (${embedded.markets})`, showValue: true });
     }
-    const { seed, markets, events, flow, episodes, resolution, host, port } = embedded;
-    return { venue: { kind: 'embedded', ...common, embedded: { seed, markets, events, flow, episodes, resolution, profile, host, port } }, issues };
+    const { seed, markets, events, flow, episodes, nearEnd, resolution, host, port } = embedded;
+    return { venue: { kind: 'embedded', ...common, embedded: { seed, markets, events, flow, episodes, nearEnd, resolution, profile, host, port } }, issues };
   }
 
   if (!anyUrl) {

@@ -178,6 +178,8 @@ export interface EmbeddedSandboxConfig {
   readonly flow: { readonly enabled: boolean; readonly intensity: number };
   /** Neg-risk episodes (src/sandbox/README.md): per event per hour, and the share with one outcome's depth withdrawn. */
   readonly episodes: { readonly ratePerHour: number; readonly withdrawLegShare: number };
+  /** Near-end episodes (src/sandbox/README.md): per hour, planned within `withinMs` of start, the share whose favourite collapses. */
+  readonly nearEnd: { readonly ratePerHour: number; readonly withinMs: number; readonly breakdownShare: number };
   /** Markets that close and resolve during the run: the first `markets` open ones, end dates within `withinMs`, resolved `resolveAfterMs` after closing. */
   readonly resolution: { readonly markets: number; readonly withinMs: number; readonly resolveAfterMs: number };
   /** The wire profile the sandbox speaks; always equal to `venue.profile`. */

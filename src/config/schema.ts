@@ -178,6 +178,14 @@ const embeddedSchema = z.strictObject({
       withdrawLegShare: z.number().min(0).max(1).default(0),
     })
     .prefault({}),
+  /** Near-end episodes: markets nearing their end date while a favourite drifts toward certainty, then resolving (src/sandbox/README.md); default none. */
+  nearEnd: z
+    .strictObject({
+      ratePerHour: z.number().min(0).max(3600).default(0),
+      withinMs: ms(1).default(3_600_000),
+      breakdownShare: z.number().min(0).max(1).default(0.15),
+    })
+    .prefault({}),
   profile: z.enum(VENUE_PROFILES).optional(),
   /** Markets that close at their end date and resolve during the run (the first N open ones, seeded times and winners). */
   resolution: z

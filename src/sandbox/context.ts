@@ -14,6 +14,7 @@ import type { SandboxActivity } from './trading/sandbox-activity.ts';
 import type { SandboxEngine } from './trading/sandbox-engine.ts';
 import type { World } from './world/world.ts';
 import type { RewardSampler } from './rewards/reward-sampler.ts';
+import type { MarketResolutions } from './world/market-resolution.ts';
 
 /** Settings of the trading routes, fixed when the sandbox is built. */
 export interface TradingSettings {
@@ -65,6 +66,8 @@ export interface SandboxContext {
    * carries the profile's API-key header goes here; every other one is served as analytics.
    */
   accountTrades?: (request: FastifyRequest) => unknown;
+  /** Markets closing at their end date and resolving (world/market-resolution.ts; routes/admin-markets.ts runs it). */
+  readonly resolutions: MarketResolutions;
   /** The liquidity rewards it pays (docs/rewards.md); undefined when turned off. */
   readonly rewards?: RewardSampler | undefined;
 }

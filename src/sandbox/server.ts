@@ -40,6 +40,7 @@ import { installSyntheticFlow, type SandboxFlowOptions } from './flow/install-fl
 import { installEpisodes } from './flow/install-episodes.ts';
 import type { LeaderWalletOptions } from './flow/leader-wallets.ts';
 import type { NegRiskEpisodeOptions } from './flow/neg-risk-episodes.ts';
+import { checkNearEndOptions, type NearEndEpisodeOptions } from './flow/near-end-episodes.ts';
 import { installMarketChannel, type SandboxWsOptions } from './ws/install-market-channel.ts';
 import { installUserChannel } from './ws/install-user-channel.ts';
 import { PAGE_SIZE } from './cursor.ts';
@@ -47,7 +48,7 @@ import { installMarketResolution } from './routes/admin-markets.ts';
 import { installVenueChanges } from './routes/admin-venue-changes.ts';
 import { checkFeeChangeOptions, type FeeChangeOptions } from './world/fee-changes.ts';
 import { checkGameStartOptions, type GameStartOptions } from './world/game-starts.ts';
-import { checkResolutionOptions, type ResolutionOptions } from './world/market-resolution.ts';
+import { checkResolutionOptions, MarketResolutions, type ResolutionOptions } from './world/market-resolution.ts';
 import { RewardSampler, type SandboxRewardOptions } from './rewards/reward-sampler.ts';
 import { registerOrderScoringRoute, registerRewardAdminRoute } from './routes/rewards.ts';
 import { installMarketCreation } from './world/install-market-creation.ts';
@@ -112,6 +113,8 @@ export interface SandboxOptions {
   readonly episodes?: NegRiskEpisodeOptions;
   /** Leader wallets: synthetic traders whose trades come before price moves (flow/leader-wallets.ts; default none start by themselves). */
   readonly leaders?: LeaderWalletOptions;
+  /** Near-end episodes: markets nearing their end date while a favourite drifts toward certainty, then resolving (flow/near-end-episodes.ts; default none). */
+  readonly nearEnd?: NearEndEpisodeOptions;
   /** Markets that close at their end date and resolve during the run (seeded; default none). */
   readonly resolution?: ResolutionOptions;
   /** Markets created while the sandbox runs (`everyMs`), besides `POST /admin/markets/create`. */
@@ -238,6 +241,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     heartbeats,
     activity: new SandboxActivity(world, engine, sandboxHistory().activity),
     rewards: options.rewards?.enabled === false ? undefined : new RewardSampler(world, engine, clock, options.rewards),
+    resolutions: new MarketResolutions(world, engine),
   };
   ctx.accountTrades = accountTradesHandler(ctx);
   // typed as Fastify's logger, so the instance is the plain FastifyInstance, not one generic over pino
@@ -414,6 +418,7 @@ function checkOptions(o: SandboxOptions): void {
     throw new ConfigError('sandbox.adminToken: must be 16 to 256 visible ASCII characters without spaces');
   }
   if (o.resolution !== undefined) checkResolutionOptions(o.resolution);
+  if (o.nearEnd !== undefined) checkNearEndOptions(o.nearEnd);
   if (o.newMarkets !== undefined) checkNewMarketOptions(o.newMarkets);
   if (o.feeChange !== undefined) checkFeeChangeOptions(o.feeChange);
   if (o.gameStarts !== undefined) checkGameStartOptions(o.gameStarts);

@@ -30,6 +30,9 @@ interface SandboxFlags {
   rewardSampleMs: number;
   negRiskEpisodes: number;
   leaderEpisodes: number;
+  nearEndEpisodes: number;
+  nearEndWithinMs: number;
+  nearEndBreakdownShare: number;
   withdrawLegShare: number;
   resolveMarkets: number;
   resolveWithinMs: number;
@@ -84,6 +87,9 @@ export function registerSandbox(program: Command): void {
     .option('--neg-risk-episodes <n>', 'episodes per neg-risk event per hour in which its outcome prices sum off 1 (seeded; 0: only POST /admin/episodes)', parseRate, 2)
     .option('--leader-episodes <n>', 'leader wallet episodes per hour: a leader buys, the price moves its way seconds later, it sells (seeded; 0: only POST /admin/leaders; GET /admin/leaders lists the wallets)', parseRate, 20)
     .option('--withdraw-leg-share <x>', "share of episodes whose one outcome's depth is withdrawn at the first client order (forces partial baskets), 0..1 (seeded)", parseShare, 0)
+    .option('--near-end-episodes <n>', 'near-end episodes per hour: a market nears its end date while its favourite drifts toward certainty, then closes and resolves; some favourites collapse (seeded, planned at start within --near-end-within-ms; 0: only POST /admin/near-end)', parseRate, 0)
+    .option('--near-end-within-ms <n>', 'the near-end episodes\' end dates fall within this long after start, ms', parseIntOption(1, 2_592_000_000), 3_600_000)
+    .option('--near-end-breakdown-share <x>', 'share of near-end episodes whose favourite collapses before the end and loses, 0..1 (seeded)', parseShare, 0.15)
     .option('--resolve-markets <n>', 'the first n open markets reach their end date during the run: closed (open orders cancelled), then resolved (seeded winner)', parseIntOption(0, 10_000), 0)
     .option('--fee-change-after-ms <n>', 'the venue changes the taker fee (GET /fee-rate) of its markets this long after start, ms (with --fee-change-bps; POST /admin/fee-rate changes one at any time)', parseIntOption(0, 2_592_000_000))
     .option('--fee-change-bps <n>', 'the new taker fee of that change, basis points', parseIntOption(0, 10_000))
@@ -156,6 +162,7 @@ export function registerSandbox(program: Command): void {
         rewards: { sampleMs: flags.rewardSampleMs },
         episodes: { ratePerHour: flags.negRiskEpisodes, withdrawLegShare: flags.withdrawLegShare },
         leaders: { ratePerHour: flags.leaderEpisodes },
+        nearEnd: { ratePerHour: flags.nearEndEpisodes, withinMs: flags.nearEndWithinMs, breakdownShare: flags.nearEndBreakdownShare },
         resolution: { markets: flags.resolveMarkets, withinMs: flags.resolveWithinMs, resolveAfterMs: flags.resolveAfterMs },
         newMarkets: { everyMs: flags.newMarketsEvery },
         feeChange: {

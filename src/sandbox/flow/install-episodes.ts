@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, SandboxHttpError } from '../http-error.ts';
 import { installLeaderWallets } from './install-leader-wallets.ts';
+import { installNearEndEpisodes } from './install-near-end.ts';
 import type { LeaderWalletOptions } from './leader-wallets.ts';
+import type { NearEndEpisodeOptions } from './near-end-episodes.ts';
 import { NegRiskEpisodes, type EpisodeRequest, type NegRiskEpisodeOptions } from './neg-risk-episodes.ts';
 import type { SyntheticFlow } from './synthetic-flow.ts';
 
@@ -12,12 +14,14 @@ const REQUEST_KEYS = ['event', 'direction', 'gap', 'durationMs', 'withdraw'] as 
 export interface SandboxEpisodeOptions {
   readonly episodes?: NegRiskEpisodeOptions;
   readonly leaders?: LeaderWalletOptions;
+  readonly nearEnd?: NearEndEpisodeOptions;
 }
 
 /** Every kind of sandbox episode, one line each; `flow`: the synthetic flow (undefined when off). */
 export function installEpisodes(app: FastifyInstance, ctx: SandboxContext, options: SandboxEpisodeOptions, flow: SyntheticFlow | undefined): void {
   installNegRiskEpisodes(app, ctx, options.episodes);
   installLeaderWallets(app, ctx, flow, options.leaders);
+  installNearEndEpisodes(app, ctx, flow, options.nearEnd);
 }
 
 /**

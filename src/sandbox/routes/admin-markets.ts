@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { formatMicros } from '../../core/fixed.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, SandboxHttpError } from '../http-error.ts';
-import { MarketResolutions, type ResolutionOptions, type ResolutionStep } from '../world/market-resolution.ts';
+import type { MarketResolutions, ResolutionOptions, ResolutionStep } from '../world/market-resolution.ts';
 
 /** How often the end dates of the scheduled markets are checked on the sandbox clock, ms. */
 export const RESOLUTION_CHECK_MS = 250;
@@ -21,20 +21,26 @@ export const RESOLUTION_CHECK_MS = 250;
  *   (closing it first): the winner's holders are paid 1 a share, both tokens are burnt.
  */
 export function installMarketResolution(app: FastifyInstance, ctx: SandboxContext, options: ResolutionOptions = {}, logger?: Logger): MarketResolutions {
-  const resolutions = new MarketResolutions(ctx.world, ctx.engine);
+  const resolutions = ctx.resolutions;
   let timer: Subscription | undefined;
+  let closed = false;
+  const check = (): void => {
+    if (closed) return;
+    timer ??= interval(RESOLUTION_CHECK_MS, ctx.clock.scheduler).subscribe(() => report(resolutions.tick(ctx.clock.now())));
+  };
   const report = (steps: readonly ResolutionStep[]): void => {
     for (const step of steps) logger?.info({ ...step, redeemed: formatMicros(step.redeemed) }, step.winnerIndex === undefined ? 'market closed' : 'market resolved');
   };
   app.addHook('onReady', (done) => {
     const scheduled = resolutions.schedule(options, ctx.clock.now());
-    if (scheduled.length > 0) {
-      logger?.info({ markets: scheduled.map((m) => ({ conditionId: m.conditionId, endDate: new Date(m.endDate).toISOString() })) }, 'markets scheduled to close and resolve');
-      timer = interval(RESOLUTION_CHECK_MS, ctx.clock.scheduler).subscribe(() => report(resolutions.tick(ctx.clock.now())));
-    }
+    if (scheduled.length > 0) logger?.info({ markets: scheduled.map((m) => ({ conditionId: m.conditionId, endDate: new Date(m.endDate).toISOString() })) }, 'markets scheduled to close and resolve');
+    // end dates are checked from the first market scheduled (here, or later: near-end episodes)
+    if (resolutions.scheduled().length > 0) check();
+    resolutions.onScheduled(check);
     done();
   });
   app.addHook('onClose', (_instance, done) => {
+    closed = true;
     timer?.unsubscribe();
     done();
   });

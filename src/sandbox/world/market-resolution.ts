@@ -61,6 +61,7 @@ export class MarketResolutions {
   /** Markets whose end date this lifecycle watches, with the winner drawn for them. */
   readonly #scheduled = new Map<ConditionId, { market: SandboxMarket; winnerIndex: 0 | 1; resolveAt: number | undefined }>();
   #resolveAfterMs = DEFAULT_RESOLVE_AFTER_MS;
+  readonly #listeners: (() => void)[] = [];
 
   constructor(world: World, engine: MatchingEngine) {
     this.#world = world;
@@ -80,14 +81,45 @@ export class MarketResolutions {
     const chosen: SandboxMarket[] = [];
     for (const market of this.#world.markets) {
       if (chosen.length >= count) break;
-      if (market.closed || !market.acceptingOrders || !market.enableOrderBook) continue;
+      if (market.closed || !market.acceptingOrders || !market.enableOrderBook || this.#scheduled.has(market.conditionId)) continue;
       const endDate = startMs + rng.int(Math.min(MIN_END_OFFSET_MS, withinMs), withinMs);
       const winnerIndex: 0 | 1 = rng.chance(0.5) ? 0 : 1;
       writable(market).endDate = endDate;
       this.#scheduled.set(market.conditionId, { market, winnerIndex, resolveAt: undefined });
       chosen.push(market);
     }
+    if (chosen.length > 0) this.#scheduled$();
     return chosen;
+  }
+
+  /**
+   * One market reaches its end date at `endDate` (its listed end date moves there) and resolves to
+   * `winnerIndex` `resolveAfterMs` after it closes (the near-end episodes, flow/near-end-episodes.ts).
+   */
+  add(conditionId: ConditionId, endDate: number, winnerIndex: 0 | 1, now: number): SandboxMarket {
+    const market = this.#market(conditionId);
+    if (market.closed) throw new ParameterError('resolution', 'conditionId', `market ${conditionId} is closed already`);
+    if (this.#scheduled.has(market.conditionId)) throw new ParameterError('resolution', 'conditionId', `market ${conditionId} is due to resolve already`);
+    const status = writable(market);
+    status.endDate = endDate;
+    status.updatedAt = now;
+    this.#scheduled.set(market.conditionId, { market, winnerIndex, resolveAt: undefined });
+    this.#scheduled$();
+    return market;
+  }
+
+  /** True when this lifecycle closes the market at its end date. */
+  isScheduled(conditionId: ConditionId): boolean {
+    return this.#scheduled.has(conditionId);
+  }
+
+  /** Calls `listener` whenever markets are scheduled (the sandbox starts checking end dates then). */
+  onScheduled(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #scheduled$(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   /** Closes the scheduled markets whose end date has come and resolves those due. */

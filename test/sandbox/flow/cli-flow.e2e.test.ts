@@ -39,6 +39,19 @@ describe('clobot sandbox flow flags', () => {
     expect(await b.exit).toBe(0);
   });
 
+  it('--near-end-episodes plans near-end episodes at start (--near-end-within-ms, --near-end-breakdown-share); GET /admin/near-end shows them', async () => {
+    const r = run(['sandbox', '--port', '0', '--markets', '30', '--events', '8', '--near-end-episodes', '60', '--near-end-within-ms', '900000', '--near-end-breakdown-share', '1']);
+    try {
+      const stats = (await call(`${await url(r)}/admin/near-end`)).body as { ratePerHour: number; breakdownShare: number; planned: number; episodes: { collapsesAt: number | null; state: string }[] };
+      expect(stats).toMatchObject({ ratePerHour: 60, breakdownShare: 1 });
+      expect(stats.planned).toBeGreaterThan(0);
+      expect(stats.episodes.every((e) => e.collapsesAt !== null && ['planned', 'drifting'].includes(e.state))).toBe(true);
+    } finally {
+      r.kill();
+    }
+    expect(await r.exit).toBe(0);
+  });
+
   it('refuses an intensity out of range', async () => {
     const bad = ['0', '-1', '101', 'fast'];
     const runs = bad.map((x) => run(['sandbox', '--port', '0', '--flow-intensity', x]));
