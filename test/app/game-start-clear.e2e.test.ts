@@ -90,6 +90,8 @@ describe('e2e: a sports market\'s game start', () => {
       expect(live).toMatchObject({ open: 0, fills: expect.any(Number) as number });
       expect(live.positions[0]!.size).toBe(10 * M);
 
+      // the recorder reads the clear on its own status poll: under load that can come after the run's
+      await waitFor('the recorder to write the clear', () => recorder.stats().byType.marketCleared === 1, 20_000);
       await session.stop();
       const recorded = await recorder.stop();
       expect(recorded.byType.marketCleared).toBe(1);
