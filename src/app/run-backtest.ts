@@ -24,6 +24,7 @@ import { buildSummary } from '../backtest/summary.ts';
 import { BacktestFaultError } from '../backtest/backtest-fault.ts';
 import { describeWindow, isWholeWindow, windowBatches, type DataWindow } from '../backtest/data-window.ts';
 import { loadRunStrategies } from './strategies.ts';
+import { staleDataWarning } from '../backtest/stale-data.ts';
 
 export interface BacktestProgress extends ReplayProgress {
   /** File bytes read so far, when the data comes from a file. */
@@ -79,6 +80,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const bt = config.backtest;
   const log = input.log ?? SILENT;
   const warnings: string[] = [...(data.warnings ?? [])];
+  const stale = staleDataWarning(data.header, config.risk);
+  if (stale !== undefined) warnings.push(stale);
 
   // strategies, and the recorded markets each one trades
   const loaded = await loadRunStrategies(config, { overrides: input.overrides, definitions: input.definitions });

@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
-import { ConfigError, DecodeError } from '../core/errors.ts';
+import { basename } from 'node:path';
+import { DecodeError } from '../core/errors.ts';
 import { MICROS_PER_UNIT, formatMicros, type Micros } from '../core/fixed.ts';
 import type { BookLevel, OrderBook } from '../core/types.ts';
 import type { RecordedMarket, RecordingForm, RecordingHeader } from './recording/format.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION } from './recording/format.ts';
 import { createRecordingWriter } from './recording/writer.ts';
+import { readMarketInfo, syntheticIds } from './import-markets.ts';
+import { columnNames, compareBytes, mayHold, openParquet, readRows } from './import-parquet.ts';
+
+export { syntheticIds };
 
 /**
  * Turns third-party top-of-book quotes (Parquet, one row per market per sweep: `ts`, `slug`,
@@ -20,6 +20,11 @@ import { createRecordingWriter } from './recording/writer.ts';
  *   `...:No` read as 256-bit numbers, in decimal (the venue's uint256 form). Stable across runs.
  *   Question from `markets.parquet` beside the input when it is there, else the slug.
  *   Min order size 5, fees 0, not neg-risk.
+ * - Events: a family of markets (one question, slugs differing in their last part: the outcomes
+ *   of one event) is one event of the header, not neg-risk (import-markets.ts says how and why).
+ * - Update interval: the header's `medianUpdateMs` is the median time between two quotes of one
+ *   market (some 2 minutes in this data); a backtest warns when it is longer than the config's
+ *   `risk.staleBookMs` (every order would meet a stale book).
  * - Books: one level a side with a synthetic size of 100 shares (`SYNTHETIC_SIZE`). YES: bid and
  *   ask as quoted. NO mirrors it: NO bid = 1 - YES ask, NO ask = 1 - YES bid. A missing bid or
  *   ask (null) is an empty side; both missing is an empty book. `hash` = `<bid>-<ask>` in Micros
@@ -70,6 +75,10 @@ export interface ImportQuotesResult {
   readonly markets: number;
   /** Slugs kept but without one usable quote: left out of the header. */
   readonly marketsWithoutQuotes: number;
+  /** Families of markets written as events of the header (import-markets.ts). */
+  readonly families: number;
+  /** The median time between two quotes of one market, ms (the header's `medianUpdateMs`); undefined: no market quoted twice. */
+  readonly medianUpdateMs: number | undefined;
   readonly skipped: { readonly crossed: number; readonly invalid: number };
   /** Quotes with one side missing, and with both missing (empty books). */
   readonly oneSided: number;
@@ -85,16 +94,6 @@ export interface ImportQuotesResult {
 
 const NONE = -1;
 const TICKS: readonly Micros[] = [10_000, 1_000, 100, 10, 1];
-
-/** Synthetic ids for a slug (see the module comment). */
-export function syntheticIds(slug: string): { conditionId: string; yesTokenId: string; noTokenId: string } {
-  const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-  return {
-    conditionId: `0x${sha(`clobot-import:${slug}`)}`,
-    yesTokenId: BigInt(`0x${sha(`clobot-import:${slug}:Yes`)}`).toString(10),
-    noTokenId: BigInt(`0x${sha(`clobot-import:${slug}:No`)}`).toString(10),
-  };
-}
 
 /** Growable typed columns of the kept quotes. */
 class QuoteColumns {
@@ -140,50 +139,6 @@ function tsMillis(v: unknown): number {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'number') return v;
   return NaN;
-}
-
-/** Byte-order comparison of two strings (Parquet statistics compare UTF-8 bytes). */
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-function statString(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-  return undefined;
-}
-
-/** Whether a row group's slug statistics allow any of `kept` (sorted by bytes) to be in it. */
-function mayHold(metadata: FileMetaData, group: number, column: string, keptMin: string, keptMax: string): boolean {
-  const chunk = metadata.row_groups[group]!.columns.find((c) => c.meta_data?.path_in_schema.join('.') === column);
-  const stats = chunk?.meta_data?.statistics;
-  const min = statString(stats?.min_value ?? stats?.min);
-  const max = statString(stats?.max_value ?? stats?.max);
-  if (min === undefined || max === undefined) return true;
-  return !(compareBytes(min, keptMax) > 0 || compareBytes(max, keptMin) < 0);
-}
-
-async function openParquet(path: string): Promise<{ file: AsyncBuffer; metadata: FileMetaData }> {
-  if (!existsSync(path)) throw new ConfigError(`${path}: cannot read Parquet file (ENOENT)`);
-  const file = await asyncBufferFromFile(path);
-  let metadata: FileMetaData;
-  try {
-    metadata = await parquetMetadataAsync(file);
-  } catch (err) {
-    throw new DecodeError(path, 'a Parquet file', err instanceof Error ? err.message : String(err));
-  }
-  return { file, metadata };
-}
-
-function columnNames(metadata: FileMetaData): Set<string> {
-  return new Set(metadata.schema.slice(1).map((s) => s.name));
-}
-
-/** Reads rows `[start, end)` of some columns as arrays. */
-function readRows(file: AsyncBuffer, metadata: FileMetaData, columns: string[], rowStart: number, rowEnd: number): Promise<unknown[][]> {
-  return new Promise((resolve, reject) => {
-    parquetRead({ file, metadata, columns, rowStart, rowEnd, compressors, onComplete: (rows: unknown[][]) => resolve(rows) }).catch(reject);
-  });
 }
 
 export async function importQuotes(options: ImportQuotesOptions): Promise<ImportQuotesResult> {
@@ -273,7 +228,8 @@ export async function importQuotes(options: ImportQuotesOptions): Promise<Import
   }
 
   const order = timeOrder(quotes, inOrder);
-  const questions = await readQuestions(options, input, slugs, quoted);
+  const info = await readMarketInfo(options.marketsFile, input, slugs.filter((_, m) => quoted[m]));
+  const questions = info.questions;
 
   const markets: RecordedMarket[] = [];
   const ids: { conditionId: string; yes: string; no: string; tick: Micros }[] = [];
@@ -302,12 +258,15 @@ export async function importQuotes(options: ImportQuotesOptions): Promise<Import
   }
 
   const firstTs = quotes.length > 0 ? quotes.ts[order[0]!]! : undefined;
+  const medianUpdateMs = medianGap(quotes, order, slugs.length);
   const header: RecordingHeader = {
     format: RECORDING_FORMAT,
     version: RECORDING_VERSION,
     createdAt: firstTs ?? 0,
     source: `import:${basename(input)}`,
     markets,
+    ...(info.events.length > 0 ? { events: info.events } : {}),
+    ...(medianUpdateMs !== undefined ? { medianUpdateMs } : {}),
   };
   const writer = createRecordingWriter(options.out, header, { form: options.form ?? 'text' });
   try {
@@ -335,6 +294,8 @@ export async function importQuotes(options: ImportQuotesOptions): Promise<Import
     events: writer.events,
     markets: markets.length,
     marketsWithoutQuotes: slugs.length - markets.length,
+    families: info.events.length,
+    medianUpdateMs,
     skipped: { crossed, invalid },
     oneSided,
     empty,
@@ -366,6 +327,23 @@ function book(tokenId: string, conditionId: string, ts: number, tick: Micros, bi
   };
 }
 
+/** The median time between two successive quotes of one market, ms (every market's gaps pooled). */
+function medianGap(q: QuoteColumns, order: Uint32Array, markets: number): number | undefined {
+  const last = new Float64Array(markets).fill(NaN);
+  const gaps = new Float64Array(Math.max(0, order.length - 1));
+  let n = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const m = q.market[i]!;
+    const prev = last[m]!;
+    if (!Number.isNaN(prev)) gaps[n++] = q.ts[i]! - prev;
+    last[m] = q.ts[i]!;
+  }
+  if (n === 0) return undefined;
+  const sorted = gaps.subarray(0, n).sort();
+  return n % 2 === 1 ? sorted[(n - 1) >> 1]! : Math.round((sorted[n / 2 - 1]! + sorted[n / 2]!) / 2);
+}
+
 /**
  * Quote indices in time order, ties in file order. When every key `(ts - min) * n + i` fits in
  * a double exactly, one native numeric sort of the keys; otherwise a comparator sort.
@@ -394,32 +372,4 @@ function timeOrder(q: QuoteColumns, inOrder: boolean): Uint32Array {
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => q.ts[a]! - q.ts[b]! || a - b);
   return order;
-}
-
-/** slug -> question from markets.parquet, for the kept slugs that have quotes. */
-async function readQuestions(options: ImportQuotesOptions, input: string, slugs: readonly string[], quoted: Uint8Array): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const wanted = new Set(slugs.filter((_, m) => quoted[m]));
-  if (wanted.size === 0 || options.marketsFile === null) return out;
-  const path = options.marketsFile ?? join(dirname(input), 'markets.parquet');
-  if (options.marketsFile === undefined && !existsSync(path)) return out;
-  const { file, metadata } = await openParquet(path);
-  const have = columnNames(metadata);
-  if (!have.has('slug') || !have.has('question')) throw new DecodeError(`${path}: columns`, 'a markets file with slug and question', `columns ${[...have].join(', ')}`);
-  const sorted = [...wanted].sort(compareBytes);
-  const lo = sorted[0]!;
-  const hi = sorted[sorted.length - 1]!;
-  let rowStart = 0;
-  for (let g = 0; g < metadata.row_groups.length; g++) {
-    const n = Number(metadata.row_groups[g]!.num_rows);
-    const start = rowStart;
-    rowStart += n;
-    if (!mayHold(metadata, g, 'slug', lo, hi)) continue;
-    const rows = await readRows(file, metadata, ['slug', 'question'], start, start + n);
-    for (const [slug, question] of rows) {
-      if (typeof slug === 'string' && typeof question === 'string' && question !== '' && wanted.has(slug) && !out.has(slug)) out.set(slug, question);
-    }
-    if (out.size === wanted.size) break;
-  }
-  return out;
 }

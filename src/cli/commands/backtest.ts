@@ -90,6 +90,10 @@ export function registerBacktest(program: Command): void {
       if (opts.queueName !== undefined && opts.queue === undefined) throw new UsageError('--queue-name: names the queue of --queue; give --queue too');
       const { openDataSet } = await import('../../backtest/data-set.ts');
       const data = await openDataSet(opts.data, { decode: opts.decode });
+      // data sampled less often than a book may age (imported quotes): said before the run, not only after it
+      const { staleDataWarning } = await import('../../backtest/stale-data.ts');
+      const stale = staleDataWarning(data.header, config.risk);
+      if (stale !== undefined) process.stderr.write(`warning: ${stale}\n`);
       const showProgress = opts.progress !== false && process.stderr.isTTY === true;
       if (opts.sweep.length > 0) {
         await sweep(configPath, config, data.files.map((f) => f.path), opts, outDir, showProgress, window);
@@ -146,7 +150,7 @@ export function registerBacktest(program: Command): void {
         bar?.stop();
         logger.flush();
       }
-      for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+      for (const warning of result.warnings) if (warning !== stale) process.stderr.write(`warning: ${warning}\n`);
       const first = result.engine.firstFault;
       if (first) process.stderr.write(`warning: ${result.engine.faults} strategy fault(s), each event skipped; the first:\n${first.stack}\n`);
       const seconds = (performance.now() - began) / 1000;

@@ -68,6 +68,8 @@ export function registerImport(program: Command): void {
           [
             `wrote ${result.path} (${form}, ${formatBytes(result.bytes)}) in ${seconds(started)}`,
             `markets: ${result.markets}${ticks ? ` (tick ${ticks})` : ''}${result.marketsWithoutQuotes > 0 ? `; ${result.marketsWithoutQuotes} without a usable quote left out` : ''}`,
+            `events: ${result.families} (families of markets sharing a question: each one event of its outcome markets, not neg-risk, as the data does not say)`,
+            `updates: a market every ${result.medianUpdateMs === undefined ? 'n/a (no market quoted twice)' : `${(result.medianUpdateMs / 1000).toFixed(1)} s (median): a backtest warns when risk.staleBookMs is shorter`}`,
             `rows read: ${n(result.rows)} (${result.rowGroupsRead} of ${result.rowGroupsTotal} row groups)`,
             `quotes: ${n(result.quotes)} -> ${n(result.events)} book events, ${span}${result.sorted ? ' (sorted by time)' : ''}`,
             `  one-sided: ${n(result.oneSided)}, empty books: ${n(result.empty)}`,

@@ -224,11 +224,14 @@ export function decodeRecordingHeader(value: unknown): RecordingHeader {
     addMarketTokens(seenTokens, market);
     return market;
   });
+  const updateMs = o['medianUpdateMs'];
+  if (updateMs !== undefined && (typeof updateMs !== 'number' || !Number.isFinite(updateMs) || updateMs < 0)) throw new DecodeError('medianUpdateMs', 'a non-negative number of milliseconds', updateMs);
+  const update = updateMs === undefined ? {} : { medianUpdateMs: updateMs };
   const eventsValue = o['events'];
-  if (eventsValue === undefined) return { format: RECORDING_FORMAT, version, createdAt, source, markets };
+  if (eventsValue === undefined) return { format: RECORDING_FORMAT, version, createdAt, source, markets, ...update };
   if (!Array.isArray(eventsValue)) throw new DecodeError('events', 'an array of events', eventsValue);
   const events = eventsValue.map((e: unknown, i: number) => decodeRecordedEventInfo(e, `events[${i}]`));
-  return { format: RECORDING_FORMAT, version, createdAt, source, markets, events };
+  return { format: RECORDING_FORMAT, version, createdAt, source, markets, events, ...update };
 }
 
 /** One event of the header (`events[i]`), checked. */

@@ -63,6 +63,7 @@ export function encodeHeaderLine(header: RecordingHeader): string {
     source: header.source,
     markets: header.markets,
     ...(header.events !== undefined && header.events.length > 0 ? { events: header.events } : {}),
+    ...(header.medianUpdateMs !== undefined ? { medianUpdateMs: header.medianUpdateMs } : {}),
   });
 }
 

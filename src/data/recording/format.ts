@@ -41,6 +41,12 @@ export interface RecordingHeader {
    * recordings (and imported quotes) have none, and read the same.
    */
   readonly events?: readonly EventInfo[];
+  /**
+   * The median time between two updates of one market in the source, ms: set by `clobot import`
+   * of sampled quotes (some 2 minutes for the third-party data), absent for a recording of a venue.
+   * A backtest warns when it is longer than the config's `risk.staleBookMs`. Optional: reads the same without.
+   */
+  readonly medianUpdateMs?: number;
 }
 
 /** `[price, size]` as decimal strings. */
