@@ -108,6 +108,12 @@ export class FillBook {
     }
   }
 
+  /** Shares booked on an order by its fills so far (a fill first seen FAILED counts: the venue gave the shares back). */
+  bookedSize(orderId: string): Micros {
+    const booked = this.#booked.get(orderId);
+    return booked === undefined ? 0 : booked.size + booked.failedFirst;
+  }
+
   /** Forgets the trades booked on an order the engine no longer keeps (those still settling stay followed). */
   forget(orderId: string): void {
     this.#booked.delete(orderId);
@@ -130,6 +136,7 @@ export class FillBook {
       // failed before we booked it (a restart learned of it late): never booked, kept as void
       const voided = this.#event(record.request, fill, false);
       booked.trades.set(fill.tradeId, { fill: voided, status: 'FAILED', strategyId: record.request.strategyId, voided: true });
+      booked.failedFirst += fill.size;
       this.#counts.failed++;
       desk.persistence?.voidFill?.(voided, desk.clock.now());
       return;
@@ -277,7 +284,7 @@ export class FillBook {
   #bookedOf(orderId: string): OrderFills {
     let booked = this.#booked.get(orderId);
     if (booked === undefined) {
-      booked = { trades: new Map(), size: 0 };
+      booked = { trades: new Map(), size: 0, failedFirst: 0 };
       this.#booked.set(orderId, booked);
     }
     return booked;
@@ -301,6 +308,8 @@ interface BookedTrade {
 interface OrderFills {
   readonly trades: Map<string, BookedTrade>;
   size: Micros;
+  /** Size of its trades first seen FAILED (never booked: the venue matched them, then gave them back). */
+  failedFirst: Micros;
 }
 
 /** A token's fills since its oldest provisional one not final yet, and its position before them. */

@@ -10,6 +10,7 @@ import type { OrderCanceller } from './order-canceller.ts';
 import type { OrderSubmitter } from './order-submitter.ts';
 import { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 import { QuoteHolds } from './quote-holds.ts';
+import type { UnbookedSells } from './unbooked-sells.ts';
 import { BasketExecutor } from './executors/basket.ts';
 import type { BasketEvent } from '../core/basket-events.ts';
 import type { RiskSnapshot } from './risk-snapshot.ts';
@@ -35,6 +36,8 @@ export interface IntentRouterParts {
   /** Shares of a token the account holds and its collateral (what the venue locks orders against). */
   readonly held: (tokenId: string) => number;
   readonly cash: () => number;
+  /** Shares our closed SELLs may have sold at the venue beyond their booked fills (a SELL waits on them). */
+  readonly unbooked?: UnbookedSells;
   /** Whether the strategy is running (a quote held for a cancel's answer goes out only then). */
   readonly running: (strategyId: string) => boolean;
   /** Tells a strategy what became of its basket. */
@@ -61,6 +64,7 @@ export class IntentRouter {
     this.#p = parts;
     this.#holds = new QuoteHolds({
       tracker: parts.desk.tracker,
+      unbooked: parts.unbooked,
       held: parts.held,
       cash: parts.cash,
       scheduler: parts.desk.clock.scheduler,
@@ -77,6 +81,11 @@ export class IntentRouter {
       tell: parts.basket,
       killSwitch: parts.killSwitch,
     });
+  }
+
+  /** Something held quotes on a market may wait on changed (shares in doubt settled): they are diffed again. */
+  wakeHolds(conditionId: string): void {
+    this.#holds.wake(conditionId);
   }
 
   /** Quote levels held back so far until a cancel they would fight was answered. */

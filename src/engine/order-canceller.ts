@@ -71,6 +71,12 @@ export class OrderCanceller {
   readonly #desk: EngineDesk;
   /** The venue's state (venue-state-tracker.ts), when the run follows it. */
   venue: VenueStateTracker | undefined;
+  /**
+   * Orders the venue did not cancel (matched already, or not found), still CANCEL_PENDING, with
+   * its reason: looked up, each takes the venue's state (the reconciler's `notCancelled`).
+   * Without it, they go back to LIVE (or PARTIALLY_FILLED) and the next sync settles them.
+   */
+  notCancelled: ((record: OrderRecord, reason: string) => void) | undefined;
   /** Cancels held while the venue restarts, sent when it answers again. */
   readonly #held = new Set<OrderRecord>();
   /** Cancels batched on the clock, at most CANCELS_IN_FLIGHT calls started and not answered. */
@@ -240,9 +246,12 @@ export class OrderCanceller {
         tracker.transition(record, 'CANCELED', now);
         desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
       } else if (record.status === 'CANCEL_PENDING') {
-        // not cancelled: already filled or gone; the sync settles its true state (a record
-        // that a fill closed meanwhile stays closed)
-        tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, outcome.notCanceled[record.orderId!] ?? 'not cancelled');
+        // not cancelled: already matched or gone; its true state is asked for (a record that a
+        // fill closed meanwhile stays closed). Taken back as live, a matched order would be
+        // cancelled again and again until its fill came, and its shares offered again.
+        const reason = outcome.notCanceled[record.orderId!] ?? 'not cancelled';
+        if (this.notCancelled !== undefined) this.notCancelled(record, reason);
+        else tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, reason);
       }
     }
   }

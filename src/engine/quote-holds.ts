@@ -4,6 +4,7 @@ import type { QuoteIntent } from '../core/intents.ts';
 import type { Side, TokenId } from '../core/types.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { crossesOwn } from '../risk/checks/self-cross.ts';
+import type { UnbookedSells } from './unbooked-sells.ts';
 
 /** A level the quote diff wants placed. */
 export interface WantedPlace {
@@ -14,6 +15,8 @@ export interface WantedPlace {
 
 export interface QuoteHoldParts {
   readonly tracker: OrderTracker;
+  /** Shares our closed SELLs may have sold at the venue beyond their booked fills (unbooked-sells.ts). */
+  readonly unbooked?: UnbookedSells;
   /** Shares of a token the account holds (what the venue locks a SELL against). */
   readonly held: (tokenId: TokenId) => Micros;
   /** The account's collateral (what the venue locks a BUY against). */
@@ -34,6 +37,11 @@ export interface QuoteHoldParts {
  * strategy's: the venue does not know strategies), and the strategy's newest quote on that token
  * is diffed again as soon as a cancel on its market is answered. A newer quote, a cancel or a
  * cancel-all of the strategy on that token replaces or drops the held one.
+ *
+ * A SELL is held the same way while it needs shares the venue may already have sold for us, the
+ * fill not booked yet (an old SELL matched before its cancel: unbooked-sells.ts): those whose
+ * matched size is not known are looked up, and the quote is diffed again when a lookup answers or
+ * the fill is booked. So a SELL never goes out on shares the venue no longer holds for us.
  */
 export class QuoteHolds {
   readonly #p: QuoteHoldParts;
@@ -64,9 +72,13 @@ export class QuoteHolds {
     const key = keyOf(strategyId, intent.tokenId);
     this.#drop(key);
     if (wanted.length === 0) return [];
-    const pending = this.#pending(intent.tokenId, conditionId);
-    if (pending.length === 0) return [...wanted];
     const tokenId = intent.tokenId;
+    const pending = this.#pending(tokenId, conditionId);
+    const unbooked = this.#p.unbooked;
+    const doubted = unbooked?.has(tokenId) === true;
+    if (pending.length === 0 && !doubted) return [...wanted];
+    // shares of the token the venue may have sold beyond our booked fills, and the orders not looked up yet
+    let doubt: { shares: number; unknown: OrderRecord[] } | undefined;
     const go: WantedPlace[] = [];
     let sharesFree: number | undefined;
     let cashFree: number | undefined;
@@ -74,10 +86,16 @@ export class QuoteHolds {
     for (const place of wanted) {
       const req = { tokenId, conditionId, side: place.side, price: place.price };
       let wait = pending.some((o) => crossesOwn(req, o, complementId) !== undefined);
-      if (!wait && place.side === 'SELL' && pending.some((o) => o.tokenId === tokenId && o.side === 'SELL')) {
-        sharesFree ??= this.#p.held(tokenId) - this.#lockedShares(tokenId);
-        if (place.size > sharesFree) wait = true;
-        else sharesFree -= place.size;
+      if (!wait && place.side === 'SELL' && (doubted || pending.some((o) => o.tokenId === tokenId && o.side === 'SELL'))) {
+        if (sharesFree === undefined) {
+          doubt = doubted ? unbooked.doubt(tokenId) : undefined;
+          sharesFree = this.#p.held(tokenId) - this.#lockedShares(tokenId) - (doubt?.shares ?? 0);
+        }
+        if (place.size > sharesFree) {
+          wait = true;
+          // what the venue matched of them says how many shares are really gone
+          if (doubt !== undefined && doubt.unknown.length > 0) unbooked?.lookUp(doubt.unknown);
+        } else sharesFree -= place.size;
       } else if (!wait && place.side === 'BUY' && pending.some((o) => o.side === 'BUY')) {
         cashFree ??= this.#p.cash() - this.#lockedCash();
         const cost = (place.price * place.size) / 1e6;
@@ -129,10 +147,17 @@ export class QuoteHolds {
     return out;
   }
 
-  /** Shares of the token our open SELLs lock at the venue (those being cancelled too). */
+  /**
+   * Shares of the token our open SELLs lock at the venue (those being cancelled too), or sold
+   * there: each one's size less its booked fills (what the venue says it matched beyond them is
+   * sold, the fill on its way).
+   */
   #lockedShares(tokenId: TokenId): number {
+    const unbooked = this.#p.unbooked;
     let locked = 0;
-    for (const r of this.#p.tracker.open({ tokenId })) if (r.request.side === 'SELL') locked += Math.max(0, r.request.size - r.filled);
+    for (const r of this.#p.tracker.open({ tokenId })) {
+      if (r.request.side === 'SELL') locked += Math.max(0, r.request.size - (unbooked === undefined ? r.filled : unbooked.booked(r)));
+    }
     return locked;
   }
 
@@ -145,7 +170,12 @@ export class QuoteHolds {
 
   /** An order changed status: a cancel on a market with held quotes may have been answered. */
   #changed(record: OrderRecord): void {
-    if (this.#scheduled || record.status === 'CANCEL_PENDING' || !this.#byCondition.has(record.request.conditionId)) return;
+    if (record.status !== 'CANCEL_PENDING') this.wake(record.request.conditionId);
+  }
+
+  /** Something a held quote may wait on changed on a market (a cancel answered, shares in doubt settled): held quotes there are diffed again. */
+  wake(conditionId: string): void {
+    if (this.#scheduled || !this.#byCondition.has(conditionId)) return;
     this.#scheduled = true;
     // after the answer is fully applied (its events out), never inside the tracker's change
     this.#p.scheduler.schedule(() => this.#retryAll(), 0);

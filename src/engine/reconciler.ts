@@ -189,6 +189,35 @@ export class Reconciler {
     );
   }
 
+  /**
+   * An order the venue did not cancel when we asked (its reason: matched already, not found):
+   * still CANCEL_PENDING, it is looked up and takes the venue's state: matched (FILLED, its fills
+   * on their way), resting (LIVE again: a later diff may cancel it again), or gone. When the
+   * lookup fails it goes back to LIVE (or PARTIALLY_FILLED) and the next sync settles it.
+   */
+  notCancelled(record: OrderRecord, reason: string): void {
+    const desk = this.#desk;
+    const orderId = record.orderId;
+    const back = (why: string): void => {
+      if (record.status === 'CANCEL_PENDING') desk.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', desk.clock.now(), why);
+    };
+    if (orderId === undefined) return back(reason);
+    desk.subs.add(
+      this.#lookup$(orderId, 2)
+        .pipe(timeout({ first: SETTLE_LOOKUP_MS, scheduler: desk.clock.scheduler }))
+        .subscribe({
+          next: (state) => {
+            if (record.status !== 'CANCEL_PENDING') return;
+            desk.transaction(() => this.#settle(record, state, `not cancelled (${reason}): venue state`));
+          },
+          error: (err: unknown) => {
+            desk.log.warn('looking up an order the venue did not cancel failed; taken as live until the next sync', { orderId, reason, err: String(err) });
+            desk.transaction(() => back(reason));
+          },
+        }),
+    );
+  }
+
   /** The venue cancels every open order when the heartbeat is lost: ours are taken as cancelled. */
   heartbeatLost(): void {
     const desk = this.#desk;

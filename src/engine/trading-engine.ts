@@ -27,6 +27,7 @@ import type { ExternalReasonKind, HealthState, RaisedHealthReason } from './heal
 import { DEFAULT_HEALTH_CHECK_MS, DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS, HealthMonitor } from './health-monitor.ts';
 import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
+import { UnbookedSells } from './unbooked-sells.ts';
 import { Flattener } from './flattener.ts';
 import { IntentRouter } from './intent-router.ts';
 import { FeeRates } from './fee-rates.ts';
@@ -91,6 +92,8 @@ export class TradingEngine {
   readonly #reconciler: Reconciler;
   readonly #submitter: OrderSubmitter;
   readonly #fills: FillBook;
+  /** Live only: shares our closed SELLs may have sold beyond their booked fills. */
+  readonly #unbooked: UnbookedSells | undefined;
   readonly #router: IntentRouter;
   readonly #markets: MarketLifecycle;
   readonly #clears: MarketClears;
@@ -158,6 +161,12 @@ export class TradingEngine {
     desk.bus.subscribe(this.#health.listener);
     this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler, this.#venue);
     this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
+    // live: fills reach us after the venue matched them (a read of our trades, the user channel),
+    // so a SELL may find shares sold that we have not booked; a simulated edge books them at once
+    if (options.execution.fillsSnapshot$) {
+      this.#unbooked = new UnbookedSells(desk, (orderId) => this.#fills.bookedSize(orderId), (conditionId) => this.#router.wakeHolds(conditionId));
+      this.#canceller.notCancelled = (record, reason) => this.#reconciler.notCancelled(record, reason);
+    }
     this.#markets = new MarketLifecycle({
       desk,
       cache: this.cache,
@@ -223,6 +232,7 @@ export class TradingEngine {
       hosts: (id) => this.#host.has(id),
       held: (tokenId) => this.portfolio.size(tokenId) ?? 0,
       cash: () => this.portfolio.balance(),
+      unbooked: this.#unbooked,
       running: (id) => this.#host.state(id) === 'RUNNING',
       basket: (id, event) => {
         this.#desk.emit({ type: 'basket', strategyId: id, event });
@@ -354,7 +364,16 @@ export class TradingEngine {
     this.#submitter.start();
     this.#canceller.start();
     subs.add(execution.fills$.subscribe((fill) => desk.transaction(() => this.#fills.onVenueFill(fill))));
-    if (execution.orderUpdates$) subs.add(execution.orderUpdates$.subscribe((state) => desk.transaction(() => this.#reconciler.venueCancelled(state))));
+    if (execution.orderUpdates$) {
+      subs.add(
+        execution.orderUpdates$.subscribe((state) =>
+          desk.transaction(() => {
+            this.#reconciler.venueCancelled(state);
+            this.#unbooked?.venueState(state);
+          }),
+        ),
+      );
+    }
 
     if (this.#opts.restore) this.#reconciler.reconcileRestored(this.#opts.orphans ?? 'cancel');
     subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => log.error('market data failed', { err: String(err) }) }));
@@ -408,6 +427,7 @@ export class TradingEngine {
       subs.add(
         execution.fillsSnapshot$.subscribe((snapshot) => {
           this.#reconciler.snapshot(snapshot);
+          this.#unbooked?.snapshot(snapshot);
           startStrategies();
         }),
       );

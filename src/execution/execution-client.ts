@@ -17,7 +17,12 @@ import type { TradeStatus, VenueOrderStatus } from '../venue/domain/statuses.ts'
  * trades of the pages it missed are asked for again; it is never taken as the whole.
  */
 export type FillsSnapshot =
-  | { readonly complete: true; readonly at: number }
+  | {
+      readonly complete: true;
+      readonly at: number;
+      /** When the read began (its first page was asked for): every fill matched before then is in it. Absent when not known. */
+      readonly from?: number;
+    }
   | {
       readonly complete: false;
       readonly at: number;

@@ -42,6 +42,8 @@ export class OrderTracker {
   #listener: OrderTrackerListener | undefined;
   /** Told of every status change, after the listener (see `onStatus`). */
   readonly #statusWatchers: ((record: OrderRecord) => void)[] = [];
+  /** Told of every change of a filled size (see `onFilled`). */
+  readonly #fillWatchers: ((record: OrderRecord) => void)[] = [];
   /**
    * The records in an open status, in creation order, so `open()` does not walk the whole history
    * (a long backtest places hundreds of thousands of orders). Rebuilt from `#byClientId` when a
@@ -62,6 +64,11 @@ export class OrderTracker {
   /** Calls `watcher` after each status change of an order (the quote holds wait on cancels' answers). */
   onStatus(watcher: (record: OrderRecord) => void): void {
     this.#statusWatchers.push(watcher);
+  }
+
+  /** Calls `watcher` after each change of an order's filled size (a fill booked on a closed order changes no status). */
+  onFilled(watcher: (record: OrderRecord) => void): void {
+    this.#fillWatchers.push(watcher);
   }
 
   /** Puts back an order from a previous life of the run (no listener call: it is stored already). */
@@ -113,6 +120,7 @@ export class OrderTracker {
   setFilled(record: OrderRecord, filled: Micros, at: number): void {
     record.filled = filled;
     this.#listener?.changed(record, at);
+    for (const watcher of this.#fillWatchers) watcher(record);
   }
 
   transition(record: OrderRecord, status: OrderStatus, at: number, reason?: string): boolean {

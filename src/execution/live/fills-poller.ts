@@ -167,6 +167,7 @@ export class FillsPoller {
   async #pollOnce(): Promise<FillsPoll> {
     const { client } = this.#opts;
     this.counters.polls++;
+    const from = this.#clock.now();
     const margin = this.#opts.marginMs ?? 10_000;
     const newest = Math.min(this.#newestMs ?? this.#clock.now(), this.#oldestUnsettledMs());
     const after = Math.max(0, Math.floor((newest - margin) / 1000));
@@ -200,7 +201,7 @@ export class FillsPoller {
     this.#prune(forgetBeforeMs);
     this.counters.emitted += fills.length;
     const at = this.#clock.now();
-    return { fills, snapshot: incomplete === undefined ? { complete: true, at } : { complete: false, at, reason: incomplete } };
+    return { fills, snapshot: incomplete === undefined ? { complete: true, at, from } : { complete: false, at, reason: incomplete } };
   }
 
   #collect(trade: AccountTrade, tsInit: number, forgetBeforeMs: number, out: VenueFill[], read: { newestMs: number }): void {

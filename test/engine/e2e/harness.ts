@@ -57,7 +57,8 @@ export function churn(params: Record<string, unknown> = {}, id = 'churn'): Strat
 
 export interface E2EOptions {
   readonly sandbox?: SandboxOptions;
-  readonly strategies?: readonly StrategySpec[];
+  /** The strategies, or a function of the started sandbox giving them (a market chosen from its world). */
+  readonly strategies?: readonly StrategySpec[] | ((sandbox: RunningSandbox) => readonly StrategySpec[] | Promise<readonly StrategySpec[]>);
   /** Merged over the base config's sections (one level deep). */
   readonly config?: Record<string, Record<string, unknown>>;
   /** Run this config file instead (against the sandbox through `venueUrl`). */
@@ -153,7 +154,8 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   try {
     let configPath = options.configFile;
     if (configPath === undefined) {
-      const config = baseConfig(sandbox.url, dir, options.strategies ?? [DEFAULT_MM]);
+      const strategies = typeof options.strategies === 'function' ? await options.strategies(sandbox) : options.strategies;
+      const config = baseConfig(sandbox.url, dir, strategies ?? [DEFAULT_MM]);
       for (const [section, patch] of Object.entries(options.config ?? {})) {
         config[section] = { ...(config[section] as Record<string, unknown>), ...patch };
       }
