@@ -26,7 +26,7 @@ const BACKTEST_TABLES: readonly TableSpec[] = [FILLS_TABLE, ORDERS_TABLE, EQUITY
 /**
  * `clobot export <input> --out <dir>`: what `input` is decides what is written (each as Parquet, or
  * CSV), with `manifest.json` naming the tables and their row counts:
- * - a recording (text or binary): `markets`, `books` (levels), `trades`, `prices`, `lifecycle`;
+ * - a recording (text or binary): `markets`, `books` (levels), `trades`, `prices`, `lifecycle`, `wallet_trades`;
  * - a backtest's output folder (summary.json beside fills.parquet …): `fills`, `orders`, `equity`;
  * - a run store: `fills`, `orders`, `journal`.
  */

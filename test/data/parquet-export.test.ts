@@ -50,9 +50,28 @@ const short = (v: unknown): string => formatMicros(Math.round(Number(String(v)) 
 
 const OPTIONS = { seed: 3, markets: 2, depth: 5, events: 1_500, meanGapMs: 300 };
 
+const LEADER = '0x' + 'ab'.repeat(20);
+const OTHER = '0x' + '0c'.repeat(20);
+
+/** Followed wallets' trades from `at` on (`walletTrade` events, version 3). */
+function walletTrades(tokenId: string, conditionId: string, at: number): MarketEvent[] {
+  const t = (i: number, wallet: string, txHash: string, side: 'BUY' | 'SELL', price: number, size: number, token = tokenId, market = conditionId): MarketEvent => ({
+    type: 'walletTrade',
+    trade: { wallet, txHash, tokenId: token, conditionId: market, side, price, size, ts: at + i - 1_000 },
+    tsEvent: at + i - 1_000,
+    tsInit: at + i,
+  });
+  return [
+    t(1, LEADER, '0xt1', 'BUY', 510_000, 40_000_000),
+    t(1, LEADER, '0xt1', 'BUY', 520_000, 12_500_000),
+    t(2, OTHER, '0xt2', 'BUY', 300_000, 7_000_000, '77', '0x' + 'dd'.repeat(32)),
+    t(3, LEADER, '0xt3', 'SELL', 580_000, 52_500_000),
+  ];
+}
+
 describe('export and import', async () => {
-  // a recording with every kind of event: books (one empty), trades, prices and the lifecycle
-  const header = syntheticHeader(OPTIONS);
+  // a recording with every kind of event: books (one empty), trades, prices, the lifecycle and followed wallets' trades (version 3)
+  const header = { ...syntheticHeader(OPTIONS), version: 3 };
   const base = [...syntheticEvents(OPTIONS)];
   const last = base[base.length - 1]!.tsInit;
   const [m1, m2] = header.markets;
@@ -63,6 +82,8 @@ describe('export and import', async () => {
     { type: 'marketAdded', market: { ...m2!, conditionId: '0x' + 'ee'.repeat(32), slug: 'late', tokens: [{ tokenId: '9', outcome: 'Yes' }, { tokenId: '10', outcome: 'No' }] }, tsEvent: last + 3, tsInit: last + 4 },
     { type: 'marketClosed', conditionId: m1!.conditionId, tokenIds: m1!.tokens.map((t) => t.tokenId), tsEvent: last + 4, tsInit: last + 5 },
     { type: 'marketResolved', conditionId: m1!.conditionId, tokenIds: m1!.tokens.map((t) => t.tokenId), winnerTokenId: m1!.tokens[0]!.tokenId, tsEvent: last + 5, tsInit: last + 6 },
+    // two fills of one transaction, a sell, and a trade in a market the recording does not hold
+    ...walletTrades(m2!.tokens[0]!.tokenId, m2!.conditionId, last + 6),
   ];
   const recording = tmp.path('rec.bin');
   const writer = createRecordingWriter(recording, header, { form: 'binary' });
@@ -87,6 +108,18 @@ describe('export and import', async () => {
       expect((await one(`SELECT count(*)::INT AS n FROM ${from(out, 'prices', csv)}`))['n']).toBe(2);
       expect((await one(`SELECT string_agg(type, ',' ORDER BY seq) AS types FROM ${from(out, 'lifecycle', csv)}`))['types']).toBe('tickSize,marketAdded,marketClosed,marketResolved');
       expect((await one(`SELECT count(*)::INT AS n FROM ${from(out, 'markets', csv)}`))['n']).toBe(4);
+      // followed wallets' trades: one row per fill, the leader's buys and sells summed per transaction
+      const wallet = source.events.flatMap((e) => (e.type === 'walletTrade' ? [e.trade] : []));
+      expect(manifest.tables['wallet_trades']!.rows).toBe(wallet.length);
+      const w = await one(
+        `SELECT count(*)::INT AS n, count(DISTINCT tx_hash)::INT AS txs, sum(size::DECIMAL(18,6)) FILTER (WHERE side = 'BUY' AND wallet = '${LEADER}')::VARCHAR AS bought, ` +
+          `sum((price * size)::DECIMAL(18,6))::VARCHAR AS notional, epoch_ms(min(ts_event))::BIGINT::VARCHAR AS first FROM ${from(out, 'wallet_trades', csv)}`,
+      );
+      expect(w['n']).toBe(4);
+      expect(w['txs']).toBe(3);
+      expect(short(w['bought'])).toBe('52.5');
+      expect(short(w['notional'])).toBe(formatMicros(wallet.reduce((a, x) => a + Math.round((x.price * x.size) / 1e6), 0)));
+      expect(Number(w['first'])).toBe(wallet[0]!.ts);
       // back to a recording: the same header and events
       const back = tmp.path(csv ? 'back-csv.jsonl' : 'back.bin');
       const r = await importExport(out, back, csv ? 'text' : 'binary');

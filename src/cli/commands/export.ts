@@ -22,7 +22,7 @@ export function registerExport(program: Command): void {
       const started = performance.now();
       const { exportData } = await import('../../app/export-data.ts');
       const { manifest, manifestPath } = await exportData(input, opts.out, opts.csv === true ? 'csv' : 'parquet');
-      const lines = Object.entries(manifest.tables).map(([name, t]) => `  ${name.padEnd(10)} ${t.rows.toLocaleString('en-US').padStart(12)} rows  ${t.file}`);
+      const lines = Object.entries(manifest.tables).map(([name, t]) => `  ${name.padEnd(13)} ${t.rows.toLocaleString('en-US').padStart(12)} rows  ${t.file}`);
       process.stdout.write(`exported ${manifest.kind} ${input} in ${((performance.now() - started) / 1000).toFixed(1)} s:\n${lines.join('\n')}\nwrote ${manifestPath}\n`);
     });
 }

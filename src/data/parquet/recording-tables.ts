@@ -15,6 +15,9 @@ import { tableFileName, type Cell, type TableFormat, type TableSpec } from './ta
  * - `books`: one row per price level of each book (`side` bid/ask, `level` 0 = the touch); a book
  *   with no level at all is one row with `side`, `level`, `price` and `size` null;
  * - `trades`: one row per trade print; `prices`: one row per token of each best-prices event;
+ * - `wallet_trades`: one row per trade of a followed wallet (`data.wallets`, what `onWalletTrade`
+ *   hears): `wallet`, `tx_hash` (shared by the fills of one transaction), the token and market,
+ *   the wallet's side, price and size, `ts_event` the trade's venue time;
  * - `lifecycle`: tick size changes, markets closed, resolved and joined (`market` as JSON), fee
  *   rates changed (`market` holds `{"takerBps", "makerBps"}`) and books cleared at a game start.
  * Every event row carries `seq`, the event's index in the recording, so the tables put back
@@ -66,6 +69,20 @@ export const TRADES_TABLE: TableSpec = {
   columns: [...EVENT_COLUMNS, { name: 'token_id', kind: 'text' }, { name: 'side', kind: 'text' }, { name: 'price', kind: 'micros' }, { name: 'size', kind: 'micros' }],
 };
 
+export const WALLET_TRADES_TABLE: TableSpec = {
+  name: 'wallet_trades',
+  columns: [
+    ...EVENT_COLUMNS,
+    { name: 'wallet', kind: 'text' },
+    { name: 'tx_hash', kind: 'text' },
+    { name: 'token_id', kind: 'text' },
+    { name: 'condition_id', kind: 'text' },
+    { name: 'side', kind: 'text' },
+    { name: 'price', kind: 'micros' },
+    { name: 'size', kind: 'micros' },
+  ],
+};
+
 export const PRICES_TABLE: TableSpec = {
   name: 'prices',
   columns: [...EVENT_COLUMNS, { name: 'token_id', kind: 'text' }, { name: 'buy', kind: 'micros', nullable: true }, { name: 'sell', kind: 'micros', nullable: true }],
@@ -85,7 +102,7 @@ export const LIFECYCLE_TABLE: TableSpec = {
   ],
 };
 
-export const RECORDING_TABLES: readonly TableSpec[] = [MARKETS_TABLE, BOOKS_TABLE, TRADES_TABLE, PRICES_TABLE, LIFECYCLE_TABLE];
+export const RECORDING_TABLES: readonly TableSpec[] = [MARKETS_TABLE, BOOKS_TABLE, TRADES_TABLE, PRICES_TABLE, LIFECYCLE_TABLE, WALLET_TRADES_TABLE];
 
 const opt = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
@@ -118,6 +135,7 @@ export async function writeRecordingTables(
   const trades = w['trades']!;
   const prices = w['prices']!;
   const lifecycle = w['lifecycle']!;
+  const walletTrades = w['wallet_trades']!;
   for (const m of header.markets) for (const row of marketRows(m)) markets.add(row);
   let seq = 0;
   for await (const batch of events) {
@@ -148,6 +166,11 @@ export async function writeRecordingTables(
         case 'trade':
           trades.add([...head, e.tokenId, e.side, e.price, e.size]);
           break;
+        case 'walletTrade': {
+          const t = e.trade;
+          walletTrades.add([...head, t.wallet, t.txHash, t.tokenId, t.conditionId, t.side, t.price, t.size]);
+          break;
+        }
         case 'prices':
           for (const p of e.prices) prices.add([...head, p.tokenId, opt(p.buy), opt(p.sell)]);
           break;
@@ -230,6 +253,14 @@ async function* tradeEvents(rows: AsyncIterable<Cell[]>): AsyncGenerator<Sequenc
   }
 }
 
+async function* walletTradeEvents(rows: AsyncIterable<Cell[]>): AsyncGenerator<Sequenced> {
+  for await (const r of rows) {
+    const tsEvent = num(r[2]!);
+    const trade = { wallet: r[3] as string, txHash: r[4] as string, tokenId: r[5] as string, conditionId: r[6] as string, side: r[7] as Side, price: num(r[8]!), size: num(r[9]!), ts: tsEvent };
+    yield { seq: num(r[0]!), event: { type: 'walletTrade', trade, tsInit: num(r[1]!), tsEvent } };
+  }
+}
+
 async function* priceEvents(rows: AsyncIterable<Cell[]>): AsyncGenerator<Sequenced> {
   let current: { seq: number; tsInit: number; tsEvent: number; prices: { tokenId: string; buy: number | undefined; sell: number | undefined; tsInit: number }[] } | undefined;
   for await (const r of rows) {
@@ -309,6 +340,8 @@ export async function* readRecordingEvents(dir: string, manifest: ExportManifest
     tradeEvents(rowsOf(dir, manifest, TRADES_TABLE)),
     priceEvents(rowsOf(dir, manifest, PRICES_TABLE)),
     lifecycleEvents(rowsOf(dir, manifest, LIFECYCLE_TABLE), join(dir, manifest.tables['lifecycle']?.file ?? 'lifecycle')),
+    // an export written before wallet trades were exported has no such table
+    ...(manifest.tables[WALLET_TRADES_TABLE.name] !== undefined ? [walletTradeEvents(rowsOf(dir, manifest, WALLET_TRADES_TABLE))] : []),
   ];
   const next = async (s: AsyncGenerator<Sequenced>): Promise<Sequenced | undefined> => {
     const step = await s.next();
