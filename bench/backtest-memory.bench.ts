@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticEvents, syntheticHeader, type SyntheticOptions } from '../src/backtest/synthetic-recording.ts';
 import { createRecordingWriter } from '../src/data/recording/writer.ts';
+import { childScript } from './bench-paths.ts';
 import type { BenchTable } from './table.ts';
 
 const TARGET_BYTES = 1024 ** 3;
@@ -44,7 +45,7 @@ export async function run(): Promise<BenchTable> {
     const size = statSync(file).size;
     const configPath = join(dir, 'memory.yaml');
     writeFileSync(configPath, CONFIG);
-    const child = spawnSync(process.execPath, ['bin/run-ts.mjs', 'bench/backtest-memory-child.ts', configPath, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const child = spawnSync(process.execPath, [...childScript('./backtest-memory-child', import.meta.url), configPath, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (child.status !== 0) throw new Error(`replay failed (${child.status}): ${child.stderr.slice(0, 500)}`);
     const r = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { events: number; orders: number; fills: number; seconds: number; startRssKb: number; maxRssKb: number; heapUsedKb: number };
     const peakMb = r.maxRssKb / 1024;

@@ -39,6 +39,7 @@ import { storePersistence } from '../src/store/store-persistence.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childScript } from './bench-paths.ts';
 import type { BenchTable } from './table.ts';
 
 const KEY = '0x' + '42'.repeat(32);
@@ -405,7 +406,7 @@ async function pollFreshness(url: string, seconds: number): Promise<BenchTable> 
 
 /** Runs the tracking process as a child, so its memory is measured alone (fresh node + tsx). */
 async function memory(url: string, seconds: number): Promise<BenchTable> {
-  const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/children/track-markets.ts', url, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...childScript('./children/track-markets', import.meta.url), url, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => (out += chunk));

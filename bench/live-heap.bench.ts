@@ -9,6 +9,7 @@
  * `CLOBOT_BENCH_SECONDS` sets each run's length (default 240).
  */
 import { spawnSync } from 'node:child_process';
+import { childScript } from './bench-paths.ts';
 import type { BenchTable } from './table.ts';
 
 const SECONDS = Number(process.env['CLOBOT_BENCH_SECONDS'] ?? 240);
@@ -35,7 +36,7 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
 }
 
 function runOne(retentionMs: number): Sample[] {
-  const child = spawnSync(process.execPath, ['--expose-gc', 'bin/run-ts.mjs', 'bench/children/live-heap-run.ts', String(retentionMs), String(SECONDS)], {
+  const child = spawnSync(process.execPath, ['--expose-gc', ...childScript('./children/live-heap-run', import.meta.url), String(retentionMs), String(SECONDS)], {
     encoding: 'utf8',
     maxBuffer: 1 << 22,
     timeout: (SECONDS + 120) * 1000,

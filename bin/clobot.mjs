@@ -28,8 +28,10 @@ if (process.argv[2] === 'run') {
   };
 }
 
+// CLOBOT_RUN_DIST=1 runs the compiled dist/ in a checkout too (`npm run bench:dist` sets it, so the
+// sandbox a bench spawns is the shipped one)
 const source = new URL('../src/cli/main.ts', import.meta.url);
-const checkout = existsSync(fileURLToPath(source));
+const checkout = process.env.CLOBOT_RUN_DIST !== '1' && existsSync(fileURLToPath(source));
 if (checkout) process.env.TSX_TSCONFIG_PATH ??= fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 register();
 const { main } = /** @type {{ main(argv: string[]): Promise<number> }} */ (await import(checkout ? source.href : '../dist/cli/main.js'));
