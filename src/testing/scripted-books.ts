@@ -91,6 +91,8 @@ export class ScriptedBooks {
   #seq = 0;
   /** The script has wallet trades: its header says recording version 3. */
   #walletTrades = false;
+  /** The script has market closes or resolutions: its header says at least version 2. */
+  #lifecycle = false;
 
   constructor(startMs: number = SCRIPT_START_MS) {
     this.startMs = startMs;
@@ -240,6 +242,33 @@ export class ScriptedBooks {
     return this;
   }
 
+  /**
+   * The market closes at the current time (a recording's `close`): it takes no more orders, and
+   * strategies hear `MarketClosed`. Give the market as `market()` returned it or its condition id.
+   */
+  close(market: ScriptedMarket | string): this {
+    const t = this.#time();
+    const m = this.#scripted(market, 'close');
+    this.#lifecycle = true;
+    this.#events.push({ type: 'marketClosed', conditionId: m.conditionId, tokenIds: m.tokens.map((x) => x.tokenId), tsEvent: t, tsInit: t });
+    return this;
+  }
+
+  /**
+   * The market resolves at the current time (a recording's `resolve`): `winner` (one of its token
+   * ids) pays 1 a share, the other 0; undefined: resolved with no winner (0.5 each). Positions are
+   * settled at that payout and strategies hear `MarketResolved`.
+   */
+  resolve(market: ScriptedMarket | string, winner: TokenId | undefined): this {
+    const t = this.#time();
+    const m = this.#scripted(market, 'resolve');
+    const tokenIds = m.tokens.map((x) => x.tokenId);
+    if (winner !== undefined && !tokenIds.includes(winner)) throw new TestingError(`scriptedBooks resolve(${m.slug}): winner '${String(winner)}' is not one of the market's tokens (${tokenIds.join(', ')})`);
+    this.#lifecycle = true;
+    this.#events.push({ type: 'marketResolved', conditionId: m.conditionId, tokenIds, winnerTokenId: winner, tsEvent: t, tsInit: t });
+    return this;
+  }
+
   /** The venue changes a token's tick size at the current time. */
   tickSize(tokenId: TokenId, tick: string): this {
     const t = this.#time();
@@ -259,7 +288,7 @@ export class ScriptedBooks {
     }));
     return {
       format: 'clobot-recording',
-      version: this.#walletTrades ? 3 : 1,
+      version: this.#walletTrades ? 3 : this.#lifecycle ? 2 : 1,
       createdAt: this.startMs,
       source: 'clobot/testing:scripted',
       markets: [...this.#markets],
@@ -284,6 +313,13 @@ export class ScriptedBooks {
     const writer = createRecordingWriter(path, this.toData().header);
     for (const event of this.#events) writer.write(event);
     await writer.close();
+  }
+
+  #scripted(market: ScriptedMarket | string, call: string): RecordedMarket {
+    const conditionId = typeof market === 'string' ? market : market?.conditionId;
+    const m = this.#markets.find((x) => x.conditionId === conditionId);
+    if (m === undefined) throw new TestingError(`scriptedBooks ${call}: '${String(conditionId)}' is not a market of this script`);
+    return m;
   }
 
   #condition(tokenId: TokenId): string {
