@@ -17,7 +17,8 @@ const REQUEST_KEYS = ['market', 'favourite', 'approachMs', 'startPrice', 'endPri
  * (`ctx.resolutions`). Admin routes (loopback, behind the admin token when one is set):
  * `GET /admin/near-end` (the episodes, planned or past, and the counts) and `POST /admin/near-end
  * {"market"?, "favourite"?, "approachMs"?, "startPrice"?, "endPrice"?, "breakdown"?}` (one now: 200
- * with the episode, 409 saying why none could start).
+ * with the episode, 409 saying why none could start); `POST /admin/near-end/collapse {"market"}` makes
+ * the favourite of a running episode collapse now and lose (a breakdown on demand).
  */
 export function installNearEndEpisodes(app: FastifyInstance, ctx: SandboxContext, flow: SyntheticFlow | undefined, options: NearEndEpisodeOptions = {}): NearEndEpisodes {
   const markets: NearEndMarket[] = [];
@@ -43,6 +44,14 @@ export function installNearEndEpisodes(app: FastifyInstance, ctx: SandboxContext
     const started = episodes.begin(parseRequest(request.body));
     if (typeof started === 'string') throw new SandboxHttpError(409, `admin/near-end: ${started}`);
     return started;
+  });
+  app.post('/admin/near-end/collapse', { config: { admin: true } }, (request) => {
+    const body = request.body;
+    const market = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['market'] : undefined;
+    if (typeof market !== 'string' || market === '') throw badRequest('admin/near-end/collapse: market must be the condition id or slug of a market in a near-end episode');
+    const collapsed = episodes.collapse(market);
+    if (typeof collapsed === 'string') throw new SandboxHttpError(409, `admin/near-end/collapse: ${collapsed}`);
+    return collapsed;
   });
   return episodes;
 }

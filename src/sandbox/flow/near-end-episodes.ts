@@ -77,7 +77,7 @@ interface Episode {
   readonly endPrice: number;
   readonly driftsAt: number;
   readonly endDate: number;
-  readonly collapsesAt: number | undefined;
+  collapsesAt: number | undefined;
   readonly collapseTo: number;
   /** The favourite's price where the collapse began (set when it begins). */
   collapseFrom: number | undefined;
@@ -181,6 +181,22 @@ export class NearEndEpisodes {
     if (typeof planned === 'string') return planned;
     this.#step(now);
     return this.#view(planned);
+  }
+
+  /**
+   * The favourite of a market's running episode collapses now (a breakdown on demand; the other
+   * outcome wins). Returns the episode, or a sentence saying why not.
+   */
+  collapse(market: string): NearEndView | string {
+    const e = this.#episodes.find((x) => x.entry.market.conditionId === market || x.entry.market.slug === market);
+    if (e === undefined) return `no near-end episode in market '${market}'`;
+    if (e.entry.market.closed) return `market '${e.entry.market.slug}' is closed already`;
+    const now = this.#clock.now();
+    if (e.collapsesAt !== undefined && e.collapsesAt <= now) return `the favourite of '${e.entry.market.slug}' collapsed already`;
+    e.collapsesAt = Math.max(now, e.driftsAt);
+    this.#resolutions.setWinner(e.entry.market.conditionId, e.favourite === 0 ? 1 : 0);
+    this.#step(now);
+    return this.#view(e);
   }
 
   /** Gives a market an end date at `endDate` and plans its drift (and its collapse in a breakdown). */

@@ -108,6 +108,14 @@ export class MarketResolutions {
     return market;
   }
 
+  /** Changes the winner a scheduled market will resolve to (before it resolves). */
+  setWinner(conditionId: ConditionId, winnerIndex: 0 | 1): void {
+    const entry = this.#scheduled.get(this.#market(conditionId).conditionId);
+    if (entry === undefined) throw new ParameterError('resolution', 'conditionId', `market ${conditionId} is not due to resolve`);
+    if (entry.market.winnerIndex !== undefined) throw new ParameterError('resolution', 'conditionId', `market ${conditionId} resolved already`);
+    entry.winnerIndex = winnerIndex;
+  }
+
   /** True when this lifecycle closes the market at its end date. */
   isScheduled(conditionId: ConditionId): boolean {
     return this.#scheduled.has(conditionId);

@@ -103,6 +103,25 @@ describe('near-end episodes (sandbox)', () => {
     expect(sb.world.marketByConditionId(ep.conditionId)).toMatchObject({ closed: true, winnerIndex: 0 });
   });
 
+  it('a collapse on demand: the favourite of a running episode collapses now and the other outcome wins', async () => {
+    const { sb, clock } = await sandbox();
+    advance(clock, 5_000);
+    const ep = (await call(sb, '/admin/near-end', { favourite: 0, approachMs: 60_000, breakdown: false })).body as NearEndView;
+    advance(clock, 10_000);
+    const yes = sb.world.marketByConditionId(ep.conditionId)!.tokens[0].tokenId;
+    expect(top(sb, yes).bid).toBeGreaterThanOrEqual(0.85);
+    const collapsed = await call(sb, '/admin/near-end/collapse', { market: ep.conditionId });
+    expect(collapsed.status).toBe(200);
+    expect(collapsed.body).toMatchObject({ collapsesAt: T0 + 15_000, winnerIndex: 1, state: 'collapsed' });
+    expect(await call(sb, '/admin/near-end/collapse', { market: ep.conditionId })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/collapsed already/) } });
+    expect(await call(sb, '/admin/near-end/collapse', { market: 'nope' })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/no near-end episode in market 'nope'/) } });
+    expect(await call(sb, '/admin/near-end/collapse', {})).toMatchObject({ status: 400 });
+    advance(clock, 12_000);
+    expect(top(sb, yes).bid).toBeLessThan(0.6);
+    advance(clock, ep.endDate - clock.now() + 3_000);
+    expect(sb.world.marketByConditionId(ep.conditionId)).toMatchObject({ closed: true, winnerIndex: 1 });
+  });
+
   it('the rate knob plans end dates at start, the same for the same seed; 0 plans none; a breakdown share of 1 breaks every one', async () => {
     const plan = async (o: NearEndEpisodeOptions) => {
       const { sb } = await sandbox(o);
