@@ -14,6 +14,7 @@ import { freeBalance, reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import type { StrategyLedger } from '../portfolio/strategy-ledger.ts';
 import type { AccountSnapshot, EventSnapshot, MarketSnapshot, RewardsSnapshot, StrategyContext } from '../strategy/api.ts';
 import { StrategyRunner } from '../strategy/strategy-runner.ts';
+import { EarlyWalletTrades } from './early-wallet-trades.ts';
 import type { EngineListener } from './engine-desk.ts';
 import { ENGINE_METRICS } from './engine-metrics.ts';
 import type { MetricLabels, MetricsSink } from '../core/metrics.ts';
@@ -65,6 +66,8 @@ export class StrategyHost implements EngineListener {
   readonly #params = new Map<string, { value: unknown }>();
   /** The tick size each token had at its last change, to tell strategies when it moves. */
   readonly #ticks = new Map<TokenId, Micros>();
+  /** Wallet trades heard before the strategies started (early-wallet-trades.ts). */
+  readonly #early = new EarlyWalletTrades();
 
   constructor(options: StrategyHostOptions) {
     this.#opts = options;
@@ -246,10 +249,19 @@ export class StrategyHost implements EngineListener {
     }
   }
 
-  /** A trade of a followed wallet: every strategy hears it (frozen once, shared). */
+  /**
+   * A trade of a followed wallet: every strategy hears it (frozen once, shared). Before the
+   * strategies started it is held (early-wallet-trades.ts) until `deliverEarlyWalletTrades`.
+   */
   walletTrade(trade: WalletTrade): void {
     const frozen = Object.freeze(trade);
+    if (this.#early.hold(frozen)) return;
     for (const runner of this.#runners.values()) runner.walletTrade(frozen);
+  }
+
+  /** After the start (and the known books): the wallet trades heard before it, oldest first; from then on each as it comes. */
+  deliverEarlyWalletTrades(): void {
+    for (const trade of this.#early.release(this.#opts.log)) this.walletTrade(trade);
   }
 
   orderEvent(strategyId: string, event: OrderEvent): void {

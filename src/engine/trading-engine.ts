@@ -417,6 +417,8 @@ export class TradingEngine {
         const last = halts[halts.length - 1]!;
         this.#host.lifecycle({ type: 'Halted', name: last.name, reason: last.reason, halts: this.#halts.names(), tsInit: clock.now() });
       }
+      // then the followed wallets' trades heard while they waited (held, bounded: early-wallet-trades.ts)
+      this.#tell(() => this.#host.deliverEarlyWalletTrades());
     };
     // live: no market is traded until our trades at the venue were read in full once (a page
     // missing is not the whole: the run would trade on positions short of fills it missed). The
