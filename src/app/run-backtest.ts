@@ -155,11 +155,26 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   });
   input.onBuilt?.(engine);
   const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
-  const equity = (): Micros => {
-    const t = engine.portfolio.totals(mark);
-    return bt.balance + t.realizedPnl + t.unrealizedPnl - t.fees;
+  // the equity trail values the portfolio every second of replayed time (and the curve at its
+  // interval): exact, in bigints, so it is worked out again only when the portfolio (its version)
+  // or a mark (`marksMoved`, counted by the sink below) changed since the last time
+  let marksMoved = 0;
+  const lastMarks = new Map<TokenId, Micros | undefined>();
+  let valued = { version: -1, marks: -1, equity: 0, exposed: false };
+  const valuation = (): typeof valued => {
+    const portfolio = engine.portfolio;
+    if (valued.version === portfolio.version && valued.marks === marksMoved) return valued;
+    const t = portfolio.totals(mark);
+    valued = {
+      version: portfolio.version,
+      marks: marksMoved,
+      equity: bt.balance + t.realizedPnl + t.unrealizedPnl - t.fees,
+      exposed: portfolio.positions().some((p) => p.size !== 0),
+    };
+    return valued;
   };
-  const exposed = (): boolean => engine.portfolio.positions().some((p) => p.size !== 0);
+  const equity = (): Micros => valuation().equity;
+  const exposed = (): boolean => valuation().exposed;
   recorder.sample(start, bt.balance);
   recorder.trace(start, bt.balance, false);
   const sampler = interval(bt.equityIntervalMs, clock.scheduler).subscribe(() => recorder.sample(clock.now(), equity()));
@@ -215,7 +230,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
         if (faulted) return;
         handled++;
         engine.onMarketEvent(e);
-        if (type === 'book') recorder.mark(e.book.tokenId, e.tsInit, mark(e.book.tokenId));
+        if (type === 'book') {
+          const tokenId = e.book.tokenId;
+          const m = mark(tokenId);
+          recorder.mark(tokenId, e.tsInit, m);
+          if (lastMarks.get(tokenId) !== m || !lastMarks.has(tokenId)) {
+            lastMarks.set(tokenId, m);
+            marksMoved++;
+          }
+        } else if (type !== 'trade' && type !== 'prices') {
+          // a tick change drops a book, a market may join or close: marks may move (a trade
+          // print or a prices event leaves every book, and so every mark, as it was)
+          lastMarks.clear();
+          marksMoved++;
+        }
       },
     ],
     onProgress: onProgress ? (p) => onProgress({ ...p, bytes }) : undefined,

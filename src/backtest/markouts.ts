@@ -35,34 +35,56 @@ interface Pending {
  * that book), or at the end of the data. Integer arithmetic: exact.
  */
 export class MarkoutTracker {
-  readonly #pending = new Map<TokenId, Pending[]>();
-  readonly #lastMark = new Map<TokenId, Micros>();
+  /** Each token's fills waiting for their mark, its last mark, and the earliest due time waiting. */
+  readonly #tokens = new Map<TokenId, TokenMarkouts>();
   readonly #rows = MARKOUT_HORIZONS_MS.map((h) => ({ horizonMs: h, fills: 0, pnl: 0, size: 0 }));
 
   onFill(tokenId: TokenId, side: 'BUY' | 'SELL', price: Micros, size: Micros, t: number): void {
-    let list = this.#pending.get(tokenId);
-    if (list === undefined) this.#pending.set(tokenId, (list = []));
-    MARKOUT_HORIZONS_MS.forEach((h, horizon) => list.push({ due: t + h, tokenId, sign: side === 'BUY' ? 1 : -1, price, size, horizon }));
+    const token = this.#token(tokenId);
+    const sign = side === 'BUY' ? 1 : -1;
+    for (let horizon = 0; horizon < MARKOUT_HORIZONS_MS.length; horizon++) {
+      const due = t + MARKOUT_HORIZONS_MS[horizon]!;
+      token.pending.push({ due, tokenId, sign, price, size, horizon });
+      if (due < token.nextDue) token.nextDue = due;
+    }
   }
 
-  /** A book of `tokenId` at `t` gave it `mark`: fills due before `t` are marked at the mark before it. */
+  /**
+   * A book of `tokenId` at `t` gave it `mark`: fills due before `t` are marked at the mark before
+   * it. Called for every replayed book: one lookup, and nothing more until a fill is due.
+   */
   onMark(tokenId: TokenId, t: number, mark: Micros | undefined): void {
-    const list = this.#pending.get(tokenId);
-    if (list !== undefined && list.length > 0) this.#settle(list, (p) => p.due < t, this.#lastMark.get(tokenId));
-    if (mark !== undefined) this.#lastMark.set(tokenId, mark);
+    let token = this.#tokens.get(tokenId);
+    if (token === undefined) {
+      if (mark === undefined) return;
+      token = this.#token(tokenId);
+    }
+    if (token.nextDue < t) this.#settle(token, t, false);
+    if (mark !== undefined) token.lastMark = mark;
   }
 
   /** The rows at the end of the data (`end`): what is due by then is marked at the last mark. */
   finish(end: number): MarkoutRow[] {
-    for (const [tokenId, list] of this.#pending) this.#settle(list, (p) => p.due <= end, this.#lastMark.get(tokenId));
+    for (const token of this.#tokens.values()) this.#settle(token, end, true);
     return this.#rows.map((r) => ({ ...r }));
   }
 
-  #settle(list: Pending[], due: (p: Pending) => boolean, mark: Micros | undefined): void {
+  #token(tokenId: TokenId): TokenMarkouts {
+    let token = this.#tokens.get(tokenId);
+    if (token === undefined) this.#tokens.set(tokenId, (token = { pending: [], lastMark: undefined, nextDue: Infinity }));
+    return token;
+  }
+
+  /** Marks the fills due before `t` (at or before it when `inclusive`) at the token's last mark. */
+  #settle(token: TokenMarkouts, t: number, inclusive: boolean): void {
+    const list = token.pending;
+    const mark = token.lastMark;
     let kept = 0;
+    let nextDue = Infinity;
     for (const p of list) {
-      if (!due(p)) {
+      if (inclusive ? p.due > t : p.due >= t) {
         list[kept++] = p;
+        if (p.due < nextDue) nextDue = p.due;
         continue;
       }
       if (mark === undefined) continue;
@@ -75,5 +97,13 @@ export class MarkoutTracker {
       row.size += p.size;
     }
     list.length = kept;
+    token.nextDue = nextDue;
   }
+}
+
+interface TokenMarkouts {
+  readonly pending: Pending[];
+  lastMark: Micros | undefined;
+  /** The earliest `due` among `pending` (Infinity when none). */
+  nextDue: number;
 }

@@ -71,6 +71,7 @@ export class Portfolio {
   #fills = 0;
   #turnover = 0n;
   #shape: CompleteSetShape = NO_SETS;
+  #version = 0;
 
   constructor(startingBalance: Micros) {
     this.#balance = BigInt(startingBalance);
@@ -79,6 +80,7 @@ export class Portfolio {
   applyFill(fill: { tokenId: TokenId; side: Side; price: Micros; size: Micros; fee: Micros }): void {
     const fee = BigInt(fill.fee);
     const notional2 = notionalPicos(fill.price, fill.size); // Micros²
+    this.#version++;
     this.#fills++;
     this.#turnover += notional2;
     this.#fees += fee;
@@ -96,6 +98,7 @@ export class Portfolio {
   settle(tokenId: TokenId, payout: Micros): Settlement {
     const book = this.#books.get(tokenId);
     if (!book || book.size === 0n) return { tokenId, size: 0, payout, proceeds: 0, realizedPnl: 0 };
+    this.#version++;
     const value2 = BigInt(payout) * book.size; // Micros²
     const realized2 = value2 - book.cost;
     book.realized += realized2;
@@ -122,6 +125,7 @@ export class Portfolio {
   voidFill(fill: { tokenId: TokenId; side: Side; price: Micros; size: Micros; fee: Micros }, base: TokenBookState, kept: Iterable<{ side: Side; price: Micros; size: Micros }>): void {
     const notional2 = notionalPicos(fill.price, fill.size);
     const fee = BigInt(fill.fee);
+    this.#version++;
     this.#fills--;
     this.#turnover -= notional2;
     this.#fees -= fee;
@@ -139,6 +143,7 @@ export class Portfolio {
    */
   setCompleteSets(shape: CompleteSetShape): void {
     this.#shape = shape;
+    this.#version++;
   }
 
   get completeSetShape(): CompleteSetShape {
@@ -148,6 +153,16 @@ export class Portfolio {
   /** Sets collateral from the venue (reconciliation). */
   setBalance(balance: Micros): void {
     this.#balance = BigInt(balance);
+    this.#version++;
+  }
+
+  /**
+   * Changes whenever anything `totals`, `pnl` or `positions` read may have (a fill, a settlement,
+   * a voided fill, the balance, the complete sets): a caller that values the portfolio often at
+   * the same marks (the backtest's equity trail) keeps its result while this and the marks stay.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   position(tokenId: TokenId): PositionView {

@@ -119,24 +119,49 @@ export async function* readRecordingBatches(path: string, gzip: boolean, onBytes
   for await (const step of decodeFile(path, gzip, false, onBytes)) if (step.events.length > 0) yield step.events;
 }
 
-/** Streams the file through gunzip (when gzipped) and the decoder of its form. */
+/**
+ * A plain file's bytes, CHUNK_BYTES at a time, read synchronously: the replay that consumes them
+ * is synchronous anyway, and a read from the page cache takes a fraction of a millisecond, while
+ * a stream's read waits for the thread pool (on a loaded machine, whole milliseconds of idle
+ * wall time per chunk) and costs a promise and an event per chunk. Each chunk is a fresh buffer:
+ * the decoders keep pieces of a chunk (a block or line that goes on in the next one).
+ */
+function* plainChunks(path: string, onBytes?: (bytesRead: number) => void): Generator<Buffer, void, undefined> {
+  const fd = openSync(path, 'r');
+  try {
+    let read = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const n = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (n === 0) return;
+      read += n;
+      onBytes?.(read);
+      yield n === CHUNK_BYTES ? chunk : chunk.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the file (through gunzip when gzipped) into the decoder of its form. */
 async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onBytes?: (bytesRead: number) => void): AsyncGenerator<Step, void, undefined> {
-  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  if (onBytes) {
+  const file = gzip ? createReadStream(path, { highWaterMark: CHUNK_BYTES }) : undefined;
+  if (file && onBytes) {
     let read = 0;
     file.on('data', (chunk) => {
       read += chunk.length;
       onBytes(read);
     });
   }
-  const source = gzip ? file.pipe(createGunzip({ chunkSize: 256 * 1024 })) : file;
-  if (gzip) file.on('error', (err) => source.destroy(err));
+  const gunzip = file?.pipe(createGunzip({ chunkSize: 256 * 1024 }));
+  if (file && gunzip) file.on('error', (err) => gunzip.destroy(err));
+  const source: AsyncIterable<Buffer> | Iterable<Buffer> = gunzip ?? plainChunks(path, onBytes);
   let text: RecordingTextDecoder | undefined;
   let binary: RecordingBinaryDecoder | undefined;
   let head: Buffer | undefined; // the first bytes, until there are enough to tell the form
   try {
     try {
-      for await (const piece of source as AsyncIterable<Buffer>) {
+      for await (const piece of source) {
         let chunk = piece;
         if (text === undefined && binary === undefined) {
           chunk = head ? Buffer.concat([head, piece]) : piece;
@@ -178,8 +203,8 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onB
     const header = binary ? binary.header! : text!.header!;
     yield { header, form: binary ? 'binary' : 'text', events };
   } finally {
-    source.destroy();
-    file.destroy();
+    gunzip?.destroy();
+    file?.destroy();
   }
 }
 
