@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { MICROS_PER_UNIT } from '../../core/fixed.ts';
-import type { SandboxEngine } from '../trading/sandbox-engine.ts';
+import { LIQUIDITY_OWNER, type SandboxEngine } from '../trading/sandbox-engine.ts';
 import type { MarketResolutions } from '../world/market-resolution.ts';
 import type { SandboxMarket } from '../world/model.ts';
 import { Prng } from '../world/prng.ts';
@@ -105,8 +105,8 @@ const DEFAULTS = {
  * lifecycle, `MarketResolutions`: the market closes at it, every open order cancelled, and
  * resolves `resolveAfterMs` later, paying the winner's holders), picks a favourite and, from
  * `approachMs` before the end date, moves the flow's latent price so the favourite goes from
- * `startPrice` to `endPrice` linearly (the flow's maker re-centres on it; the sandbox's own depth
- * on the wrong side of the new price steps back). The favourite wins, except in a breakdown
+ * `startPrice` to `endPrice` linearly (the flow's maker re-centres on it; the seeded depth on the
+ * wrong side of the new price steps back). The favourite wins, except in a breakdown
  * episode (`breakdownShare`): at a drawn time in the last part of the approach its price
  * collapses to `collapseTo` within a few seconds, and the other outcome wins.
  *
@@ -270,9 +270,11 @@ export class NearEndEpisodes {
         this.#counts.drifted++;
       }
       if (!e.entry.nudge(yes - latent)) continue;
-      // the sandbox's own depth on the wrong side of the new price steps back (asks under it, bids over it)
+      // the seeded depth on the wrong side of the new price steps back (asks under it, bids over it),
+      // so the flow's maker can quote there; the maker moves its own ladder at its next visit (one
+      // cancelled here would leave the book without that side until then: a gap a stop would sell into)
       const y = Math.round(yes * MICROS_PER_UNIT);
-      cancelOwnOrders(this.#engine, m.conditionId, m.tokens[0].tokenId, (isBid, yesPrice) => (isBid ? yesPrice > y : yesPrice < y), now);
+      cancelOwnOrders(this.#engine, m.conditionId, m.tokens[0].tokenId, (isBid, yesPrice, owner) => owner === LIQUIDITY_OWNER && (isBid ? yesPrice > y : yesPrice < y), now);
     }
   }
 

@@ -18,9 +18,9 @@ afterEach(async () => {
   open = [];
 });
 
-async function sandbox(nearEnd: NearEndEpisodeOptions = {}, flow = true): Promise<{ sb: RunningSandbox; clock: SimulatedClock }> {
+async function sandbox(nearEnd: NearEndEpisodeOptions = {}, flow = true, intensity = 2): Promise<{ sb: RunningSandbox; clock: SimulatedClock }> {
   const clock = new SimulatedClock(T0);
-  const sb = await startSandbox({ seed: 5, markets: 16, events: 6, clock, limits: { enabled: false }, flow: { enabled: flow, intensity: 2 }, nearEnd, resolution: { resolveAfterMs: 2_000 } });
+  const sb = await startSandbox({ seed: 5, markets: 16, events: 6, clock, limits: { enabled: false }, flow: { enabled: flow, intensity }, nearEnd, resolution: { resolveAfterMs: 2_000 } });
   open.push(sb);
   return { sb, clock };
 }
@@ -82,7 +82,8 @@ describe('near-end episodes (sandbox)', () => {
   });
 
   it('a breakdown: the favourite collapses before the end date and the other outcome wins', async () => {
-    const { sb, clock } = await sandbox();
+    // a slow flow (its maker visits each market about once a second): the book between two visits stands
+    const { sb, clock } = await sandbox({}, true, 0.2);
     advance(clock, 5_000);
     const started = await call(sb, '/admin/near-end', { favourite: 1, approachMs: 40_000, startPrice: 0.9, endPrice: 0.97, breakdown: true });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
@@ -95,9 +96,23 @@ describe('near-end episodes (sandbox)', () => {
     const fav = market.tokens[1].tokenId;
     advance(clock, ep.collapsesAt! - clock.now() - 1_000);
     expect(top(sb, fav).bid).toBeGreaterThanOrEqual(0.86);
-    // the collapse: within its few seconds the favourite's bid is under its start
+    // the collapse: within its few seconds the favourite's bid is under its start, and the book
+    // keeps a bid near the price all the way down (no gap to the seeded depth far below)
+    // the favourite's bid after the book's last change at each instant (one visit of the flow's
+    // maker cancels its old ladder, then places the new one: that instant's last book is what
+    // stands), against the episode's price then: never a gap far under it
+    const from = ep.startPrice + ((ep.endPrice - ep.startPrice) * (ep.collapsesAt! - ep.driftsAt)) / (ep.endDate - ep.driftsAt);
+    const target = (t: number): number => from + (ep.collapseTo! - from) * Math.min(1, Math.max(0, t - ep.collapsesAt!) / 8_000);
+    const standing = new Map<number, number>();
+    const unlisten = sb.engine.onEvent((e) => {
+      // (the close at the end date cancels every order: not a gap)
+      if (e.type !== 'BookChanged' || e.conditionId !== ep.conditionId || e.ts >= ep.endDate) return;
+      standing.set(e.ts, top(sb, fav).bid - target(e.ts));
+    });
     advance(clock, 12_000);
+    unlisten();
     expect(top(sb, fav).bid).toBeLessThan(0.6);
+    expect(Math.min(...standing.values())).toBeGreaterThan(-0.1);
     expect((await call(sb, '/admin/near-end')).body).toMatchObject({ collapsed: 1 });
     advance(clock, ep.endDate - clock.now() + 3_000);
     expect(sb.world.marketByConditionId(ep.conditionId)).toMatchObject({ closed: true, winnerIndex: 0 });
