@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
 import { HOOK_NAMES, STRATEGY_API_VERSION, SUPPORTED_API_VERSIONS, type StrategyDefinition } from './api.ts';
 import { loadFailure } from './load-failure.ts';
@@ -156,7 +156,8 @@ async function importModule(modulePath: string): Promise<{ default?: unknown }> 
   // backtest of a sweep or a bench from dist/); a failed load is tried again next time
   let loading = tsImported.get(url);
   if (loading === undefined) {
-    loading = import('tsx/esm/api').then(({ tsImport }) => tsImport(url, import.meta.url) as Promise<{ default?: unknown }>);
+    const options = COMPILED_CHECKOUT ? { parentURL: import.meta.url, tsconfig: false as const } : import.meta.url;
+    loading = import('tsx/esm/api').then(({ tsImport }) => tsImport(url, options) as Promise<{ default?: unknown }>);
     tsImported.set(url, loading);
     loading.catch(() => tsImported.delete(url));
   }
@@ -166,6 +167,16 @@ async function importModule(modulePath: string): Promise<{ default?: unknown }> 
   if (inner && typeof inner === 'object' && inner.name === undefined && inner.default !== undefined) return { default: inner.default };
   return mod;
 }
+
+/**
+ * True in a clobot checkout running its compiled dist/ (`npm run bench:dist`): the repository's
+ * tsconfig.json maps `clobot` to src/ for runs from the sources, so a strategy tsx compiled with
+ * it would load a second clobot, from src/ through tsx, beside the dist/ one running it (twice
+ * the modules in memory, and the strategy's helpers not the shipped ones). Without it, `clobot`
+ * resolves as in an installed package: to dist/ (package.json exports). An installed clobot has
+ * no tsconfig.json beside dist/ (not in the package's files), so a user's own is kept.
+ */
+const COMPILED_CHECKOUT = !import.meta.url.endsWith('.ts') && existsSync(fileURLToPath(new URL('../../tsconfig.json', import.meta.url)));
 
 /** Modules imported through tsx's scoped loader, by file URL. */
 const tsImported = new Map<string, Promise<{ default?: unknown }>>();
