@@ -7,7 +7,11 @@
  *
  * One copy per leader transaction, never two: the fills of one transaction heard before its copy
  * goes out are merged into one order (their total size at their average price); fills of it heard
- * after are ignored. A copy is skipped, and counted, when the leader is not on `leaders`, the
+ * after are ignored. Across a restart too: each copy's order carries a ref naming the leader's
+ * transaction (`copy:<wallet>:<txHash>`, `exit:…`), the run's store keeps it, and a transaction
+ * heard again by a later life of the run (a backfill, a second poll) whose ref finds an order
+ * (`ctx.order(ref)`) is not copied again. A position held from an earlier life has no known leader:
+ * any followed leader's sell of that token exits it. A copy is skipped, and counted, when the leader is not on `leaders`, the
  * market is on `deny`, off `allow`, or not one the strategy trades, the trade is older than
  * `maxTradeAgeMs` when heard, the book is older than `maxBookAgeMs`, the best price is past the
  * slippage cap, or the caps leave less than the market's minimum size. docs/strategies/copy-trader.md.
@@ -42,8 +46,12 @@ const Params = z
     maxSlippage: z.number().min(0).max(1).default(0.02),
     /** An exit sells down to the leader's exit price minus this (USDC per share). */
     exitSlippage: z.number().min(0).max(1).default(0.05),
-    /** A leader trade heard this long after it happened is not copied, ms (the poll or the recording was late). */
-    maxTradeAgeMs: z.number().int().positive().default(60_000),
+    /**
+     * A leader trade heard this long after it happened is not copied, ms (the poll or the recording
+     * was late). At most an hour: a copy is remembered across a restart as long as the run keeps
+     * its closed orders (`execution.closedOrderRetentionMs`, an hour by default).
+     */
+    maxTradeAgeMs: z.number().int().positive().max(3_600_000).default(60_000),
     /** Books older than this are not traded on, ms. */
     maxBookAgeMs: z.number().int().positive().default(10_000),
   })
@@ -55,6 +63,7 @@ type P = z.output<typeof Params>;
 interface Pending {
   readonly key: string;
   readonly wallet: string;
+  readonly txHash: string;
   readonly tokenId: string;
   readonly side: 'BUY' | 'SELL';
   /** Σ size, Σ size x price (micros x micros / 1e6) of the fills heard. */
@@ -72,8 +81,9 @@ interface State {
   readonly leaderHeld: Map<string, Micros>;
   /** The leaders whose buys we copied in a token (whose sells make us exit). */
   readonly copiedFrom: Map<string, Set<string>>;
+  /** Tokens held at the start (an earlier life of the run copied them): any leader's sell exits them. */
+  readonly inherited: Set<string>;
   readonly counts: { heard: number; copies: number; exits: number; merged: number; late: number; skipped: number };
-  seq: number;
 }
 
 /** How long a copied transaction's key is remembered (a fill of it heard later is ignored), ms. */
@@ -89,9 +99,14 @@ export default defineStrategy({
     done: new Map(),
     leaderHeld: new Map(),
     copiedFrom: new Map(),
+    inherited: new Set(),
     counts: { heard: 0, copies: 0, exits: 0, merged: 0, late: 0, skipped: 0 },
-    seq: 0,
   }),
+
+  onStart({ ctx, state }) {
+    for (const pos of ctx.positions()) if (pos.size > 0) state.inherited.add(pos.tokenId);
+    if (state.inherited.size > 0) ctx.log.info('positions held from an earlier life of the run: a leader selling one exits it', { tokens: [...state.inherited] });
+  },
 
   onWalletTrade({ ctx, state, trade }) {
     const p = ctx.params;
@@ -102,6 +117,13 @@ export default defineStrategy({
     if (state.done.has(key)) {
       state.counts.late++;
       ctx.log.debug('fill of a transaction already copied: ignored', { wallet: trade.wallet, txHash: trade.txHash });
+      return;
+    }
+    // copied by an earlier life of the run: its order, kept by the store, carries the transaction's ref
+    if (ctx.order(refOf(trade.side, trade.wallet, trade.txHash)) !== undefined) {
+      state.done.set(key, ctx.clock.now());
+      state.counts.late++;
+      ctx.log.info('leader transaction copied before (an earlier life of the run): not copied again', { wallet: trade.wallet, txHash: trade.txHash, side: trade.side });
       return;
     }
     const held = state.pending.get(key);
@@ -119,6 +141,7 @@ export default defineStrategy({
     state.pending.set(key, {
       key,
       wallet: trade.wallet,
+      txHash: trade.txHash,
       tokenId: trade.tokenId,
       side: trade.side,
       size: trade.size,
@@ -151,8 +174,13 @@ function skipReason(ctx: StrategyContext<P>, s: State, trade: WalletTrade, now: 
   if (ctx.market(trade.tokenId) === undefined) return 'a market the strategy does not trade';
   if (now - trade.ts > p.maxTradeAgeMs) return 'heard too late';
   if (trade.side === 'SELL' && ctx.position(trade.tokenId).size <= 0) return 'an exit of a token we do not hold';
-  if (trade.side === 'SELL' && !s.copiedFrom.get(trade.tokenId)?.has(trade.wallet)) return 'an exit of a leader we did not copy in this token';
+  if (trade.side === 'SELL' && !s.copiedFrom.get(trade.tokenId)?.has(trade.wallet) && !s.inherited.has(trade.tokenId)) return 'an exit of a leader we did not copy in this token';
   return undefined;
+}
+
+/** The ref of the order copying a leader transaction (a buy's copy or a sell's exit): one per transaction, kept across restarts. */
+function refOf(side: 'BUY' | 'SELL', wallet: string, txHash: string): string {
+  return `${side === 'BUY' ? 'copy' : 'exit'}:${wallet}:${txHash}`;
 }
 
 /** What a leader holds of a token, as far as its heard trades tell (a sell of more than that counts as all). */
@@ -206,7 +234,7 @@ function committed(ctx: StrategyContext<P>, conditionId: string): number {
 function copyBuy(ctx: StrategyContext<P>, s: State, c: Pending): OrderIntent | undefined {
   const p = ctx.params;
   const market = ctx.market(c.tokenId);
-  const trade = { wallet: c.wallet, txHash: c.key.split('|')[1], tokenId: c.tokenId, side: c.side };
+  const trade = { wallet: c.wallet, txHash: c.txHash, tokenId: c.tokenId, side: c.side };
   if (market === undefined || !fresh(ctx, market)) return skipped(ctx, s, 'no fresh book', trade);
   const tick = market.rules.tickSize;
   const leaderPrice = Math.round((c.cost * MICROS_PER_UNIT) / c.size);
@@ -229,13 +257,13 @@ function copyBuy(ctx: StrategyContext<P>, s: State, c: Pending): OrderIntent | u
   s.counts.copies++;
   ctx.metric('copies', s.counts.copies);
   ctx.log.info('copy', { wallet: c.wallet, txHash: trade.txHash, tokenId: c.tokenId, leaderPrice: leaderPrice / MICROS_PER_UNIT, limit: limit / MICROS_PER_UNIT, size: size / MICROS_PER_UNIT, leaderTs: c.ts });
-  return { kind: 'place', tokenId: c.tokenId, side: 'BUY', price: limit, size, orderType: 'FAK', ref: `copy-${++s.seq}`, tag: c.key };
+  return { kind: 'place', tokenId: c.tokenId, side: 'BUY', price: limit, size, orderType: 'FAK', ref: refOf('BUY', c.wallet, c.txHash), tag: c.key };
 }
 
 function copyExit(ctx: StrategyContext<P>, s: State, c: Pending): OrderIntent | undefined {
   const p = ctx.params;
   const market = ctx.market(c.tokenId);
-  const trade = { wallet: c.wallet, txHash: c.key.split('|')[1], tokenId: c.tokenId, side: c.side };
+  const trade = { wallet: c.wallet, txHash: c.txHash, tokenId: c.tokenId, side: c.side };
   const held = ctx.position(c.tokenId).size;
   if (market === undefined || held <= 0) return skipped(ctx, s, 'nothing to exit', trade);
   if (!fresh(ctx, market)) return skipped(ctx, s, 'no fresh book', trade);
@@ -247,17 +275,20 @@ function copyExit(ctx: StrategyContext<P>, s: State, c: Pending): OrderIntent | 
   // a part too small to send, or a rest too small to sell later: the whole position goes
   if (size < min || held - size < min) size = roundToLot(held);
   if (size < min) return skipped(ctx, s, `the position ${held / MICROS_PER_UNIT} is under the market's minimum ${min / MICROS_PER_UNIT}`, trade);
-  if (size >= held) s.copiedFrom.get(c.tokenId)?.delete(c.wallet);
+  if (size >= held) {
+    s.copiedFrom.get(c.tokenId)?.delete(c.wallet);
+    s.inherited.delete(c.tokenId);
+  }
   const tick = market.rules.tickSize;
   const leaderPrice = Math.round((c.cost * MICROS_PER_UNIT) / c.size);
   const limit = Math.max(roundToTick(leaderPrice - toMicros(p.exitSlippage), tick, 'up'), tick);
   s.counts.exits++;
   ctx.metric('exits', s.counts.exits);
   ctx.log.info('exit', { wallet: c.wallet, txHash: trade.txHash, tokenId: c.tokenId, share, limit: limit / MICROS_PER_UNIT, size: size / MICROS_PER_UNIT });
-  return { kind: 'place', tokenId: c.tokenId, side: 'SELL', price: limit, size: Math.min(size, held), orderType: 'FAK', ref: `exit-${++s.seq}`, tag: c.key };
+  return { kind: 'place', tokenId: c.tokenId, side: 'SELL', price: limit, size: Math.min(size, held), orderType: 'FAK', ref: refOf('SELL', c.wallet, c.txHash), tag: c.key };
 }
 
-function skipped(ctx: StrategyContext<P>, s: State, why: string, trade: { wallet: string; txHash: string | undefined; tokenId: string; side: string }): undefined {
+function skipped(ctx: StrategyContext<P>, s: State, why: string, trade: { wallet: string; txHash: string; tokenId: string; side: string }): undefined {
   s.counts.skipped++;
   ctx.metric('skipped', s.counts.skipped);
   ctx.log.info('leader trade not copied', { why, ...trade });

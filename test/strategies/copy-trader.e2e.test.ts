@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunSession } from '../../src/app/run-session.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
@@ -8,6 +6,7 @@ import { createLogger } from '../../src/core/log.ts';
 import { LEADER_ACCOUNTS } from '../../src/sandbox/flow/leader-wallets.ts';
 import type { SimOrderRequest } from '../../src/sim/types.ts';
 import { sandboxRig, until, type SandboxRig } from '../app/run-helpers.ts';
+import { copyMarket, writeCopyConfig } from './copy-trader-rig.ts';
 
 /**
  * copy-trader end to end on the sandbox (issue 21, "Done when"): a LIVE run follows the sandbox's
@@ -29,14 +28,7 @@ let market: { conditionId: string; yes: string; no: string };
 
 beforeAll(async () => {
   rig = await sandboxRig({ seed: 9, markets: 16, events: 4, flow: { enabled: true, intensity: 1 } }, 'clobot-copy-trader-');
-  const m = rig.sandbox.world.markets.find((w) => {
-    // a cent tick: a leader's FAK a tick through the ask takes that level, not the book's next ten cents
-    if (w.closed || !w.acceptingOrders || rig.sandbox.engine.market(w.conditionId)?.tickSize !== 10_000) return false;
-    const q = rig.sandbox.engine.quote(w.tokens[0].tokenId);
-    return q.bestBid !== undefined && q.bestAsk !== undefined && q.bestBid > 250_000 && q.bestAsk < 750_000;
-  });
-  if (m === undefined) throw new Error('the seed-9 sandbox has no open market near 0.5');
-  market = { conditionId: m.conditionId, yes: m.tokens[0].tokenId, no: m.tokens[1].tokenId };
+  market = copyMarket(rig, 9);
 });
 
 afterAll(async () => {
@@ -45,25 +37,11 @@ afterAll(async () => {
 
 describe('copy-trader live on the sandbox', () => {
   it('copies each leader transaction once, within its delay plus one poll period, and exits when the leader exits', async () => {
-    const path = join(rig.dir, 'copy-trader.yaml');
-    writeFileSync(
-      path,
-      [
-        'mode: live',
-        `venue: { baseUrl: '${rig.sandbox.url}' }`,
-        'data:',
-        '  transport: ws',
-        `  markets: { conditionIds: ['${market.conditionId}'] }`,
-        `  wallets: { addresses: [${LEADER_ACCOUNTS.map((a) => `'${a.address}'`).join(', ')}], pollMs: ${POLL_MS} }`,
-        'strategies:',
-        '  - id: copy',
-        '    module: strategies/copy-trader.ts',
-        `    params: { scale: 0.5, delayMs: ${DELAY_MS}, maxSlippage: 0.05, exitSlippage: 0.1, maxTradeUsdc: 20, maxMarketUsdc: 100, raiseToMinimum: true }`,
-        'execution: { maxBatchWaitMs: 20 }',
-        `risk: { haltFile: '${join(rig.dir, 'HALT')}' }`,
-        'logging: { level: silent }',
-        '',
-      ].join('\n'),
+    const path = writeCopyConfig(
+      rig,
+      market.conditionId,
+      `{ addresses: [${LEADER_ACCOUNTS.map((a) => `'${a.address}'`).join(', ')}], pollMs: ${POLL_MS} }`,
+      `{ scale: 0.5, delayMs: ${DELAY_MS}, maxSlippage: 0.05, exitSlippage: 0.1, maxTradeUsdc: 20, maxMarketUsdc: 100, raiseToMinimum: true }`,
     );
     const config = loadConfig(path, { CLOBOT_PRIVATE_KEY: KEY });
     // every order of ours as it reaches the sandbox's book, with the sandbox's time
