@@ -90,6 +90,11 @@ export function registerOptimize(program: Command): void {
       const space = loadSearchSpace(opts.space, ids, config.strategies.filter((s) => s.enabled).map((s) => s.id));
       await checkSpaceCorners(configPath, space, opts.set);
       const dataPaths = expandDataPaths(opts.data);
+      // data sampled less often than a book may age (imported quotes): every trial would meet stale books
+      const { openDataSet } = await import('../../backtest/data-set.ts');
+      const { staleDataWarning } = await import('../../backtest/stale-data.ts');
+      const stale = staleDataWarning((await openDataSet(dataPaths)).header, config.risk);
+      if (stale !== undefined) process.stderr.write(`warning: ${stale}\n`);
       const { dataSpan, walkForwardFolds } = await import('../../optimize/walk-forward.ts');
       const folds = walkForwardFolds(await dataSpan(dataPaths, window), opts.walkForward ? opts.folds : 0);
       const { optimize } = await import('../../optimize/optimizer.ts');
