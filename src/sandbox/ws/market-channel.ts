@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../../core/clock.ts';
 import { formatMicros, type Micros } from '../../core/fixed.ts';
@@ -9,6 +10,7 @@ import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.t
 import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';
 import { serveUpgrades } from './channel-upgrades.ts';
 import { rawDataText } from './raw-data-text.ts';
+import { WriteBatches } from './write-batches.ts';
 
 /** Paths the market channel answers on (the root mount and the trading prefix). */
 export const MARKET_CHANNEL_PATHS: readonly string[] = ['/ws/market', '/clob/ws/market'];
@@ -75,6 +77,8 @@ class Connection {
   custom = false;
   constructor(
     readonly ws: WebSocket,
+    /** The connection's TCP socket (the one `ws` writes to), corked for a turn by `WriteBatches`. */
+    readonly socket: Duplex,
     readonly caller: string,
     readonly use: CallerUse,
   ) {}
@@ -119,10 +123,12 @@ export class MarketChannel {
   readonly #pairs = new Map<ConditionId, readonly [TokenId, TokenId]>();
   /** Last top sent as best_bid_ask, per asset with a custom-feature subscriber. */
   readonly #lastTop = new Map<TokenId, string>();
-  /** The `book` message text of a token as of its last change, shared by every snapshot until the next. */
-  readonly #snapshotText = new Map<TokenId, string>();
+  /** The `book` message of a token (UTF-8) as of its last change, shared by every snapshot until the next. */
+  readonly #snapshotText = new Map<TokenId, Buffer>();
   /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
   readonly #snapshotQueue = new Set<Connection>();
+  /** Each connection's writes of a turn go out in one system call. */
+  readonly #batches = new WriteBatches();
   #drainScheduled = false;
   readonly #callers = new Map<string, CallerUse>();
   readonly #maxConnectionsPerCaller: number;
@@ -153,7 +159,7 @@ export class MarketChannel {
   /** Serves the channel on `server`'s upgrade requests for the channel's paths. */
   attach(server: Server): void {
     if (this.#detach !== undefined) throw new Error('MarketChannel.attach: already attached');
-    this.#detach = serveUpgrades(server, this.#paths, this.#wss, () => this.#closed, (ws, request) => this.#accept(ws, request.socket.remoteAddress ?? 'unknown'));
+    this.#detach = serveUpgrades(server, this.#paths, this.#wss, () => this.#closed, (ws, request) => this.#accept(ws, request.socket, request.socket.remoteAddress ?? 'unknown'));
   }
 
   stats(): MarketChannelStats {
@@ -191,7 +197,7 @@ export class MarketChannel {
 
   // ------------------------------------------------------------------------ connections
 
-  #accept(ws: WebSocket, caller: string): void {
+  #accept(ws: WebSocket, socket: Duplex, caller: string): void {
     if (this.#closed) {
       ws.terminate();
       return;
@@ -207,7 +213,7 @@ export class MarketChannel {
       return;
     }
     use.connections++;
-    const conn = new Connection(ws, caller, use);
+    const conn = new Connection(ws, socket, caller, use);
     this.#connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(conn, data, isBinary));
     ws.on('close', () => this.#forget(conn));
@@ -296,13 +302,14 @@ export class MarketChannel {
     if (this.#snapshotQueue.size > 0) this.#scheduleDrain();
   }
 
-  /** Sends a connection's pending snapshots as one array and joins it to their deltas; the text's length. */
+  /** Sends a connection's pending snapshots as one array and joins it to their deltas; the message's length in bytes. */
   #sendSnapshot(conn: Connection, now: number): number {
     this.#snapshotQueue.delete(conn);
     if (!this.#connections.has(conn) || conn.pending.size === 0) return 0;
-    const texts: string[] = [];
+    // `[book,book,...]` copied together from the shared texts (no string is built or encoded per connection)
+    const parts: Buffer[] = [];
     for (const id of conn.pending) {
-      texts.push(this.#snapshotOf(id, now, conn.custom));
+      parts.push(parts.length === 0 ? ARRAY_OPEN : COMMA, this.#snapshotOf(id, now, conn.custom));
       conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
@@ -312,18 +319,19 @@ export class MarketChannel {
       set.add(conn);
     }
     conn.pending.clear();
-    const text = `[${texts.join(',')}]`;
-    this.#send(conn, text);
-    return text.length;
+    parts.push(ARRAY_CLOSE);
+    const message = Buffer.concat(parts);
+    this.#send(conn, message);
+    return message.length;
   }
 
   /** The `book` text of a token, made from the engine on the first ask after a change. */
-  #snapshotOf(id: TokenId, now: number, custom: boolean): string {
+  #snapshotOf(id: TokenId, now: number, custom: boolean): Buffer {
     let text = this.#snapshotText.get(id);
     if (text === undefined || custom) {
       // The book call may expire orders and dispatch their events (which clear this cache); the text is made after.
       const book = this.#engine.book(id, now);
-      text = JSON.stringify(this.#bookMessage(book));
+      text = Buffer.from(JSON.stringify(this.#bookMessage(book)));
       this.#snapshotText.set(id, text);
       if (custom) this.#lastTop.set(id, topKey(book.bids[0]?.price, book.asks[0]?.price));
     }
@@ -358,8 +366,12 @@ export class MarketChannel {
     conn.ws.terminate();
   }
 
-  /** Sends one text; a market message (`data`) is held back while the channel is silent. */
-  #send(conn: Connection, text: string, data = true): void {
+  /**
+   * Sends one text message (a Buffer: its UTF-8 bytes, made once for every connection that gets
+   * it); a market message (`data`) is held back while the channel is silent. The write is held
+   * with the connection's other writes of this turn (`WriteBatches`).
+   */
+  #send(conn: Connection, text: string | Buffer, data = true): void {
     const ws = conn.ws;
     if (ws.readyState !== WebSocket.OPEN) return;
     if (data && this.#silent()) return;
@@ -369,7 +381,9 @@ export class MarketChannel {
       this.#drop(conn);
       return;
     }
-    ws.send(text);
+    this.#batches.hold(conn.socket);
+    if (typeof text === 'string') ws.send(text);
+    else ws.send(text, { binary: false });
     this.#sent++;
     if (ws.bufferedAmount > this.#maxBuffered) {
       this.#droppedSlow++;
@@ -424,14 +438,14 @@ export class MarketChannel {
     let yesChanges: WireWsPriceChange[] | undefined;
     let noChanges: WireWsPriceChange[] | undefined;
     // One text per distinct asset set (YES, NO, both), made on first use.
-    const texts: (string | undefined)[] = [undefined, undefined, undefined, undefined];
-    const textFor = (mask: number): string => {
+    const texts: (Buffer | undefined)[] = [undefined, undefined, undefined, undefined];
+    const textFor = (mask: number): Buffer => {
       let text = texts[mask];
       if (text === undefined) {
         yesChanges ??= mask & 1 ? priceChanges(event, yesTop) : undefined;
         noChanges ??= mask & 2 ? priceChanges(event, noTop) : undefined;
         const list = mask === 3 ? [...(yesChanges ?? []), ...(noChanges ?? [])] : mask === 1 ? (yesChanges ?? []) : (noChanges ?? []);
-        text = JSON.stringify(priceChangeMessage(event, list));
+        text = Buffer.from(JSON.stringify(priceChangeMessage(event, list)));
         texts[mask] = text;
       }
       return text;
@@ -450,11 +464,11 @@ export class MarketChannel {
     if (subs === undefined) return;
     const key = topKey(top.bestBid, top.bestAsk);
     if (this.#lastTop.get(top.tokenId) === key) return;
-    let text: string | undefined;
+    let text: Buffer | undefined;
     for (const conn of [...subs]) {
       if (!conn.custom) continue;
       this.#lastTop.set(top.tokenId, key);
-      text ??= JSON.stringify(bestBidAskMessage(conditionId, top, ts));
+      text ??= Buffer.from(JSON.stringify(bestBidAskMessage(conditionId, top, ts)));
       this.#send(conn, text);
     }
   }
@@ -465,7 +479,7 @@ export class MarketChannel {
     for (const tokenId of pair) {
       const subs = this.#subs.get(tokenId);
       if (subs === undefined) continue;
-      const text = JSON.stringify(lastTradeMessage(trade, ts, tokenId));
+      const text = Buffer.from(JSON.stringify(lastTradeMessage(trade, ts, tokenId)));
       for (const conn of [...subs]) this.#send(conn, text);
     }
   }
@@ -475,10 +489,10 @@ export class MarketChannel {
     for (const tokenId of event.tokenIds) {
       const subs = this.#subs.get(tokenId);
       if (subs === undefined) continue;
-      const tick = JSON.stringify(tickSizeMessage(event, tokenId));
+      const tick = Buffer.from(JSON.stringify(tickSizeMessage(event, tokenId)));
       for (const conn of [...subs]) this.#send(conn, tick);
       // Clients drop their book on a tick change (PROTOCOL); send the new one right away.
-      const snapshot = JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now)));
+      const snapshot = Buffer.from(JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now))));
       for (const conn of [...(this.#subs.get(tokenId) ?? [])]) this.#send(conn, snapshot);
     }
   }
@@ -501,6 +515,10 @@ export class MarketChannel {
     return pair;
   }
 }
+
+const ARRAY_OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const ARRAY_CLOSE = Buffer.from(']');
 
 function topKey(bid: number | undefined, ask: number | undefined): string {
   return `${bid ?? ''}|${ask ?? ''}`;
