@@ -8,8 +8,11 @@
  * `npm run bench -- sandbox-ws-load`. Rounds: CLOBOT_BENCH_ROUNDS (default 3). Each round runs
  * every case once, the baseline first; a case's ratio is taken against its own round's baseline
  * and given as the median with its range over rounds. Subscribers: CLOBOT_BENCH_WS_SUBSCRIBERS
- * (default "100,300").
+ * (default "100,300"). Before and after in one run: CLOBOT_BENCH_WS_BEFORE names another tree's
+ * `src/sandbox/server.ts` (e.g. main at an older commit, copied to /tmp); each round then runs
+ * every case against that server too, rows marked `before:`, ratios against its own 'none'.
  */
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LiveClock } from '../src/core/clock.ts';
 import { Secret } from '../src/core/secret.ts';
@@ -28,6 +31,8 @@ const WINDOW_MS = Number(process.env['CLOBOT_BENCH_WS_WINDOW_MS'] ?? 8_000);
 const REQUEST_TIMEOUT_MS = 10_000;
 /** One `GET /book` and one `POST /heartbeats` every this many ms. */
 const PROBE_EVERY_MS = 50;
+/** Another tree's sandbox server module, measured in the same rounds (the "before" rows). */
+const BEFORE = process.env['CLOBOT_BENCH_WS_BEFORE'];
 const KEY = '0x2222222222222222222222222222222222222222222222222222222222222222';
 
 /** N connections, each subscribing to every asset on open; counts what comes back. */
@@ -35,7 +40,7 @@ const SUBSCRIBERS_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { WebSocket } = require('ws');
 const { url, n, assets, windowMs } = workerData;
-const out = { opened: 0, snapshots: 0, messages: 0, bytes: 0, closes: {}, errors: 0, allSnapshotsMs: -1 };
+const out = { opened: 0, snapshots: 0, messages: 0, bytes: 0, closes: {}, errors: 0, allSnapshotsMs: -1, lastSnapshotAt: -1 };
 const sockets = [];
 const t0 = performance.now();
 const subscribe = JSON.stringify({ assets_ids: assets, type: 'market' });
@@ -48,6 +53,7 @@ for (let i = 0; i < n; i++) {
     out.bytes += data.length;
     if (first && data[0] === 0x5b) {
       first = false;
+      out.lastSnapshotAt = performance.timeOrigin + performance.now();
       if (++out.snapshots === n) out.allSnapshotsMs = performance.now() - t0;
     }
   });
@@ -67,15 +73,16 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHmac } = require('node:crypto');
 const { base, tokens, creds, windowMs, everyMs, timeoutMs } = workerData;
 const key = Buffer.from(creds.secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-const book = [], beat = [];
+const book = [], beat = [], bookAt = [], beatAt = [];
 let bookLate = 0, beatLate = 0, bookFailed = 0, beatFailed = 0;
-async function timed(url, init, into) {
+async function timed(url, init, into, at) {
   const t = performance.now();
   try {
     const r = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     await r.arrayBuffer();
     if (!r.ok) return 'failed';
     into.push(performance.now() - t);
+    at.push(performance.timeOrigin + t);
     return 'ok';
   } catch (err) {
     return err && err.name === 'TimeoutError' ? 'late' : 'failed';
@@ -91,12 +98,12 @@ function beatHeaders() {
   const pending = [];
   for (let i = 0; performance.now() - t0 < windowMs; i++) {
     const token = tokens[i % tokens.length];
-    pending.push(timed(base + '/book?token_id=' + token, {}, book).then((s) => { if (s === 'late') bookLate++; else if (s === 'failed') bookFailed++; }));
-    pending.push(timed(base + '/heartbeats', { method: 'POST', headers: beatHeaders() }, beat).then((s) => { if (s === 'late') beatLate++; else if (s === 'failed') beatFailed++; }));
+    pending.push(timed(base + '/book?token_id=' + token, {}, book, bookAt).then((s) => { if (s === 'late') bookLate++; else if (s === 'failed') bookFailed++; }));
+    pending.push(timed(base + '/heartbeats', { method: 'POST', headers: beatHeaders() }, beat, beatAt).then((s) => { if (s === 'late') beatLate++; else if (s === 'failed') beatFailed++; }));
     await new Promise((r) => setTimeout(r, everyMs));
   }
   await Promise.all(pending);
-  parentPort.postMessage({ book, beat, bookLate, beatLate, bookFailed, beatFailed });
+  parentPort.postMessage({ book, beat, bookAt, beatAt, bookLate, beatLate, bookFailed, beatFailed });
 })();
 `;
 
@@ -108,10 +115,15 @@ interface SubscriberResult {
   closes: Record<string, number>;
   errors: number;
   allSnapshotsMs: number;
+  /** When the last snapshot arrived (performance.timeOrigin + now, ms, comparable across threads; -1: none did). */
+  lastSnapshotAt: number;
 }
 interface ProbeResult {
   book: number[];
   beat: number[];
+  /** When each timed request started (performance.timeOrigin + now, ms), index for index. */
+  bookAt: number[];
+  beatAt: number[];
   bookLate: number;
   beatLate: number;
   bookFailed: number;
@@ -119,6 +131,8 @@ interface ProbeResult {
 }
 interface CaseResult {
   readonly label: string;
+  /** '' for this tree's server, 'before: ' for CLOBOT_BENCH_WS_BEFORE's. */
+  readonly tag: string;
   readonly subscribers: number;
   readonly probe: ProbeResult;
   readonly subs: SubscriberResult | undefined;
@@ -149,8 +163,23 @@ function runWorker<T>(source: string, workerData: unknown): { done: Promise<T>; 
   return { done, worker };
 }
 
-async function measure(c: Case): Promise<CaseResult> {
-  const sandbox = await startSandbox({ seed: 1, markets: MARKETS, events: 50, limits: { enabled: false }, ...c.options });
+type StartSandbox = typeof startSandbox;
+interface Server {
+  readonly tag: string;
+  readonly start: StartSandbox;
+}
+
+async function servers(): Promise<Server[]> {
+  const list: Server[] = [{ tag: '', start: startSandbox }];
+  if (BEFORE !== undefined && BEFORE !== '') {
+    const mod = (await import(pathToFileURL(BEFORE).href)) as { startSandbox: StartSandbox };
+    list.push({ tag: 'before: ', start: mod.startSandbox });
+  }
+  return list;
+}
+
+async function measure(server: Server, c: Case): Promise<CaseResult> {
+  const sandbox = await server.start({ seed: 1, markets: MARKETS, events: 50, limits: { enabled: false }, ...c.options });
   try {
     const privateKey = new Secret(KEY);
     const address = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex'));
@@ -173,7 +202,7 @@ async function measure(c: Case): Promise<CaseResult> {
     const [probeResult, subsResult] = await Promise.all([probe.done, subs?.done]);
     await probe.worker.terminate();
     await subs?.worker.terminate();
-    return { label: c.label, subscribers: c.subscribers, probe: probeResult, subs: subsResult };
+    return { label: c.label, tag: server.tag, subscribers: c.subscribers, probe: probeResult, subs: subsResult };
   } finally {
     await sandbox.close();
   }
@@ -194,49 +223,83 @@ function medRange(values: readonly number[]): string {
   return `${round1(median(finite))} (${round1(Math.min(...finite))}-${round1(Math.max(...finite))})`;
 }
 
+/** Latencies of the requests that started after the last snapshot arrived (the whole window without subscribers). */
+function afterSnapshots(latencies: readonly number[], startedAt: readonly number[], subs: SubscriberResult | undefined): number[] {
+  if (subs === undefined) return [...latencies];
+  if (subs.lastSnapshotAt < 0) return [];
+  return latencies.filter((_, i) => (startedAt[i] ?? 0) >= subs.lastSnapshotAt);
+}
+
 export async function run(): Promise<BenchTable> {
+  const list = await servers();
   const perCase = new Map<string, CaseResult[]>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const c of CASES) {
-      const r = await measure(c);
-      const list = perCase.get(c.label) ?? [];
-      list.push(r);
-      perCase.set(c.label, list);
+    for (const server of list) {
+      for (const c of CASES) {
+        const r = await measure(server, c);
+        const key = server.tag + c.label;
+        perCase.set(key, [...(perCase.get(key) ?? []), r]);
+      }
     }
   }
-  const base = perCase.get('none') ?? [];
   const rows: (string | number)[][] = [];
-  for (const c of CASES) {
-    const results = perCase.get(c.label) ?? [];
-    const p99Book = results.map((r) => pct(r.probe.book, 99));
-    const p99Beat = results.map((r) => pct(r.probe.beat, 99));
-    const ratio = (get: (r: CaseResult) => number): string =>
-      medRange(results.map((r, i) => get(r) / Math.max(0.01, get(base[i] as CaseResult))));
-    const late = results.reduce((s, r) => s + r.probe.bookLate + r.probe.beatLate + r.probe.bookFailed + r.probe.beatFailed, 0);
-    const subs = results.map((r) => r.subs).filter((s): s is SubscriberResult => s !== undefined);
-    const closes = new Map<string, number>();
-    for (const s of subs) for (const [code, n] of Object.entries(s.closes)) closes.set(code, (closes.get(code) ?? 0) + n);
-    rows.push([
-      c.label,
-      medRange(results.map((r) => pct(r.probe.book, 50))),
-      medRange(p99Book),
-      medRange(results.map((r) => Math.max(...r.probe.book))),
-      ratio((r) => pct(r.probe.book, 99)),
-      medRange(results.map((r) => pct(r.probe.beat, 50))),
-      medRange(p99Beat),
-      ratio((r) => pct(r.probe.beat, 99)),
-      late,
-      subs.length === 0 ? '-' : medRange(subs.map((s) => s.snapshots)),
-      subs.length === 0 ? '-' : medRange(subs.map((s) => (s.allSnapshotsMs < 0 ? NaN : s.allSnapshotsMs))),
-      closes.size === 0 ? '-' : [...closes].map(([code, n]) => `${code}:${n}`).join(' '),
-    ]);
+  for (const server of list) {
+    const base = perCase.get(`${server.tag}none`) ?? [];
+    for (const c of CASES) {
+      const results = perCase.get(server.tag + c.label) ?? [];
+      // the 'none' case has no subscribers, so its "after snapshots" p99 is its whole window's
+      const ratio = (get: (r: CaseResult) => number): string => medRange(results.map((r, i) => get(r) / Math.max(0.01, get(base[i] as CaseResult))));
+      const bookAll = (r: CaseResult): number => pct(r.probe.book, 99);
+      const beatAll = (r: CaseResult): number => pct(r.probe.beat, 99);
+      const bookSteady = (r: CaseResult): number => pct(afterSnapshots(r.probe.book, r.probe.bookAt, r.subs), 99);
+      const beatSteady = (r: CaseResult): number => pct(afterSnapshots(r.probe.beat, r.probe.beatAt, r.subs), 99);
+      const late = results.reduce((s, r) => s + r.probe.bookLate + r.probe.beatLate + r.probe.bookFailed + r.probe.beatFailed, 0);
+      const subs = results.map((r) => r.subs).filter((s): s is SubscriberResult => s !== undefined);
+      const closes = new Map<string, number>();
+      for (const s of subs) for (const [code, n] of Object.entries(s.closes)) closes.set(code, (closes.get(code) ?? 0) + n);
+      rows.push([
+        server.tag + c.label,
+        medRange(results.map((r) => pct(r.probe.book, 50))),
+        medRange(results.map(bookAll)),
+        ratio(bookAll),
+        medRange(results.map(bookSteady)),
+        ratio(bookSteady),
+        medRange(results.map((r) => pct(r.probe.beat, 50))),
+        medRange(results.map(beatAll)),
+        ratio(beatAll),
+        medRange(results.map(beatSteady)),
+        ratio(beatSteady),
+        late,
+        subs.length === 0 ? '-' : medRange(subs.map((s) => s.snapshots)),
+        subs.length === 0 ? '-' : medRange(subs.map((s) => (s.allSnapshotsMs < 0 ? NaN : s.allSnapshotsMs))),
+        closes.size === 0 ? '-' : [...closes].map(([code, n]) => `${code}:${n}`).join(' '),
+      ]);
+    }
   }
   return {
     title: `sandbox GET /book and POST /heartbeats latency (ms) with WS subscribers on all ${MARKETS * 2} assets, ${ROUNDS} rounds`,
-    columns: ['subscribers', 'book p50', 'book p99', 'book max', 'book p99 / none', 'beat p50', 'beat p99', 'beat p99 / none', 'late or failed', 'snapshots got', 'all snapshots ms', 'closes (code:n)'],
+    columns: [
+      'subscribers',
+      'book p50',
+      'book p99',
+      'book p99 / none',
+      'book p99 after snaps',
+      'after snaps / none',
+      'beat p50',
+      'beat p99',
+      'beat p99 / none',
+      'beat p99 after snaps',
+      'after snaps / none',
+      'late or failed',
+      'snapshots got',
+      'all snapshots ms',
+      'closes (code:n)',
+    ],
     rows,
     notes: [
-      `cells: median (min-max) over rounds; a ratio is taken against the same round's 'none' case`,
+      `cells: median (min-max) over rounds; a ratio is taken against the same round's 'none' case of the same server (its whole-window p99)`,
+      `'after snaps': only the requests that started after the last snapshot arrived (the subscribers following the flow's deltas, the connect burst over); 'none' rows: the whole window`,
+      ...(BEFORE !== undefined && BEFORE !== '' ? [`'before:' rows: the sandbox of ${BEFORE}, measured in the same rounds, each round's cases after this tree's`] : []),
       `server on the main thread, subscribers and prober in two worker threads; synthetic flow on (intensity 1), rate limits off`,
       `prober: one GET /book (a random asset) and one L2-signed POST /heartbeats every ${PROBE_EVERY_MS} ms for ${WINDOW_MS} ms from the subscribers' first connect; a request unanswered after ${REQUEST_TIMEOUT_MS} ms counts as late`,
       `'all snapshots ms': from the first connect until every connection has its snapshot (no answer: some never got one in the window); closes: WS close codes seen by the subscribers (1006: dropped by the server without a close frame)`,
