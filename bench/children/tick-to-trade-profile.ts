@@ -22,6 +22,7 @@ import { createVenueClient } from '../../src/venue/client.ts';
 import { decodeOrderBooksText } from '../../src/venue/decode.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
 import { createOrderSigner, type OrderSigner } from '../../src/venue/signing/order-signer.ts';
+import { signDigest } from '../../src/venue/signing/ecdsa.ts';
 import { RunStore } from '../../src/store/run-store.ts';
 import { storePersistence } from '../../src/store/store-persistence.ts';
 
@@ -39,10 +40,21 @@ const clock = new LiveClock();
 // marks of the current round, from t0 (book text in hand)
 let t0 = 0;
 let marks: number[] = [];
+// CPU time of the process (user + system, ms) at each mark, from cpu0
+let cpu0 = 0;
+let cpuMarks: number[] = [];
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const mark = (): void => {
-  if (t0 > 0) marks.push(performance.now());
+  if (t0 > 0) {
+    marks.push(performance.now());
+    cpuMarks.push(cpuMs());
+  }
 };
 const rounds: number[][] = [];
+const cpuRounds: number[][] = [];
 
 globalThis.fetch = (input, init) => {
   // the reads of a live run's start (our trades, for the guarded reconciliation): one empty page
@@ -54,6 +66,7 @@ globalThis.fetch = (input, init) => {
   if (t0 > 0) {
     mark();
     rounds.push(marks.map((m) => m - t0));
+    cpuRounds.push(cpuMarks.map((m) => m - cpu0));
     t0 = 0;
   }
   if (typeof init?.body !== 'string') throw new Error('tick-to-trade-profile: the order post has no JSON text body');
@@ -155,6 +168,8 @@ const bookText = JSON.stringify([
 for (let i = 0; i < ROUNDS; i++) {
   const text = bookText.replace('"hash":"h"', `"hash":"h${i}"`);
   marks = [];
+  cpuMarks = [];
+  cpu0 = cpuMs();
   t0 = performance.now();
   const [book] = decodeOrderBooksText(text, clock.now());
   mark();
@@ -167,16 +182,32 @@ for (let i = 0; i < ROUNDS; i++) {
   }
 }
 
-const kept = rounds.slice(WARMUP).filter((r) => r.length === STAGES.length);
+const keptAt = rounds.map((r, i) => i).filter((i) => i >= WARMUP && rounds[i]!.length === STAGES.length);
 const pct = (values: number[], p: number): number => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
-console.log(`${kept.length} rounds of 15 orders, ${GAP_MS} ms apart, ${HELPERS} signing helper(s), store ${store ? 'on' : 'off'}; ms per stage`);
-console.log('stage'.padEnd(18), 'p50'.padStart(7), 'p99'.padStart(7));
+// the same signing alone, at the same spacing: 15 digests signed in this thread
+const key = Buffer.from(KEY.slice(2), 'hex');
+const digests = Array.from({ length: 15 }, (_, i) => new Uint8Array(32).fill(i + 1));
+const alone: number[] = [];
+for (let i = 0; i < Math.min(ROUNDS, 500); i++) {
+  const c = cpuMs();
+  for (const d of digests) signDigest(d, key);
+  if (i >= 50) alone.push(cpuMs() - c);
+  await new Promise((r) => setTimeout(r, GAP_MS));
+}
+const cell = (v: number): string => v.toFixed(3).padStart(7);
+console.log(`${keptAt.length} rounds of 15 orders, ${GAP_MS} ms apart, ${HELPERS} signing helper(s), store ${store ? 'on' : 'off'}; ms per stage (wall, and CPU of the process)`);
+console.log('stage'.padEnd(18), 'p50'.padStart(7), 'p99'.padStart(7), 'CPU p50'.padStart(8), 'CPU p99'.padStart(8));
 STAGES.forEach((name, k) => {
-  const spans = kept.map((r) => r[k]! - (k === 0 ? 0 : r[k - 1]!));
-  console.log(name.padEnd(18), pct(spans, 0.5).toFixed(3).padStart(7), pct(spans, 0.99).toFixed(3).padStart(7));
+  const spans = keptAt.map((i) => rounds[i]![k]! - (k === 0 ? 0 : rounds[i]![k - 1]!));
+  const cpu = keptAt.map((i) => cpuRounds[i]![k]! - (k === 0 ? 0 : cpuRounds[i]![k - 1]!));
+  console.log(name.padEnd(18), cell(pct(spans, 0.5)), cell(pct(spans, 0.99)), ` ${cell(pct(cpu, 0.5))}`, ` ${cell(pct(cpu, 0.99))}`);
 });
-const totals = kept.map((r) => r[r.length - 1]!);
-console.log('total'.padEnd(18), pct(totals, 0.5).toFixed(3).padStart(7), pct(totals, 0.99).toFixed(3).padStart(7));
+const totals = keptAt.map((i) => rounds[i]!.at(-1)!);
+const cpuTotals = keptAt.map((i) => cpuRounds[i]!.at(-1)!);
+const tickCpu = pct(cpuTotals, 0.5);
+console.log('total'.padEnd(18), cell(pct(totals, 0.5)), cell(pct(totals, 0.99)), ` ${cell(tickCpu)}`, ` ${cell(pct(cpuTotals, 0.99))}`);
+const aloneCpu = pct(alone, 0.5);
+console.log(`15 signatures alone: CPU p50 ${aloneCpu.toFixed(3)} ms; the tick's CPU p50 is ${(tickCpu / aloneCpu).toFixed(2)}x it`);
 signer.close();
 store?.close();
 process.exit(0);
