@@ -77,27 +77,14 @@ export class RiskSnapshot {
     const cutoff = now - 1_000;
     const times = this.#recentOrderTimes;
     while (times.length > 0 && times[0]! <= cutoff) times.shift();
-    const tracker = src.tracker;
     const markets = new LazyMap<TokenId, RiskMarketView>(this.#tokenIds, this.#viewOf);
     const positions = new LazyMap<TokenId, Micros>(this.#heldTokenIds, this.#positionOf);
-    const openOrders: RiskOpenOrder[] = [];
-    for (const r of tracker.open()) {
-      openOrders.push({
-        clientOrderId: r.request.clientOrderId,
-        strategyId: r.request.strategyId,
-        tokenId: r.request.tokenId,
-        conditionId: r.request.conditionId,
-        side: r.request.side,
-        price: r.request.price,
-        remaining: r.status === 'CANCEL_PENDING' ? 0 : tracker.remaining(r),
-      });
-    }
     const haltReason = src.haltReason();
     return new TakenState(
       this,
       now,
       markets,
-      openOrders,
+      src.tracker,
       positions,
       // only the order-rate check reads them
       src.ratesChecked ? times : NO_TIMES,
@@ -134,6 +121,23 @@ export class RiskSnapshot {
     return pnl - this.#dayStart.pnl;
   }
 
+  /** The open orders as risk reads them (a cancel pending rests nothing). */
+  static openOrdersOf(tracker: OrderTracker): RiskOpenOrder[] {
+    const openOrders: RiskOpenOrder[] = [];
+    for (const r of tracker.open()) {
+      openOrders.push({
+        clientOrderId: r.request.clientOrderId,
+        strategyId: r.request.strategyId,
+        tokenId: r.request.tokenId,
+        conditionId: r.request.conditionId,
+        side: r.request.side,
+        price: r.request.price,
+        remaining: r.status === 'CANCEL_PENDING' ? 0 : tracker.remaining(r),
+      });
+    }
+    return openOrders;
+  }
+
   /** A token's mark: the mid, else the one side shown, else the last trade. */
   mark(tokenId: TokenId): Micros | undefined {
     return bookMark(this.#src.cache.get(tokenId)?.book);
@@ -141,19 +145,23 @@ export class RiskSnapshot {
 }
 
 /**
- * One taken state: the day's PnL computed on first read. A class, so taking one makes no
- * closure (a named arrow per call costs a property definition: tsx keeps function names).
+ * One taken state: the day's PnL and the open orders computed on first read (a batch whose
+ * checks read no open orders copies none; a taken state is read while its batch is checked, in
+ * the same call, so the orders are those of the take). A class, so taking one makes no closure
+ * (a named arrow per call costs a property definition: tsx keeps function names).
  */
 class TakenState implements RiskState {
   readonly manualHalt: boolean;
   readonly #snapshot: RiskSnapshot;
+  readonly #tracker: OrderTracker;
   #dailyPnl: Micros | undefined;
+  #openOrders: readonly RiskOpenOrder[] | undefined;
 
   constructor(
     snapshot: RiskSnapshot,
     readonly now: number,
     readonly markets: RiskState['markets'],
-    readonly openOrders: readonly RiskOpenOrder[],
+    tracker: OrderTracker,
     readonly positions: RiskState['positions'],
     readonly recentOrderTimes: readonly number[],
     readonly consecutiveRejects: number,
@@ -166,7 +174,12 @@ class TakenState implements RiskState {
     readonly cleared: RiskState['cleared'],
   ) {
     this.#snapshot = snapshot;
+    this.#tracker = tracker;
     this.manualHalt = haltReason !== undefined;
+  }
+
+  get openOrders(): readonly RiskOpenOrder[] {
+    return (this.#openOrders ??= RiskSnapshot.openOrdersOf(this.#tracker));
   }
 
   get dailyPnl(): Micros {

@@ -77,23 +77,11 @@ export class RiskEngine {
    */
   checkBatch(reqs: readonly OrderRequest[], state: RiskState): (Denial | undefined)[] {
     const working = new BatchState(state);
-    const { openOrders, recentOrderTimes } = working;
     const results: (Denial | undefined)[] = [];
     for (const req of reqs) {
       const denial = this.check(req, working);
       results.push(denial);
-      if (denial === undefined) {
-        openOrders.push({
-          clientOrderId: req.clientOrderId,
-          strategyId: req.strategyId,
-          tokenId: req.tokenId,
-          conditionId: req.conditionId,
-          side: req.side,
-          price: req.price,
-          remaining: req.size,
-        });
-        recentOrderTimes.push(state.now);
-      }
+      if (denial === undefined) working.accepted(req);
     }
     return results;
   }
@@ -131,8 +119,7 @@ export class RiskEngine {
       const leg = legs[i]!;
       const denial = this.#evaluate(leg, working);
       if (denial !== undefined) return label(i, denial);
-      working.openOrders.push({ clientOrderId: leg.clientOrderId, strategyId: leg.strategyId, tokenId: leg.tokenId, conditionId: leg.conditionId, side: leg.side, price: leg.price, remaining: leg.size });
-      working.recentOrderTimes.push(state.now);
+      working.accepted(leg);
     }
     return undefined;
   }
@@ -170,12 +157,17 @@ export class RiskEngine {
  * The working copy of a batch's state: its own open orders and order times, the rest read
  * through. A class rather than an object literal with a getter (each literal with an accessor
  * builds its own accessor pair and leaves checks reading a fresh shape); `dailyPnl` is still
- * read from the taken state only when a check asks (computing it walks the portfolio).
+ * read from the taken state only when a check asks (computing it walks the portfolio), and the
+ * open orders are copied only when a check first reads them (the default checks of a taker
+ * batch read none): until then the accepted requests wait in a list of their own.
  */
 class BatchState implements RiskState {
   readonly now: number;
   readonly markets: RiskState['markets'];
-  readonly openOrders: RiskOpenOrder[];
+  /** The taken open orders and the batch's accepted ones, once a check has read them. */
+  #openOrders: RiskOpenOrder[] | undefined;
+  /** Requests accepted before any check read the open orders. */
+  readonly #acceptedBefore: OrderRequest[] = [];
   readonly positions: RiskState['positions'];
   readonly recentOrderTimes: number[];
   readonly consecutiveRejects: number;
@@ -193,7 +185,6 @@ class BatchState implements RiskState {
     this.#taken = taken;
     this.now = taken.now;
     this.markets = taken.markets;
-    this.openOrders = [...taken.openOrders];
     this.positions = taken.positions;
     this.recentOrderTimes = [...taken.recentOrderTimes];
     this.consecutiveRejects = taken.consecutiveRejects;
@@ -207,9 +198,30 @@ class BatchState implements RiskState {
     this.strategyCost = taken.strategyCost;
   }
 
+  get openOrders(): readonly RiskOpenOrder[] {
+    if (this.#openOrders === undefined) {
+      const open = [...this.#taken.openOrders];
+      for (const req of this.#acceptedBefore) open.push(restingOf(req));
+      this.#openOrders = open;
+    }
+    return this.#openOrders;
+  }
+
+  /** An order of the batch passed: it rests its full size, sent now, for the checks of the next. */
+  accepted(req: OrderRequest): void {
+    if (this.#openOrders === undefined) this.#acceptedBefore.push(req);
+    else this.#openOrders.push(restingOf(req));
+    this.recentOrderTimes.push(this.now);
+  }
+
   get dailyPnl(): number {
     return this.#taken.dailyPnl;
   }
+}
+
+/** An accepted request as an open order resting its full size. */
+function restingOf(req: OrderRequest): RiskOpenOrder {
+  return { clientOrderId: req.clientOrderId, strategyId: req.strategyId, tokenId: req.tokenId, conditionId: req.conditionId, side: req.side, price: req.price, remaining: req.size };
 }
 
 function zeroCounts(): Record<DenyCode, number> {

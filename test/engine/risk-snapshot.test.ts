@@ -4,6 +4,7 @@ import type { HeartbeatHealth } from '../../src/execution/heartbeat.ts';
 import { OrderTracker } from '../../src/execution/order-tracker.ts';
 import { Portfolio } from '../../src/portfolio/portfolio.ts';
 import { RiskSnapshot } from '../../src/engine/risk-snapshot.ts';
+import { RiskEngine } from '../../src/risk/risk-engine.ts';
 import { book, COND, M, request, T0, YES } from './parts.ts';
 
 const rules = { conditionId: COND, tickSize: 10_000, minOrderSize: 5 * M, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0, acceptingOrders: true };
@@ -88,5 +89,26 @@ describe('RiskSnapshot', () => {
     expect(s.snapshot.mark(YES)).toBe(500_000);
     const nextDay = (Math.floor(T0 / 86_400_000) + 1) * 86_400_000;
     expect(s.snapshot.take(nextDay).dailyPnl).toBe(0);
+  });
+
+  it('copies the open orders only for a batch whose checks read them, and counts the batch\'s own accepted orders then', () => {
+    const s = snapshotOn(false);
+    s.cache.apply(book(T0, [[450_000, 10 * M]], [[470_000, 10 * M]]));
+    s.tracker.add(request({ size: 10 * M }), T0);
+    let listed = 0;
+    const open = s.tracker.open.bind(s.tracker);
+    s.tracker.open = (...args) => {
+      listed++;
+      return open(...args);
+    };
+    // the default checks of a taker batch read no open orders: none copied
+    const taker = new RiskEngine({ checks: ['tickGrid', 'priceBounds', 'minSize'], limits: {} });
+    const batch = [request(), request(), request()];
+    expect(taker.checkBatch(batch, s.snapshot.take(T0))).toEqual([undefined, undefined, undefined]);
+    expect(listed).toBe(0);
+    // a check that reads them: the open order, then each accepted one of the batch
+    const capped = new RiskEngine({ checks: ['tickGrid', 'maxOpenOrders'], limits: { maxOpenOrders: 3 } });
+    expect(capped.checkBatch(batch, s.snapshot.take(T0)).map((d) => d?.code)).toEqual([undefined, undefined, 'MAX_OPEN_ORDERS']);
+    expect(listed).toBe(1);
   });
 });
