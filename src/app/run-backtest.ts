@@ -157,7 +157,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const mark = (tokenId: TokenId): Micros | undefined => markOf(engine, tokenId);
   // the equity trail values the portfolio every second of replayed time (and the curve at its
   // interval): exact, in bigints, so it is worked out again only when the portfolio (its version)
-  // or a mark (`marksMoved`, counted by the sink below) changed since the last time
+  // or the mark of a token it holds (`marksMoved`, counted by the sink below) changed since
   let marksMoved = 0;
   const lastMarks = new Map<TokenId, Micros | undefined>();
   let valued = { version: -1, marks: -1, equity: 0, exposed: false };
@@ -236,7 +236,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
           recorder.mark(tokenId, e.tsInit, m);
           if (lastMarks.get(tokenId) !== m || !lastMarks.has(tokenId)) {
             lastMarks.set(tokenId, m);
-            marksMoved++;
+            // the valuation reads the marks of held tokens only (a position that opens later
+            // moves the portfolio's version)
+            if ((engine.portfolio.size(tokenId) ?? 0) !== 0) marksMoved++;
           }
         } else if (type !== 'trade' && type !== 'prices') {
           // a tick change drops a book, a market may join or close: marks may move (a trade

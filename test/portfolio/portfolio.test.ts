@@ -52,4 +52,32 @@ describe('Portfolio', () => {
     expect(p.totals(() => undefined).unrealizedPnl).toBe(0);
     expect(p.totals(() => undefined).positionValue).toBe(1_000_000);
   });
+
+  it('version moves with every change totals reads (fill, settlement, voided fill, balance, sets), not with reads', () => {
+    const p = new Portfolio(1_000_000);
+    const seen = [p.version];
+    const moved = (): void => {
+      expect(seen).not.toContain(p.version);
+      seen.push(p.version);
+    };
+    p.applyFill({ tokenId: 'a', side: 'BUY', price: 400_000, size: 2_000_000, fee: 0 });
+    moved();
+    const before = p.tokenState('a');
+    p.applyFill({ tokenId: 'a', side: 'BUY', price: 500_000, size: 1_000_000, fee: 10 });
+    moved();
+    p.voidFill({ tokenId: 'a', side: 'BUY', price: 500_000, size: 1_000_000, fee: 10 }, before, []);
+    moved();
+    p.setBalance(2_000_000);
+    moved();
+    p.setCompleteSets({ pairs: [['a', 'b']], eventSets: [] });
+    moved();
+    // reads leave it; a settlement of nothing held changes nothing
+    p.totals(() => 450_000);
+    p.positions();
+    p.pnl(() => undefined);
+    expect(p.settle('b', 1_000_000).size).toBe(0);
+    expect(p.version).toBe(seen.at(-1));
+    p.settle('a', 1_000_000);
+    moved();
+  });
 });
