@@ -131,6 +131,8 @@ export class RateBudget implements RequestBudget {
               const i = state.queue.indexOf(waiter);
               if (i >= 0) state.queue.splice(i, 1);
               reject(abortError(route, signal));
+              // the next waiter may fit now (or none is left: the timer goes)
+              this.#pump(route, state);
             };
       const waiter: Waiter = { cost, resolve, reject, signal, onAbort };
       if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
@@ -255,7 +257,12 @@ export class RateBudget implements RequestBudget {
     };
   }
 
-  /** Admits waiters of `route` in order while they fit; otherwise arms a timer for the head. */
+  /**
+   * Admits waiters of `route` in order while they fit; otherwise arms a timer for the head. With
+   * no waiter left, no timer stays armed: a timer kept for a waiter that went (its call aborted
+   * when the run stopped) would hold the process up to a whole window (10 minutes for the
+   * sustained order budget) after everything else ended.
+   */
   #pump(route: RouteId, state: RouteState): void {
     while (state.queue.length > 0) {
       const head = state.queue[0] as Waiter;
@@ -267,6 +274,10 @@ export class RateBudget implements RequestBudget {
       state.queue.shift();
       if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
       head.resolve(this.#take(state, head.cost));
+    }
+    if (state.timer !== undefined) {
+      state.timer.sub.unsubscribe();
+      state.timer = undefined;
     }
   }
 

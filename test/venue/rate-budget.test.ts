@@ -127,6 +127,39 @@ describe('RateBudget (virtual time)', () => {
     expect(after.permit).toBeDefined();
   });
 
+  it('keeps no timer once no request waits: the last waiter aborted (a run that stopped) leaves nothing to hold the process', async () => {
+    const clock = new SimulatedClock(T0);
+    const timers: { closed: boolean }[] = [];
+    // the clock's scheduler, each timer it arms kept to see whether it is still armed
+    const watched = {
+      now: () => clock.now(),
+      scheduler: {
+        now: () => clock.scheduler.now(),
+        schedule: (...args: Parameters<typeof clock.scheduler.schedule>) => {
+          const sub = clock.scheduler.schedule(...args);
+          timers.push(sub);
+          return sub;
+        },
+      },
+    };
+    const b = new RateBudget(watched, { routeOverrides: { getOk: [{ name: 'ok', limit: 1, windowMs: 600_000 }] } });
+    (await b.acquire('getOk')).release();
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = track(b.acquire('getOk', 1, first.signal));
+    const c = track(b.acquire('getOk', 1, second.signal));
+    await settle();
+    expect(timers.filter((t) => !t.closed), 'one timer for the head waiter').toHaveLength(1);
+    first.abort();
+    await settle();
+    expect(a.error).toBeInstanceOf(TransportError);
+    expect(timers.filter((t) => !t.closed), 'still one for the waiter left').toHaveLength(1);
+    second.abort();
+    await settle();
+    expect(c.error).toBeInstanceOf(TransportError);
+    expect(timers.filter((t) => !t.closed), 'none once nobody waits').toEqual([]);
+  });
+
   it('snapshot reports each window; disabled budgets never wait', async () => {
     const { b } = budget(4);
     const p = await b.acquire('getOk');
