@@ -13,7 +13,9 @@ import type { TradingEngine } from '../../src/engine/trading-engine.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { buildStatusReport } from '../../src/store/store-status.ts';
-import { REPO_ROOT, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { parseMicros } from '../../src/core/fixed.ts';
+import { REPO_ROOT, TEST_PRIVATE_KEY, waitFor, type AdminOrder } from '../engine/e2e/harness.ts';
+import { addressOf } from '../venue/trading/helpers.ts';
 import { recordedLiveRun } from './run-helpers.ts';
 import { heardLifecycle } from './strategies/take-then-quote.ts';
 
@@ -22,7 +24,7 @@ import { heardLifecycle } from './strategies/take-then-quote.ts';
  * resolves mid-run. The run learns it from the venue's market status, cancels its resting bid,
  * quotes the market no more (a new bid is denied MARKET_CLOSED, none reaches the venue), settles
  * the position at 1 into cash and realized PnL, tells the strategy, and stores the settlement
- * (`clobot status` lists it). A recorder running beside it writes the close and the resolution,
+ * (`clobot status` lists it, with the venue's cash: the payout counted once). A recorder running beside it writes the close and the resolution,
  * and a backtest of that recording ends with the same positions and PnL (cash: the configured
  * balance moved by the same purchase and payout), as does a backtest of the run's store.
  */
@@ -88,12 +90,16 @@ describe('e2e: a market resolving mid-run', () => {
       const events = readRecordingSync(recordingPath).events;
       expect(events.filter((e) => e.type === 'marketResolved')).toMatchObject([{ conditionId: market.conditionId, winnerTokenId: yes }]);
 
-      // clobot status of the run's store: the position closed, the market listed as settled
+      // clobot status of the run's store: the position closed, the market listed as settled, the
+      // venue's cash (the payout counted once: issue 28)
+      const atVenue = (await (await fetch(`${sandbox.url}/admin/balances?address=${addressOf(TEST_PRIVATE_KEY)}`)).json()) as { collateral: string };
       const reader = StoreReader.open(join(dir, 'run.sqlite'));
       try {
         const status = buildStatusReport(reader.snapshot());
         expect(status.settled).toMatchObject([{ conditionId: market.conditionId, winner: yes, proceeds: '10', tokens: [{ tokenId: yes, size: '10', payout: '1' }] }]);
         expect(status.positions.filter((p) => p.size !== '0')).toEqual([]);
+        expect(parseMicros(status.account.cash), 'clobot status cash against the venue\'s').toBe(parseMicros(atVenue.collateral));
+        expect(parseMicros(status.account.cash)).toBe(engine.portfolio.balance());
       } finally {
         reader.close();
       }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDurationOption, parseOutputFileOption } from '../../src/cli/options.ts';
@@ -31,6 +31,32 @@ describe('--summary', () => {
       expect(parseOutputFileOption(join(dir, 'run.json'))).toBe(join(dir, 'run.json'));
       expect(parseOutputFileOption(join(dir, 'new', 'run.json'))).toBe(join(dir, 'new', 'run.json'));
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a summary that cannot be written when the run ends (a folder made there meanwhile, a file where its folder goes) goes to stderr, whole, after a line naming the file', async () => {
+    const { writeSummary } = await import('../../src/cli/commands/run.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'clobot-summary-'));
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const summary = { account: { cash: '9990.5' }, fills: 3 };
+      mkdirSync(join(dir, 'became-a-folder.json'));
+      writeFileSync(join(dir, 'a-file'), 'x');
+      for (const path of [join(dir, 'became-a-folder.json'), join(dir, 'a-file', 'summary.json')]) {
+        err.mockClear();
+        writeSummary(path, summary);
+        const written = err.mock.calls.map(([chunk]) => String(chunk)).join('');
+        const [line, ...rest] = written.split('\n');
+        expect(line).toMatch(new RegExp(`^could not write the summary to ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.+\\); here it is:$`));
+        expect(JSON.parse(rest.join('\n'))).toEqual(summary);
+      }
+      err.mockClear();
+      writeSummary(join(dir, 'new', 'summary.json'), summary);
+      expect(err).not.toHaveBeenCalled();
+      expect(JSON.parse(readFileSync(join(dir, 'new', 'summary.json'), 'utf8'))).toEqual(summary);
+    } finally {
+      err.mockRestore();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -231,7 +231,7 @@ async function serveMetrics(opts: RunOptions, session: () => RunSession | undefi
  * The summary to its file; when the file cannot be written (a folder made meanwhile, a full disk,
  * no permission) the summary goes to stderr after one line naming the file and why, never lost.
  */
-function writeSummary(path: string, summary: unknown): void {
+export function writeSummary(path: string, summary: unknown): void {
   const text = JSON.stringify(summary, null, 2) + '\n';
   try {
     mkdirSync(dirname(path), { recursive: true });
