@@ -28,6 +28,7 @@ import { DEFAULT_HEALTH_CHECK_MS, DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS, HealthMonitor
 import { RunTally } from './run-tally.ts';
 import { FillBook } from './fill-book.ts';
 import { UnbookedSells } from './unbooked-sells.ts';
+
 import { Flattener } from './flattener.ts';
 import { IntentRouter } from './intent-router.ts';
 import { FeeRates } from './fee-rates.ts';
@@ -42,6 +43,9 @@ import { RiskSnapshot } from './risk-snapshot.ts';
 import { StrategyHost } from './strategy-host.ts';
 import { VenueStateTracker } from './venue-state-tracker.ts';
 import { StrategyFault } from '../strategy/strategy-fault.ts';
+
+/** With the user channel, how long a SELL waiting on a cancelled SELL's matched size waits for the channel's word before a lookup, ms. */
+const CHANNEL_LOOKUP_DELAY_MS = 500;
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 export type { BatchTimings, EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, JournaledEvent, MarketSettlement } from './ports.ts';
@@ -164,7 +168,9 @@ export class TradingEngine {
     // live: fills reach us after the venue matched them (a read of our trades, the user channel),
     // so a SELL may find shares sold that we have not booked; a simulated edge books them at once
     if (options.execution.fillsSnapshot$) {
-      this.#unbooked = new UnbookedSells(desk, (orderId) => this.#fills.bookedSize(orderId), (conditionId) => this.#router.wakeHolds(conditionId));
+      // with the user channel, its cancellation message (the matched size) usually settles a doubt before a lookup would
+      const lookupDelayMs = options.execution.orderUpdates$ ? CHANNEL_LOOKUP_DELAY_MS : 0;
+      this.#unbooked = new UnbookedSells(desk, (orderId) => this.#fills.bookedSize(orderId), (conditionId) => this.#router.wakeHolds(conditionId), { lookupDelayMs });
       this.#canceller.notCancelled = (record, reason) => this.#reconciler.notCancelled(record, reason);
     }
     this.#markets = new MarketLifecycle({

@@ -2,7 +2,7 @@ import { catchError, of, timeout } from 'rxjs';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
 import type { FillsSnapshot, VenueOrderState } from '../execution/execution-client.ts';
-import type { OrderRecord } from '../execution/order-tracker.ts';
+import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
 import type { EngineDesk } from './engine-desk.ts';
 
 /** Longest a lookup of a closed SELL may take before it counts as failed (clock time), ms. */
@@ -44,7 +44,16 @@ export class UnbookedSells {
   /** Lookups made (for the summary's curious reader and tests). */
   lookups = 0;
 
-  constructor(desk: EngineDesk, booked: (orderId: string) => Micros, changed: (conditionId: string) => void) {
+  /**
+   * Wait before a lookup is made, ms: with the user channel, the venue's cancellation message
+   * (which carries the matched size) usually settles the doubt first; 0 without it.
+   */
+  readonly #lookupDelayMs: number;
+  /** What the venue said an order matched before it closed in our books (the channel's message came first). */
+  readonly #told = new WeakMap<OrderRecord, Micros>();
+
+  constructor(desk: EngineDesk, booked: (orderId: string) => Micros, changed: (conditionId: string) => void, options: { lookupDelayMs?: number } = {}) {
+    this.#lookupDelayMs = options.lookupDelayMs ?? 0;
     this.#desk = desk;
     this.#booked = booked;
     this.#changed = changed;
@@ -98,34 +107,51 @@ export class UnbookedSells {
       const orderId = record.orderId;
       if (doubt === undefined || orderId === undefined || doubt.matched !== undefined || doubt.lookup === 'asking' || (doubt.lookup ?? 0) > now) continue;
       doubt.lookup = 'asking';
-      this.lookups++;
-      desk.subs.add(
-        desk.execution
-          .order(orderId)
-          .pipe(
-            timeout({ first: LOOKUP_TIMEOUT_MS, scheduler: desk.clock.scheduler }),
-            catchError((err: unknown) => {
-              desk.log.warn('looking up a cancelled SELL failed; its shares stay in doubt', { orderId, err: String(err) });
-              doubt.lookup = desk.clock.now() + LOOKUP_RETRY_MS;
-              return of(null);
-            }),
-          )
-          .subscribe((state) => {
-            if (state === null) return;
-            doubt.lookup = undefined;
-            // the venue does not know it: it never traded
-            desk.transaction(() => this.#known(record, doubt, state === undefined ? 0 : state.sizeMatched));
-          }),
-      );
+      const ask = (): void => {
+        // settled meanwhile (the channel's message, a fill, a read): no lookup
+        if (doubt.matched !== undefined || this.#byToken.get(record.request.tokenId)?.get(record) !== doubt) {
+          doubt.lookup = undefined;
+          return;
+        }
+        this.#ask(record, orderId, doubt);
+      };
+      if (this.#lookupDelayMs > 0) desk.subs.add(desk.clock.scheduler.schedule(ask, this.#lookupDelayMs));
+      else ask();
     }
+  }
+
+  /** One lookup of a closed SELL: its answer shrinks the doubt; a failure lets it be asked again after a pause. */
+  #ask(record: OrderRecord, orderId: string, doubt: Doubt): void {
+    const desk = this.#desk;
+    this.lookups++;
+    desk.subs.add(
+      desk.execution
+        .order(orderId)
+        .pipe(
+          timeout({ first: LOOKUP_TIMEOUT_MS, scheduler: desk.clock.scheduler }),
+          catchError((err: unknown) => {
+            desk.log.warn('looking up a cancelled SELL failed; its shares stay in doubt', { orderId, err: String(err) });
+            doubt.lookup = desk.clock.now() + LOOKUP_RETRY_MS;
+            return of(null);
+          }),
+        )
+        .subscribe((state) => {
+          if (state === null) return;
+          doubt.lookup = undefined;
+          // the venue does not know it: it never traded
+          desk.transaction(() => this.#known(record, doubt, state === undefined ? 0 : state.sizeMatched));
+        }),
+    );
   }
 
   /** The venue's word on one of our orders once closed there (the user channel's cancellation). */
   venueState(state: VenueOrderState): void {
     const record = this.#desk.tracker.byOrderId(state.orderId);
-    if (record === undefined || (state.status !== 'CANCELED' && state.status !== 'UNMATCHED' && state.status !== 'MATCHED')) return;
+    if (record === undefined || record.request.side !== 'SELL' || (state.status !== 'CANCELED' && state.status !== 'UNMATCHED' && state.status !== 'MATCHED')) return;
     const doubt = this.#byToken.get(record.request.tokenId)?.get(record);
     if (doubt !== undefined) this.#known(record, doubt, state.sizeMatched);
+    // before our cancel's answer closed it: kept for when it does
+    else if (OPEN_STATUSES.has(record.status)) this.#told.set(record, state.sizeMatched);
   }
 
   /**
@@ -177,7 +203,8 @@ export class UnbookedSells {
     const status = record.status;
     // FILLED: it matched all of it; cancelled or expired: unknown how much (a partial fill may be on its way)
     if (status !== 'FILLED' && status !== 'CANCELED' && status !== 'EXPIRED') return;
-    const doubt: Doubt = { closedAt: this.#desk.clock.now(), matched: status === 'FILLED' ? r.size : undefined, lookup: undefined };
+    const told = this.#told.get(record);
+    const doubt: Doubt = { closedAt: this.#desk.clock.now(), matched: status === 'FILLED' ? r.size : told === undefined ? undefined : Math.max(told, record.filled), lookup: undefined };
     if (this.#left(record, doubt) <= 0) return;
     let doubts = this.#byToken.get(r.tokenId);
     if (doubts === undefined) {
@@ -185,5 +212,7 @@ export class UnbookedSells {
       this.#byToken.set(r.tokenId, doubts);
     }
     doubts.set(record, doubt);
+    // the order's filled size is the venue's, as a lookup's answer sets it
+    if (doubt.matched !== undefined && doubt.matched > record.filled) this.#desk.tracker.setFilled(record, doubt.matched, this.#desk.clock.now());
   }
 }

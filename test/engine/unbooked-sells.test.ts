@@ -10,7 +10,7 @@ import { COND, deskOn, edgeWith, M, request, YES } from './parts.ts';
  * fill is not booked yet, known from a lookup, the venue's own word, or a complete read of our
  * trades, and settled by the fills.
  */
-function world(options: { failLookups?: boolean } = {}) {
+function world(options: { failLookups?: boolean; lookupDelayMs?: number } = {}) {
   const lookups: { orderId: string; answer: Subject<VenueOrderState | undefined> }[] = [];
   const w = deskOn({
     wrap: (base) =>
@@ -25,7 +25,7 @@ function world(options: { failLookups?: boolean } = {}) {
   });
   const booked = new Map<string, number>();
   const changed: string[] = [];
-  const unbooked = new UnbookedSells(w.desk, (orderId) => booked.get(orderId) ?? 0, (conditionId) => changed.push(conditionId));
+  const unbooked = new UnbookedSells(w.desk, (orderId) => booked.get(orderId) ?? 0, (conditionId) => changed.push(conditionId), { lookupDelayMs: options.lookupDelayMs });
   const tracker = w.desk.tracker;
   let n = 0;
   /** A SELL of 10 sent and then closed in our books with `status`. */
@@ -88,6 +88,33 @@ describe('UnbookedSells', () => {
     w.lookups[0]!.answer.next(undefined);
     expect(w.unbooked.doubt(YES)).toEqual({ shares: 0, unknown: [] });
     expect(w.lookups).toHaveLength(1);
+  });
+
+  it('with the user channel: its cancellation before our cancel\'s answer is kept for the close; a lookup waits for it and is made only if it does not come', () => {
+    const w = world({ lookupDelayMs: 500 });
+    const tracker = w.desk.tracker;
+    // the channel's word comes while our cancel is pending: the close takes it as known
+    const early = tracker.add(request({ side: 'SELL', price: 600_000 }), w.clock.now());
+    tracker.setOrderId(early, '0xearly', w.clock.now());
+    tracker.transition(early, 'CANCEL_PENDING', w.clock.now());
+    w.unbooked.venueState(w.state(early, 'CANCELED', 2 * M));
+    tracker.transition(early, 'CANCELED', w.clock.now());
+    expect(w.unbooked.doubt(YES)).toEqual({ shares: 2 * M, unknown: [] });
+    expect(early.filled, 'the venue\'s matched size').toBe(2 * M);
+    // a lookup asked for waits; the channel's word within the wait makes it needless
+    const late = w.closed('CANCELED');
+    w.unbooked.lookUp([late]);
+    w.clock.advanceBy(100);
+    w.unbooked.venueState(w.state(late, 'CANCELED', 0));
+    w.clock.advanceBy(500);
+    expect(w.lookups).toEqual([]);
+    // no word within the wait: looked up
+    const silent = w.closed('CANCELED');
+    w.unbooked.lookUp([silent]);
+    w.clock.advanceBy(499);
+    expect(w.lookups).toEqual([]);
+    w.clock.advanceBy(1);
+    expect(w.lookups.map((l) => l.orderId)).toEqual([silent.orderId]);
   });
 
   it('a complete read of our trades that began after the SELL closed settles it; an incomplete or earlier one does not', () => {
