@@ -6,7 +6,8 @@ import type { DataConfig } from '../config/run-config.ts';
 import type { FeedEvent } from '../data/feed-events.ts';
 import { pollFeeRates } from '../data/fee-rate-poll.ts';
 import { watchGameStarts } from '../data/game-start-watch.ts';
-import { pollMarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
+import { pollMarketStatus, type MarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
+import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
 import { getFeeRate } from '../venue/actions/get-fee-rate.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
@@ -21,6 +22,8 @@ import type { VenueClient } from '../venue/client.ts';
 export const POLL_CHUNK_SIZE = 20;
 /** Book requests in flight at once (the rate budget paces them either way). */
 export const POLL_CONCURRENCY = 2;
+/** The WS source confirms quiet books at most this often, ms. */
+const MIN_CONFIRM_MS = 250;
 
 export interface MarketDataOptions {
   /** The config's `data` section: transport, poll period, WS watchdog and connection size. */
@@ -33,6 +36,12 @@ export interface MarketDataOptions {
   readonly onError: (err: unknown) => void;
   /** What the WS source says about its connections and its watchdog. */
   readonly onFeedEvent?: (event: FeedEvent) => void;
+  /**
+   * The oldest a book may be (a run's `risk.staleBookMs`): the WS source confirms quiet books
+   * often enough to stay under it (those a third of it old; `WsSourceOptions.confirmBooksMs`).
+   * Absent (a recording): books are emitted only when they change.
+   */
+  readonly bookMaxAgeMs?: number;
   /** The markets whose status (closed, resolved) is read every `data.marketStatusMs`; none: not read. */
   readonly markets?: () => readonly WatchedMarket[];
 }
@@ -70,6 +79,7 @@ function bookSource(options: MarketDataOptions): Observable<MarketEvent> {
       customFeatures: true,
       maxAssetsPerConnection: data.wsMaxAssetsPerConnection,
       silentAfterMs: data.wsSilentAfterMs,
+      ...(options.bookMaxAgeMs === undefined ? {} : { confirmBooksMs: Math.max(MIN_CONFIRM_MS, Math.floor(options.bookMaxAgeMs / 3)) }),
       refreshBooks: (ids) => getOrderBooks(venue, ids),
       onError,
       onFeedEvent: options.onFeedEvent,
@@ -108,7 +118,14 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
           return at === undefined || at === m.gameStartTime ? m : { ...m, gameStartTime: at };
         });
   const sources = [books$, watchGameStarts({ clock, markets: games, graceMs: data.gameStartGraceMs })];
-  if (data.feeRateRefreshMs > 0) sources.push(pollFeeRates({ clock, fetch: (tokenId) => getFeeRate(venue, tokenId), markets, intervalMs: data.feeRateRefreshMs, onError }));
+  if (data.feeRateRefreshMs > 0) {
+    const fetchAll = async (): Promise<ReadonlyMap<TokenId, number>> => {
+      const fees = new Map<TokenId, number>();
+      for await (const m of iterateMarkets(venue)) for (const t of m.tokens) fees.set(t.tokenId, m.takerBaseFeeBps);
+      return fees;
+    };
+    sources.push(pollFeeRates({ clock, fetch: (tokenId) => getFeeRate(venue, tokenId), fetchAll, markets, intervalMs: data.feeRateRefreshMs, onError }));
+  }
   if (data.marketStatusMs === 0) return merge(...sources);
   const status$ = pollMarketStatus({
     clock,
@@ -116,6 +133,15 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
       const m = await getTradingMarket(venue, conditionId);
       if (m.gameStartTime !== undefined) starts.set(conditionId, m.gameStartTime);
       return { closed: m.closed, tokens: m.tokens };
+    },
+    // a large set reads the market list instead (page by page), game starts included
+    fetchAll: async () => {
+      const all = new Map<string, MarketStatus>();
+      for await (const m of iterateMarkets(venue)) {
+        if (m.gameStartTime !== undefined) starts.set(m.conditionId, m.gameStartTime);
+        all.set(m.conditionId, { closed: m.closed, tokens: m.tokens });
+      }
+      return all;
     },
     markets,
     intervalMs: data.marketStatusMs,

@@ -221,6 +221,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         feedHealth.feed(event);
       },
       markets: () => watchedMarkets,
+      // quiet books are confirmed fresh while their connection is alive (WS; a poll confirms each book anyway)
+      ...(config.risk.checks.includes('staleBook') ? { bookMaxAgeMs: config.risk.staleBookMs } : {}),
     });
     const observe = edge.observe;
     const marketEvents$ = data$.pipe(

@@ -47,6 +47,7 @@ interface Def {
   type: string;
   innerType?: z.core.$ZodType;
   in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
   shape?: Record<string, z.core.$ZodType>;
   element?: z.core.$ZodType;
   options?: z.core.$ZodType[];
@@ -58,7 +59,8 @@ function unwrapToContainer(node: z.core.$ZodType | undefined): z.core.$ZodType |
   for (let guard = 0; current !== undefined && guard < 20; guard++) {
     const def = current._zod.def as Def;
     if (def.innerType) current = def.innerType;
-    else if (def.type === 'pipe' && def.in) current = def.in;
+    // a preprocess (`z.preprocess`) is a pipe from a transform: its container is the output
+    else if (def.type === 'pipe' && def.in) current = (def.in._zod.def as Def).type === 'transform' && def.out ? def.out : def.in;
     else if (def.type === 'union' && def.options) {
       current = def.options.find((o) => ['object', 'array', 'record'].includes((unwrapToContainer(o)?._zod.def as Def | undefined)?.type ?? ''));
       if (current) current = unwrapToContainer(current);

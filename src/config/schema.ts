@@ -169,6 +169,8 @@ const embeddedSchema = z.strictObject({
       enabled: z.boolean().default(true),
       /** Relative rate of synthetic orders; 1 = the sandbox's normal pace. */
       intensity: z.number().positive().max(1000).default(1),
+      /** Agent actions per second over the whole world, before the intensity (default 400): how often a large world's books move. */
+      actionsPerSecond: int(1, 100_000).optional(),
     })
     .prefault({}),
   /** Neg-risk episodes: outcome sets mispriced for a while (src/sandbox/README.md); default none. */
@@ -252,16 +254,21 @@ const accountSchema = z.strictObject({
   apiPassphraseEnv: envName.default(DEFAULT_SECRET_ENV.apiPassphrase),
 });
 
+/** `markets: all`: every open market of the venue. */
+export const ALL_MARKETS = 'all';
+/** The most markets a filter takes (`maxCount`); `markets: all` asks for this many. */
+export const MAX_MARKET_COUNT = 1_000_000;
+
 const marketFilterSchema = z.strictObject({
   tags: z.array(slug).default([]),
   active: z.boolean().default(true),
   acceptingOrders: z.boolean().default(true),
   // only markets that pay liquidity rewards (docs/rewards.md)
   rewards: z.boolean().default(false),
-  maxCount: int(1, 10_000).default(20),
+  maxCount: int(1, MAX_MARKET_COUNT).default(20),
 });
 
-const marketSelectionSchema = z.strictObject({
+const marketSelectionObject = z.strictObject({
   tokenIds: z.array(tokenId).default([]),
   conditionIds: z.array(conditionId).default([]),
   slugs: z.array(slug).default([]),
@@ -269,6 +276,12 @@ const marketSelectionSchema = z.strictObject({
   events: z.array(slug).default([]),
   filter: marketFilterSchema.optional(),
 });
+
+/**
+ * A market selection, or `all`: every market the venue lists that is open, takes orders and has a
+ * book (the filter's defaults with no count limit; docs/whole-venue.md).
+ */
+const marketSelectionSchema = z.preprocess((v) => (v === ALL_MARKETS ? { filter: { maxCount: MAX_MARKET_COUNT } } : v), marketSelectionObject);
 
 const dataSchema = z.strictObject({
   transport: z.enum(MARKET_DATA_TRANSPORTS).default('poll'),
@@ -488,4 +501,4 @@ export const configFileSchema = z.strictObject({
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type VenueSection = NonNullable<ConfigFile['venue']>;
 export type AccountSection = NonNullable<ConfigFile['account']>;
-export type MarketSelectionSection = z.output<typeof marketSelectionSchema>;
+export type MarketSelectionSection = z.output<typeof marketSelectionObject>;

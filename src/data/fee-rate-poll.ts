@@ -2,7 +2,7 @@ import { exhaustMap, from, Observable, timer } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { TokenId } from '../core/types.ts';
-import type { WatchedMarket } from './market-status-poll.ts';
+import { LIST_STATUS_ABOVE, type WatchedMarket } from './market-status-poll.ts';
 
 /** Default of `data.feeRateRefreshMs`: each token's fee rate is read again this often, ms. */
 export const DEFAULT_FEE_RATE_REFRESH_MS = 60_000;
@@ -11,6 +11,12 @@ export interface FeeRatePollOptions {
   readonly clock: Clock;
   /** One token's base fee, basis points (`GET /fee-rate?token_id=`); the venue client paces it by the route's rate budget. */
   readonly fetch: (tokenId: TokenId) => Promise<number>;
+  /**
+   * Every listed market's taker base fee by token (the paginated market list's `taker_base_fee`,
+   * the rate `GET /fee-rate` serves), used instead of `fetch` when more than `LIST_STATUS_ABOVE`
+   * markets are watched; a token the list does not show is read by `fetch`.
+   */
+  readonly fetchAll?: () => Promise<ReadonlyMap<TokenId, number>>;
   /** The markets to watch, with the fee rates their metadata listed, read at each round (a run's set may grow). */
   readonly markets: () => readonly WatchedMarket[];
   /** A round reads every watched token once, one request at a time; rounds start this often, ms. */
@@ -33,12 +39,21 @@ export function pollFeeRates(options: FeeRatePollOptions): Observable<MarketEven
     const held = new Map<TokenId, number>();
     let stopped = false;
     const round = async (): Promise<void> => {
-      for (const market of options.markets()) {
+      const markets = options.markets();
+      let all: ReadonlyMap<TokenId, number> | undefined;
+      if (options.fetchAll !== undefined && markets.length > LIST_STATUS_ABOVE) {
+        try {
+          all = await options.fetchAll();
+        } catch (err) {
+          options.onError?.(err);
+        }
+      }
+      for (const market of markets) {
         for (const tokenId of market.tokenIds) {
           if (stopped) return;
           let takerBps: number;
           try {
-            takerBps = await options.fetch(tokenId);
+            takerBps = all?.get(tokenId) ?? (await options.fetch(tokenId));
           } catch (err) {
             options.onError?.(err);
             continue;

@@ -5,6 +5,8 @@ import type { BookLevel, ConditionId, OrderBook, Side, TokenId } from '../core/t
 export class LocalBook {
   readonly bids: BookLevel[];
   readonly asks: BookLevel[];
+  /** The book as last emitted (the WS source confirms it again while its connection is alive). */
+  emitted: OrderBook | undefined;
 
   constructor(
     readonly tokenId: TokenId,

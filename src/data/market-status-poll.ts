@@ -22,10 +22,23 @@ export interface MarketStatus {
   readonly tokens: readonly { readonly tokenId: TokenId; readonly winner: boolean }[];
 }
 
+/**
+ * Watched markets above which a round reads the venue's whole market list (`GET /markets`, page by
+ * page: one request per 100 markets) instead of one request per market: a run over the whole venue
+ * (docs/whole-venue.md) would otherwise send one request per market and token every period.
+ */
+export const LIST_STATUS_ABOVE = 200;
+
 export interface MarketStatusPollOptions {
   readonly clock: Clock;
   /** One market's status; the venue client paces it by the route's rate budget. */
   readonly fetch: (conditionId: ConditionId) => Promise<MarketStatus>;
+  /**
+   * Every listed market's status at once (the paginated market list), used instead of `fetch`
+   * when more than `LIST_STATUS_ABOVE` markets are watched; a market the list does not show is
+   * read by `fetch`.
+   */
+  readonly fetchAll?: () => Promise<ReadonlyMap<ConditionId, MarketStatus>>;
   /** The markets to watch, read at each round (a run's set may grow). */
   readonly markets: () => readonly WatchedMarket[];
   /** A round reads every watched market once, one request at a time; rounds start this often, ms. */
@@ -49,12 +62,14 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
     const resolved = new Set<ConditionId>();
     let stopped = false;
     const round = async (): Promise<void> => {
-      for (const market of options.markets()) {
+      const markets = options.markets();
+      const all = await listed(options, markets.length);
+      for (const market of markets) {
         if (stopped) return;
         if (resolved.has(market.conditionId)) continue;
         let status: MarketStatus;
         try {
-          status = await options.fetch(market.conditionId);
+          status = all?.get(market.conditionId) ?? (await options.fetch(market.conditionId));
         } catch (err) {
           options.onError?.(err);
           continue;
@@ -80,6 +95,17 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
       rounds.unsubscribe();
     };
   });
+}
+
+/** Every listed market's status when `watched` is above LIST_STATUS_ABOVE and a list is given; undefined otherwise or when it failed (reported). */
+async function listed(options: MarketStatusPollOptions, watched: number): Promise<ReadonlyMap<ConditionId, MarketStatus> | undefined> {
+  if (options.fetchAll === undefined || watched <= LIST_STATUS_ABOVE) return undefined;
+  try {
+    return await options.fetchAll();
+  } catch (err) {
+    options.onError?.(err);
+    return undefined;
+  }
 }
 
 /**

@@ -9,6 +9,9 @@ import type { FeedEvent } from './feed-events.ts';
 import { LocalBook } from './local-book.ts';
 import { decodeWsMarketText, type WsMarketMessage } from './ws-messages.ts';
 
+/** Confirmation passes per `confirmMs` (see `WsConnection.#startConfirming`). */
+const CONFIRM_TICKS = 3;
+
 /** What one connection needs from its source's options (see `WsSourceOptions`). */
 export interface WsConnectionSettings {
   readonly clock: Clock;
@@ -19,6 +22,8 @@ export interface WsConnectionSettings {
   readonly customFeatures: boolean;
   /** 0: no watchdog. */
   readonly silentAfterMs: number;
+  /** 0: books are emitted only when they change (see `WsSourceOptions.confirmBooksMs`). */
+  readonly confirmMs: number;
   readonly refreshBooks: ((tokenIds: readonly TokenId[]) => Promise<readonly OrderBook[]>) | undefined;
   readonly onError: ((err: unknown) => void) | undefined;
   readonly onConnect: ((info: { readonly connection: number; readonly tokenIds: readonly TokenId[] }) => void) | undefined;
@@ -49,6 +54,7 @@ export class WsConnection {
   #ws: WebSocket | undefined;
   #pinger: Subscription | undefined;
   #watchdog: Subscription | undefined;
+  #confirmer: Subscription | undefined;
   #retry: Subscription | undefined;
   #stopped = false;
   #failures = 0;
@@ -89,6 +95,7 @@ export class WsConnection {
     this.#retry?.unsubscribe();
     this.#pinger?.unsubscribe();
     this.#watchdog?.unsubscribe();
+    this.#confirmer?.unsubscribe();
     const ws = this.#ws;
     this.#ws = undefined;
     if (ws !== undefined) ws.terminate();
@@ -136,6 +143,7 @@ export class WsConnection {
       ws.send(JSON.stringify(subscribe));
       this.#startPinging(ws);
       this.#startWatchdog(ws);
+      this.#startConfirming(ws);
       this.#opens++;
       this.#s.onConnect?.({ connection: this.#opens, tokenIds });
       this.#s.onFeedEvent?.({ type: 'FeedConnected', connection: this.#id, attempt: this.#opens, tokenIds, tsInit: now });
@@ -156,6 +164,8 @@ export class WsConnection {
       this.#pinger = undefined;
       this.#watchdog?.unsubscribe();
       this.#watchdog = undefined;
+      this.#confirmer?.unsubscribe();
+      this.#confirmer = undefined;
       this.#books.clear();
       if (!this.#stopped) this.#scheduleReconnect();
     });
@@ -200,6 +210,51 @@ export class WsConnection {
     );
   }
 
+  /**
+   * Every `confirmMs / CONFIRM_TICKS`, on the clock: a frame received at time F (a market message
+   * or a PONG) shows that every message sent before it was applied, so each book is the venue's as
+   * of F. A book last emitted `confirmMs` or more before F is emitted again, unchanged, with tsInit
+   * F (same hash: the cache takes it as confirmed fresh, strategies hear nothing). A connection
+   * that sent no frame for a tick is sent a PING, so a quiet one is confirmed by its PONG. A book's
+   * age thus stays under about `confirmMs` plus two ticks. One timer per connection, a pass over
+   * its books per tick.
+   */
+  #startConfirming(ws: WebSocket): void {
+    const every = this.#s.confirmMs;
+    if (!(every > 0)) return;
+    const tick = Math.max(1, Math.floor(every / CONFIRM_TICKS));
+    this.#confirmer?.unsubscribe();
+    this.#confirmer = this.#clock.scheduler.schedule(() => {
+      if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      const proof = this.#lastFrameAt;
+      if (this.#clock.now() - proof >= tick) ws.send('PING');
+      for (const local of this.#books.values()) {
+        const last = local.emitted;
+        if (last !== undefined && proof - last.tsInit >= every) this.#emitAgain(local, last, proof);
+      }
+      this.#startConfirming(ws);
+    }, tick);
+  }
+
+  /** A book emitted before, again with a later receipt time (same content, same hash). */
+  #emitAgain(local: LocalBook, last: OrderBook, tsInit: number): void {
+    const book: OrderBook = Object.freeze({
+      tokenId: last.tokenId,
+      conditionId: last.conditionId,
+      tsEvent: last.tsEvent,
+      tsInit,
+      hash: last.hash,
+      bids: last.bids,
+      asks: last.asks,
+      tickSize: last.tickSize,
+      minOrderSize: last.minOrderSize,
+      negRisk: last.negRisk,
+      lastTradePrice: last.lastTradePrice,
+    });
+    local.emitted = book;
+    this.#emit({ type: 'book', book, tsEvent: book.tsEvent, tsInit });
+  }
+
   #onSilent(ws: WebSocket): void {
     const now = this.#clock.now();
     const silentMs = now - this.#lastDataAt;
@@ -232,7 +287,9 @@ export class WsConnection {
           const held = this.#books.get(book.tokenId);
           if (held !== undefined && held.tsEvent > book.tsEvent) continue;
           if (book.tickSize !== undefined) this.#ticks.set(book.tokenId, book.tickSize);
-          this.#books.set(book.tokenId, LocalBook.of(book));
+          const local = LocalBook.of(book);
+          local.emitted = book;
+          this.#books.set(book.tokenId, local);
           this.#emit({ type: 'book', book, tsEvent: book.tsEvent, tsInit: book.tsInit });
           n++;
         }
@@ -328,6 +385,7 @@ export class WsConnection {
       negRisk: undefined,
       lastTradePrice: this.#lastTrade.get(local.tokenId),
     });
+    local.emitted = book;
     this.#emit({ type: 'book', book, tsEvent: book.tsEvent, tsInit });
   }
 }

@@ -40,6 +40,14 @@ export interface WsSourceOptions {
    * `refreshBooks`. 0 or absent: no watchdog (the `staleAfterMs` check still applies).
    */
   readonly silentAfterMs?: number;
+  /**
+   * Keeps books fresh while nothing changes them: each connection emits again, unchanged and with
+   * a newer receipt time, the books it has not emitted for this many ms, once a frame (a message,
+   * or the PONG of a PING it sends when quiet) shows it alive; so a quiet book's age (what the
+   * staleBook risk check reads) stays under about 5/3 of it. 0 or absent: books are emitted only
+   * when they change.
+   */
+  readonly confirmBooksMs?: number;
   /** The REST books of a silent connection's assets (`POST /books`). */
   readonly refreshBooks?: (tokenIds: readonly TokenId[]) => Promise<readonly OrderBook[]>;
   /** Connections, splits and the watchdog's actions (see FeedEvent). */
@@ -126,6 +134,7 @@ class WsFeed {
       maxReconnectDelayMs: options.maxReconnectDelayMs ?? 30_000,
       customFeatures: options.customFeatures ?? false,
       silentAfterMs: options.silentAfterMs ?? 0,
+      confirmMs: options.confirmBooksMs ?? 0,
       refreshBooks: options.refreshBooks,
       onError: options.onError,
       onConnect: options.onConnect,

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS, DEFAULT_STARTING_BALANCE, MAX_SANDBOX_MARKETS, startSandbox } from '../../sandbox/server.ts';
 import { TRADING_MODES, type TradingMode } from '../../sandbox/faults.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../sandbox/profile.ts';
-import { MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
+import { DEFAULT_FLOW_PARAMS, MAX_FLOW_ACTIONS_PER_SECOND, MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
 import { parseIntOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -27,6 +27,7 @@ interface SandboxFlags {
   heartbeatTimeoutMs: number;
   flow: boolean;
   flowIntensity: number;
+  flowActionsPerSecond: number;
   rewardSampleMs: number;
   negRiskEpisodes: number;
   leaderEpisodes: number;
@@ -83,6 +84,7 @@ export function registerSandbox(program: Command): void {
     .option('--heartbeat-timeout-ms <n>', 'open orders of a key are cancelled this long after its last valid beat, ms', parseIntOption(1, 86_400_000), DEFAULT_HEARTBEAT_TIMEOUT_MS)
     .option('--no-flow', 'no synthetic order flow (books move only with your own orders)')
     .option('--flow-intensity <x>', 'scale of the synthetic order flow (visits and taker orders), > 0 and <= 100', parseIntensity, 1)
+    .option('--flow-actions-per-second <n>', `the synthetic flow's budget of agent actions per second over the whole world, before the intensity (how often a large world's markets are visited and their books moved; POST /admin/flow changes it while running)`, parseIntOption(1, MAX_FLOW_ACTIONS_PER_SECOND), DEFAULT_FLOW_PARAMS.actionsPerSecond)
     .option('--reward-sample-ms <n>', 'liquidity rewards: every reward market is sampled this often, ms of sandbox time (GET /admin/rewards)', parseIntOption(10, 86_400_000), 60_000)
     .option('--neg-risk-episodes <n>', 'episodes per neg-risk event per hour in which its outcome prices sum off 1 (seeded; 0: only POST /admin/episodes)', parseRate, 2)
     .option('--leader-episodes <n>', 'leader wallet episodes per hour: a leader buys, the price moves its way seconds later, it sells (seeded; 0: only POST /admin/leaders; GET /admin/leaders lists the wallets)', parseRate, 20)
@@ -158,7 +160,7 @@ export function registerSandbox(program: Command): void {
         },
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
-        flow: { enabled: flags.flow, intensity: flags.flowIntensity },
+        flow: { enabled: flags.flow, intensity: flags.flowIntensity, actionsPerSecond: flags.flowActionsPerSecond },
         rewards: { sampleMs: flags.rewardSampleMs },
         episodes: { ratePerHour: flags.negRiskEpisodes, withdrawLegShare: flags.withdrawLegShare },
         leaders: { ratePerHour: flags.leaderEpisodes },

@@ -38,3 +38,12 @@ export const DEFAULT_FLOW_PARAMS: FlowParams = Object.freeze({
 
 /** Largest accepted intensity. */
 export const MAX_FLOW_INTENSITY = 100;
+
+/** Largest accepted action budget (`actionsPerSecond`, before the intensity). */
+export const MAX_FLOW_ACTIONS_PER_SECOND = 100_000;
+
+/** An action budget's error, or undefined when `n` is one (a whole number in 1..MAX_FLOW_ACTIONS_PER_SECOND). */
+export function actionsPerSecondIssue(n: unknown): string | undefined {
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 && n <= MAX_FLOW_ACTIONS_PER_SECOND) return undefined;
+  return `must be a whole number in 1..${MAX_FLOW_ACTIONS_PER_SECOND}, was ${JSON.stringify(n)}`;
+}

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
+import { badRequest, SandboxHttpError } from '../http-error.ts';
+import { actionsPerSecondIssue } from './flow-params.ts';
 import type { World } from '../world/world.ts';
 import type { FlowMarket } from './market-agent.ts';
 import { SyntheticFlow } from './synthetic-flow.ts';
@@ -11,6 +13,11 @@ export interface SandboxFlowOptions {
   readonly enabled?: boolean;
   /** Scales the flow's activity; default 1. */
   readonly intensity?: number;
+  /**
+   * Agent actions per second over the whole world, before the intensity (default 400): how often
+   * the markets of a large world are visited and their books moved (flow-params.ts).
+   */
+  readonly actionsPerSecond?: number;
 }
 
 /** The world's open markets that the engine lists and accepts orders for, in world order. */
@@ -27,7 +34,8 @@ export function flowMarketsOf(world: World, engine: MatchingEngine): FlowMarket[
 /**
  * Runs the synthetic flow in a sandbox app when `options.enabled` (the default): it starts when
  * the app is ready (listen or inject) and stops before it closes. Adds `GET /admin/flow` (its
- * counts) either way. Returns the flow, or undefined when disabled.
+ * counts and rate) either way, and `POST /admin/flow {"actionsPerSecond": n}` (the rate from the
+ * next step on; 409 when the flow is off). Returns the flow, or undefined when disabled.
  */
 export function installSyntheticFlow(
   app: FastifyInstance,
@@ -44,6 +52,7 @@ export function installSyntheticFlow(
           seed: ctx.world.seed,
           clock: ctx.clock,
           ...(options.intensity === undefined ? {} : { intensity: options.intensity }),
+          ...(options.actionsPerSecond === undefined ? {} : { params: { actionsPerSecond: options.actionsPerSecond } }),
           mode: () => ctx.faults.settings.mode,
         });
   if (flow !== undefined) {
@@ -59,6 +68,18 @@ export function installSyntheticFlow(
   app.get('/admin/flow', { config: { admin: true } }, () =>
     flow === undefined ? { enabled: false } : { enabled: true, ...flow.stats() },
   );
+  app.post('/admin/flow', { config: { admin: true } }, (request) => {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('admin/flow: the body must be a JSON object {"actionsPerSecond": n}');
+    const unknown = Object.keys(body).find((k) => k !== 'actionsPerSecond');
+    if (unknown !== undefined) throw badRequest(`admin/flow: unknown key ${unknown} (keys: actionsPerSecond)`);
+    const n = (body as { actionsPerSecond?: unknown }).actionsPerSecond;
+    const issue = actionsPerSecondIssue(n);
+    if (issue !== undefined) throw badRequest(`admin/flow: actionsPerSecond ${issue}`);
+    if (flow === undefined) throw new SandboxHttpError(409, 'admin/flow: the synthetic flow is off (--no-flow)');
+    flow.setActionsPerSecond(n as number);
+    return { enabled: true, ...flow.stats() };
+  });
   return flow;
 }
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { ConfigError } from '../../core/errors.ts';
 import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import { FLOW_OWNER_PREFIX } from './flow-accounts.ts';
-import { DEFAULT_FLOW_PARAMS, MAX_FLOW_INTENSITY, type FlowParams } from './flow-params.ts';
+import { actionsPerSecondIssue, DEFAULT_FLOW_PARAMS, MAX_FLOW_INTENSITY, type FlowParams } from './flow-params.ts';
 import { MarketAgent, type AgentEnv, type FlowCounters, type FlowMarket, type FlowTradingMode } from './market-agent.ts';
 
 export interface SyntheticFlowOptions {
@@ -24,6 +24,8 @@ export interface FlowStats extends Readonly<Omit<FlowCounters, 'rejected'>> {
   readonly running: boolean;
   readonly markets: number;
   readonly intensity: number;
+  /** The action budget before the intensity (`setActionsPerSecond`); the flow spends this × intensity a second. */
+  readonly actionsPerSecond: number;
   readonly rejected: Readonly<Record<string, number>>;
 }
 
@@ -48,7 +50,9 @@ export class SyntheticFlow {
   readonly #markets: readonly FlowMarket[];
   readonly #agents: (MarketAgent | undefined)[];
   readonly #mode: () => FlowTradingMode;
-  readonly #actionsPerSecond: number;
+  /** The budget before the intensity. */
+  #baseActionsPerSecond: number;
+  #actionsPerSecond: number;
   readonly #maxVisitsPerSecond: number;
   #cursor = 0;
   /** Unspent actions (negative: a costly visit borrowed from the next step). */
@@ -65,10 +69,13 @@ export class SyntheticFlow {
     }
     const params: FlowParams = { ...DEFAULT_FLOW_PARAMS, ...options.params };
     if (!(params.stepMs > 0)) throw new ConfigError(`sandbox.flow.stepMs: must be > 0, was ${params.stepMs}`);
+    const budgetIssue = actionsPerSecondIssue(params.actionsPerSecond);
+    if (budgetIssue !== undefined) throw new ConfigError(`sandbox.flow.actionsPerSecond: ${budgetIssue}`);
     this.#clock = options.clock;
     this.#markets = options.markets;
     this.#agents = new Array<MarketAgent | undefined>(options.markets.length).fill(undefined);
     this.#mode = options.mode ?? (() => 'normal');
+    this.#baseActionsPerSecond = params.actionsPerSecond;
     this.#actionsPerSecond = params.actionsPerSecond * intensity;
     this.#maxVisitsPerSecond = params.maxVisitsPerMarketPerSecond * options.markets.length;
     const counters: FlowCounters = {
@@ -123,6 +130,18 @@ export class SyntheticFlow {
   }
 
   /**
+   * Changes the action budget (before the intensity) from the next step on: how fast the flow
+   * moves books across a large world (`--flow-actions-per-second`, `POST /admin/flow`).
+   */
+  setActionsPerSecond(n: number): void {
+    const issue = actionsPerSecondIssue(n);
+    if (issue !== undefined) throw new ConfigError(`actionsPerSecond: ${issue}`);
+    this.#baseActionsPerSecond = n;
+    this.#actionsPerSecond = n * this.#env.intensity;
+    this.#carry = Math.min(this.#carry, this.#actionsPerSecond);
+  }
+
+  /**
    * News in one market: its latent probability moves by `dp` (the maker re-centres at its next
    * visit, takers trade towards it); false when the flow does not trade the market or has not yet
    * visited it.
@@ -143,6 +162,7 @@ export class SyntheticFlow {
       running: this.running,
       markets: this.#markets.length,
       intensity: this.#env.intensity,
+      actionsPerSecond: this.#baseActionsPerSecond,
       actions: c.actions,
       visits: c.visits,
       makerOrders: c.makerOrders,
