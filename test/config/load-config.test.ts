@@ -5,6 +5,7 @@ import { Dec, decimalToMicros } from '../../src/core/fixed.ts';
 import { Secret } from '../../src/core/secret.ts';
 import { DEFAULT_EXCHANGE, DEFAULT_NEG_RISK_EXCHANGE } from '../../src/config/defaults.ts';
 import { loadConfig, parseConfig } from '../../src/config/load-config.ts';
+import { MAX_MARKET_COUNT } from '../../src/config/schema.ts';
 import { DEFAULT_CHECK_ORDER } from '../../src/risk/types.ts';
 import { configErrorLines, lineOf, tempDir, VECTOR_ADDRESS, VECTOR_KEY } from './helpers.ts';
 
@@ -244,6 +245,18 @@ describe('loadConfig: defaults for a minimal file', () => {
     if (config.mode !== 'paper' || config.venue.kind !== 'embedded') throw new Error('paper + embedded');
     expect(config.venue.embedded.seed).toBe(1);
     expect(config.execution.maxBatchSize).toBe(15);
+  });
+});
+
+describe('loadConfig: markets: all', () => {
+  it('selects every open market of the venue, for the run and for one strategy; keys inside a mapping are still checked', () => {
+    const all = { tags: [], active: true, acceptingOrders: true, rewards: false, maxCount: MAX_MARKET_COUNT };
+    const text = 'mode: paper\nvenue:\n  embedded: {}\ndata:\n  transport: ws\n  markets: all\nstrategies:\n  - id: a\n    module: strategies/market-maker.ts\n  - id: b\n    module: strategies/market-maker.ts\n    markets: all\n';
+    const config = loadConfig(tmp.write('all.yaml', text), {}, { cwd: tmp.dir });
+    expect(config.data.markets).toEqual({ tokenIds: [], conditionIds: [], slugs: [], events: [], filter: all });
+    expect(config.strategies[1]?.markets.filter).toEqual(all);
+    const typo = tmp.write('all-typo.yaml', text.replace('  markets: all\n', '  markets: { filtr: {} }\n'));
+    expect(configErrorLines(() => loadConfig(typo, {}, { cwd: tmp.dir }))).toEqual([`data.markets.filtr (${typo}:6): unknown key; did you mean filter?`]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../../src/core/events.ts';
-import { pollMarketStatus, watchedMarketsOf, type WatchedMarket } from '../../src/data/market-status-poll.ts';
+import { LIST_STATUS_ABOVE, pollMarketStatus, watchedMarketsOf, type MarketStatus, type WatchedMarket } from '../../src/data/market-status-poll.ts';
+import { iterateMarkets } from '../../src/venue/actions/iterate-markets.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { getTradingMarket } from '../../src/venue/actions/get-trading-market.ts';
 import { createVenueClient, type VenueClient } from '../../src/venue/client.ts';
@@ -67,6 +68,42 @@ describe('pollMarketStatus', () => {
       const rounds = errors.length;
       await until(() => errors.length >= rounds + 3);
       expect(events).toHaveLength(4);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
+  it(`above ${LIST_STATUS_ABOVE} markets, a round reads the market list once and only the markets it lacks one by one`, async () => {
+    const ended = sb.world.markets.find((m) => m.closed && m.winnerIndex !== undefined)!;
+    const open = sb.world.markets.filter((m) => !m.closed);
+    // the venue's markets, and unlisted ones up to one more than the limit
+    const unlisted = Array.from({ length: LIST_STATUS_ABOVE + 1 - open.length - 1 }, (_, i) => ({ conditionId: '0x' + (i + 1).toString(16).padStart(64, '0'), tokens: [{ tokenId: `u${i}` }] }));
+    const markets = watched(ended, ...open, ...unlisted);
+    expect(markets.length).toBe(LIST_STATUS_ABOVE + 1);
+    let lists = 0;
+    const one: string[] = [];
+    const events: MarketEvent[] = [];
+    const sub = pollMarketStatus({
+      clock: venue.clock,
+      fetch: (id) => {
+        one.push(id);
+        return Promise.resolve({ closed: false, tokens: [] });
+      },
+      fetchAll: async () => {
+        lists++;
+        const all = new Map<string, MarketStatus>();
+        for await (const m of iterateMarkets(venue)) all.set(m.conditionId, { closed: m.closed, tokens: m.tokens });
+        return all;
+      },
+      markets: () => markets,
+      intervalMs: 60_000,
+    }).subscribe((e) => events.push(e));
+    try {
+      await until(() => one.length === unlisted.length);
+      expect(lists).toBe(1);
+      expect(new Set(one)).toEqual(new Set(unlisted.map((m) => m.conditionId)));
+      expect(events.map((e) => e.type)).toEqual(['marketClosed', 'marketResolved']);
+      expect(events[1]).toMatchObject({ conditionId: ended.conditionId, winnerTokenId: ended.tokens[ended.winnerIndex!].tokenId });
     } finally {
       sub.unsubscribe();
     }

@@ -212,6 +212,44 @@ describe('wsMarketSource', () => {
     expect(clock.now()).toBeLessThan(T0 + 40_000 + 5_000);
   });
 
+  it('with confirmBooksMs, emits a quiet book again (same content and hash, newer receipt time) once a PONG shows the connection alive', async () => {
+    const book = JSON.parse(readFileSync('/work/shared/fixtures/venue/ws_market_book.json', 'utf8'));
+    const clock = new SimulatedClock(T0);
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    servers.push(wss);
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    let snapshots = 0;
+    let pings = 0;
+    wss.on('connection', (socket: ServerSocket) => {
+      socket.on('message', (data) => {
+        const text = (data as Buffer).toString('utf8');
+        if (text === 'PING') {
+          pings++;
+          socket.send('PONG');
+          return;
+        }
+        snapshots++;
+        socket.send(JSON.stringify([book]));
+      });
+    });
+    const w = watch({ url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, tokenIds: [book.asset_id], clock, confirmBooksMs: 3_000 });
+    await until(() => w.books.size === 1, 'snapshot');
+    const first = w.books.get(book.asset_id)!;
+    expect(first.tsInit).toBe(T0);
+    // nothing changes at the venue: the source pings (each tick without a frame) and confirms the book from a PONG
+    await until(() => {
+      clock.advanceBy(100);
+      return w.events.filter((e) => e.type === 'book').length === 2;
+    }, 'confirmed');
+    const again = w.books.get(book.asset_id)!;
+    expect(again.hash).toBe(first.hash);
+    expect([again.bids, again.asks, again.tsEvent]).toEqual([first.bids, first.asks, first.tsEvent]);
+    expect(again.tsInit).toBeGreaterThanOrEqual(T0 + 3_000);
+    expect(again.tsInit).toBeLessThan(clock.now());
+    expect(snapshots).toBe(1);
+    expect(pings).toBeGreaterThan(0);
+  });
+
   it('re-syncs (reconnects) after an undecodable message instead of keeping a wrong book', async () => {
     const book = JSON.parse(readFileSync('/work/shared/fixtures/venue/ws_market_book.json', 'utf8'));
     const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers.ts';
 
-/** `clobot sandbox --no-flow` / `--flow-intensity <x>` as a user runs them. */
+/** `clobot sandbox --no-flow` / `--flow-intensity <x>` / `--flow-actions-per-second <n>` as a user runs them. */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -50,6 +50,35 @@ describe('clobot sandbox flow flags', () => {
       r.kill();
     }
     expect(await r.exit).toBe(0);
+  });
+
+  it('--flow-actions-per-second sets the flow budget; POST /admin/flow changes it while running and refuses a bad body', async () => {
+    const a = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--flow-actions-per-second', '1200']);
+    const b = run(['sandbox', '--port', '0', '--markets', '10', '--events', '3', '--no-flow']);
+    try {
+      const base = await url(a);
+      expect((await call(`${base}/admin/flow`)).body).toMatchObject({ enabled: true, running: true, intensity: 1, actionsPerSecond: 1200 });
+      const changed = await call(`${base}/admin/flow`, { json: { actionsPerSecond: 50 } });
+      expect([changed.status, changed.body.actionsPerSecond]).toEqual([200, 50]);
+      expect((await call(`${base}/admin/flow`)).body).toMatchObject({ actionsPerSecond: 50 });
+      for (const [json, message] of [
+        [{ actionsPerSecond: 0 }, /actionsPerSecond must be a whole number in 1\.\.100000, was 0/],
+        [{ actionsPerSecond: 2.5 }, /was 2\.5/],
+        [{ rate: 5 }, /unknown key rate/],
+        [[1], /must be a JSON object/],
+      ] as const) {
+        const bad = await call(`${base}/admin/flow`, { json });
+        expect(bad.status, JSON.stringify(json)).toBe(400);
+        expect(bad.body.error, JSON.stringify(json)).toMatch(message);
+      }
+      const off = await call(`${await url(b)}/admin/flow`, { json: { actionsPerSecond: 5 } });
+      expect([off.status, off.body.error]).toEqual([409, 'admin/flow: the synthetic flow is off (--no-flow)']);
+    } finally {
+      a.kill();
+      b.kill();
+    }
+    expect(await a.exit).toBe(0);
+    expect(await b.exit).toBe(0);
   });
 
   it('refuses an intensity out of range', async () => {
