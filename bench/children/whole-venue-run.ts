@@ -39,6 +39,8 @@ writeFileSync(
     'data:',
     '  transport: ws',
     '  markets: all',
+    // extra data keys for an experiment (CLOBOT_BENCH_VENUE_DATA='marketStatusMs: 0;feeRateRefreshMs: 0')
+    ...(process.env['CLOBOT_BENCH_VENUE_DATA'] ?? '').split(';').filter((l) => l.trim() !== '').map((l) => `  ${l.trim()}`),
     'strategies:',
     '  - id: watch',
     `    module: ${JSON.stringify(strategyPath)}`,

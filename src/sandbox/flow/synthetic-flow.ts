@@ -35,7 +35,8 @@ export interface FlowStats extends Readonly<Omit<FlowCounters, 'rejected'>> {
  * of clock times: each market draws from its own seeded stream, markets are visited round-robin
  * in a fixed order, and the number of visits per step follows from the clock alone.
  *
- * CPU is bounded: every `stepMs` the flow spends a budget of `actionsPerSecond × intensity`
+ * Markets are visited round-robin with a stride (`spreadingStride`), so neighbours in the list are
+ * not visited in one burst. CPU is bounded: every `stepMs` the flow spends a budget of `actionsPerSecond × intensity`
  * agent actions per second of elapsed time (a visit costs one action plus one per order sent, per
  * cancel call and per trade printed; a visit's work is bounded), so a world of 5,000 markets costs what 200 do;
  * each market is just visited less often. The walk scales with the time since a market's last
@@ -55,6 +56,8 @@ export class SyntheticFlow {
   #actionsPerSecond: number;
   readonly #maxVisitsPerSecond: number;
   #cursor = 0;
+  /** The round-robin's step through the market list (coprime with its length: every market once a cycle). */
+  readonly #stride: number;
   /** Unspent actions (negative: a costly visit borrowed from the next step). */
   #carry = 0;
   #visitCarry = 0;
@@ -78,6 +81,7 @@ export class SyntheticFlow {
     this.#baseActionsPerSecond = params.actionsPerSecond;
     this.#actionsPerSecond = params.actionsPerSecond * intensity;
     this.#maxVisitsPerSecond = params.maxVisitsPerMarketPerSecond * options.markets.length;
+    this.#stride = spreadingStride(options.markets.length);
     const counters: FlowCounters = {
       actions: 0,
       visits: 0,
@@ -185,7 +189,7 @@ export class SyntheticFlow {
     const mode = this.#mode();
     while (this.#carry >= 1 && this.#visitCarry >= 1) {
       const i = this.#cursor;
-      this.#cursor = (i + 1) % n;
+      this.#cursor = (i + this.#stride) % n;
       let agent = this.#agents[i];
       if (agent === undefined) {
         agent = new MarketAgent(this.#markets[i] as FlowMarket, this.#env.seed);
@@ -195,4 +199,22 @@ export class SyntheticFlow {
       this.#visitCarry -= 1;
     }
   }
+}
+
+/**
+ * A step through `n` markets that visits each once per cycle and puts consecutive visits far apart
+ * in the list (about n × 0.618, the next one coprime with n): the markets one WS connection holds
+ * (consecutive in the list) are visited all through the cycle rather than in one burst, as a
+ * venue's activity is spread over its markets.
+ */
+function spreadingStride(n: number): number {
+  if (n <= 2) return 1;
+  let s = Math.max(1, Math.round(n * 0.618));
+  while (gcd(s, n) !== 1) s++;
+  return s;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
