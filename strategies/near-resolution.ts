@@ -6,7 +6,8 @@
  * `maxTotal` over every market, while 1 minus the ask and the taker fee leaves at least `minEdge`.
  * It holds to settlement: the market closes at its end date and resolves (`MarketClosed`,
  * `MarketResolved`; the engine settles the position at 1 or 0). If the favourite breaks down (its
- * best bid under `stopPrice`) it sells what it holds at the bid (FAK) and leaves the market.
+ * best bid under `stopPrice` on every book for `stopConfirmMs`: not a bid pulled for a moment) it
+ * sells what it holds at the bid (FAK) and leaves the market.
  *
  * It does not trade a market without an end date, a book older than `maxBookAgeMs` or wider than
  * `maxSpread`, in the last `minTimeLeftMs` before the end (orders then are cancelled at the
@@ -32,8 +33,13 @@ const Params = z
     maxPerMarket: z.number().positive().max(1_000_000_000).default(50),
     /** Most cost held over every market, USDC. */
     maxTotal: z.number().positive().max(1_000_000_000).default(200),
-    /** Sell what is held when the best bid falls under this (USDC per share): the favourite broke down. */
+    /** Sell what is held (at the bid) when the best bid falls under this (USDC per share): the favourite broke down. */
     stopPrice: z.number().gt(0).lt(1).default(0.8),
+    /**
+     * ...and stays under it on every book for this long, ms: a bid gone for a moment (a maker
+     * cancelling its ladder before placing the new one) is no breakdown. 0: at the first book.
+     */
+    stopConfirmMs: z.number().int().min(0).max(600_000).default(1_000),
     /** Wait between two entries in one market, ms. */
     entryGapMs: z.number().int().min(0).default(5_000),
     /** No trade when the spread is wider than this (USDC per share). */
@@ -53,6 +59,8 @@ interface State {
   readonly nextEntry: Map<string, number>;
   /** Markets left for good: stopped out, closed or resolved. */
   readonly done: Set<string>;
+  /** Since when each held token's bid has been under the stop on every book, clock ms. */
+  readonly underStop: Map<string, number>;
   /** Tokens bought and not sold: their market and average entry (USDC). */
   readonly held: Map<string, { conditionId: string; price: number }>;
   readonly counts: { entries: number; stopped: number; won: number; lost: number };
@@ -77,17 +85,23 @@ function inFlight(ctx: StrategyContext<P>, market: MarketSnapshot): boolean {
   return ctx.openOrders(market.tokenId).length > 0 || (market.complementTokenId !== undefined && ctx.openOrders(market.complementTokenId).length > 0);
 }
 
-/** Sells what is held of the token at the bid when the bid is under the stop. */
+/** Sells what is held of the token at the bid once its bid has been under the stop for `stopConfirmMs`. */
 function stop(ctx: StrategyContext<P>, state: State, market: MarketSnapshot): OrderIntent | undefined {
   const held = ctx.position(market.tokenId).size;
   const bid = market.bestBid;
-  if (held <= 0 || bid === undefined || bid >= toMicros(ctx.params.stopPrice.toFixed(6))) return undefined;
-  if (held < market.rules.minOrderSize) return undefined;
+  const now = ctx.clock.now();
+  if (held <= 0 || bid === undefined || bid >= toMicros(ctx.params.stopPrice.toFixed(6))) {
+    state.underStop.delete(market.tokenId);
+    return undefined;
+  }
+  const since = state.underStop.get(market.tokenId) ?? now;
+  state.underStop.set(market.tokenId, since);
+  if (now - since < ctx.params.stopConfirmMs || held < market.rules.minOrderSize) return undefined;
   if (!state.done.has(market.conditionId)) {
     state.done.add(market.conditionId);
     state.counts.stopped++;
     ctx.metric('stopped', state.counts.stopped);
-    ctx.log.info('stop', { tokenId: market.tokenId, bid: bid / MICROS_PER_UNIT, entry: state.held.get(market.tokenId)?.price });
+    ctx.log.info('stop', { tokenId: market.tokenId, bid: bid / MICROS_PER_UNIT, underMs: now - since, entry: state.held.get(market.tokenId)?.price });
   }
   return { kind: 'place', tokenId: market.tokenId, side: 'SELL', price: bid, size: held, orderType: 'FAK', ref: 'nr-stop' };
 }
@@ -144,7 +158,7 @@ export default defineStrategy({
   name: 'near-resolution',
   description: 'Buys the outcome priced near certainty close to its end date and holds it to settlement; sells if the price breaks down',
   params: Params,
-  init: (): State => ({ nextEntry: new Map(), done: new Set(), held: new Map(), counts: { entries: 0, stopped: 0, won: 0, lost: 0 } }),
+  init: (): State => ({ nextEntry: new Map(), done: new Set(), underStop: new Map(), held: new Map(), counts: { entries: 0, stopped: 0, won: 0, lost: 0 } }),
   onBook({ ctx, state, market }) {
     return consider(ctx, state, market);
   },

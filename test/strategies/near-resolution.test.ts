@@ -57,15 +57,21 @@ describe('near-resolution (clobot/testing)', () => {
     expect(cost).toBeLessThanOrEqual(45);
   });
 
-  it('sells at the bid when the favourite breaks down under the stop, and leaves the market', async () => {
+  it('sells at the bid when the favourite breaks down (its bid under the stop for stopConfirmMs), and leaves the market', async () => {
     const script = scriptedBooks();
     const m = script.market({ slug: 'collapse', endDate: END });
     script.at(400_000);
     quote(script, m, 0.93, 0.94);
     script.at(450_000);
     quote(script, m, 0.85, 0.88); // lower, still over the stop: held
+    script.at(455_000);
+    script.book(m.yes, { bids: [['0.05', '500']], asks: [['0.88', '500']] }); // the bid gone for a moment: no breakdown
+    script.at(455_200);
+    quote(script, m, 0.86, 0.88);
     script.at(460_000);
-    quote(script, m, 0.7, 0.74); // broke down
+    quote(script, m, 0.72, 0.75); // broke down...
+    script.at(461_500);
+    quote(script, m, 0.7, 0.74); // ...and still down 1.5 s later: sold
     script.at(480_000);
     quote(script, m, 0.93, 0.94); // back up: not entered again
     script.at(600_000).close(m);

@@ -79,6 +79,17 @@ describe('the market end date in the strategy API', () => {
     await expect(openBacktestData(path)).rejects.toThrow(/markets\[0\]\.endDate.*epoch milliseconds/);
   });
 
+  it('scriptedBooks().close and .resolve script the lifecycle: the header says version 2; a winner not of the market is an error', async () => {
+    const { s, ending } = script();
+    s.at(1_000).close(ending).at(2_000).resolve(ending, ending.yes);
+    expect(s.header.version).toBe(2);
+    const heard: string[] = [];
+    await runStrategy(defineStrategy({ name: 'x', onLifecycle: ({ event }) => void heard.push(event.type) }), { books: s });
+    expect(heard).toEqual(['MarketClosed', 'MarketResolved']);
+    expect(() => s.resolve(ending, 'nope')).toThrow(/winner 'nope' is not one of the market's tokens/);
+    expect(() => s.close('0xnot-a-market')).toThrow(/'0xnot-a-market' is not a market of this script/);
+  });
+
   it('a script end date that is not epoch ms is an error naming the market', () => {
     expect(() => scriptedBooks().market({ slug: 'bad', endDate: -1 })).toThrow(TestingError);
     expect(() => scriptedBooks().market({ slug: 'bad', endDate: 1.5 })).toThrow(/market 'bad' endDate must be epoch milliseconds/);
