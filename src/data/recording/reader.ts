@@ -119,19 +119,31 @@ export async function* readRecordingBatches(path: string, gzip: boolean, onBytes
   for await (const step of decodeFile(path, gzip, false, onBytes)) if (step.events.length > 0) yield step.events;
 }
 
+/** How `plainChunks` hands out its chunks; `reuse` may be set while it runs. */
+interface ChunkReuse {
+  /**
+   * One buffer for every chunk, each overwriting the last: only for a consumer that keeps no
+   * piece of a chunk once it has taken the next (the text decoder copies the line it carries).
+   */
+  reuse: boolean;
+}
+
 /**
  * A plain file's bytes, CHUNK_BYTES at a time, read synchronously: the replay that consumes them
  * is synchronous anyway, and a read from the page cache takes a fraction of a millisecond, while
  * a stream's read waits for the thread pool (on a loaded machine, whole milliseconds of idle
- * wall time per chunk) and costs a promise and an event per chunk. Each chunk is a fresh buffer:
- * the decoders keep pieces of a chunk (a block or line that goes on in the next one).
+ * wall time per chunk) and costs a promise and an event per chunk. Each chunk is a fresh buffer
+ * (the binary decoder keeps the piece of a block that goes on in the next chunk) unless
+ * `mode.reuse`: then one buffer is read into again and again, so a gigabyte of text is not a
+ * thousand megabyte buffers waiting for the garbage collector.
  */
-function* plainChunks(path: string, onBytes?: (bytesRead: number) => void): Generator<Buffer, void, undefined> {
+function* plainChunks(path: string, mode: ChunkReuse, onBytes?: (bytesRead: number) => void): Generator<Buffer, void, undefined> {
   const fd = openSync(path, 'r');
   try {
     let read = 0;
+    let kept: Buffer | undefined;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const chunk = mode.reuse ? (kept ??= Buffer.allocUnsafe(CHUNK_BYTES)) : Buffer.allocUnsafe(CHUNK_BYTES);
       const n = readSync(fd, chunk, 0, CHUNK_BYTES, null);
       if (n === 0) return;
       read += n;
@@ -155,7 +167,8 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onB
   }
   const gunzip = file?.pipe(createGunzip({ chunkSize: 256 * 1024 }));
   if (file && gunzip) file.on('error', (err) => gunzip.destroy(err));
-  const source: AsyncIterable<Buffer> | Iterable<Buffer> = gunzip ?? plainChunks(path, onBytes);
+  const chunks: ChunkReuse = { reuse: false };
+  const source: AsyncIterable<Buffer> | Iterable<Buffer> = gunzip ?? plainChunks(path, chunks, onBytes);
   let text: RecordingTextDecoder | undefined;
   let binary: RecordingBinaryDecoder | undefined;
   let head: Buffer | undefined; // the first bytes, until there are enough to tell the form
@@ -171,7 +184,11 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onB
           }
           head = undefined;
           if (isBinaryRecording(chunk)) binary = new RecordingBinaryDecoder(path);
-          else text = new RecordingTextDecoder(path);
+          else {
+            text = new RecordingTextDecoder(path);
+            // the text decoder keeps no piece of a chunk (what it carries is a copy)
+            chunks.reuse = true;
+          }
         }
         // small batches: the events of a batch are still alive when the young generation is
         // collected, so a big batch would be copied (and promoted) by the garbage collector

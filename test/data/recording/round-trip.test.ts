@@ -9,6 +9,7 @@ import { encodeEventLine, encodeHeaderLine } from '../../../src/data/recording/e
 import type { RecordingForm, RecordingHeader } from '../../../src/data/recording/format.ts';
 import { openRecording, readRecordingSync } from '../../../src/data/recording/reader.ts';
 import { createRecordingWriter } from '../../../src/data/recording/writer.ts';
+import { syntheticEvents, syntheticHeader } from '../../../src/backtest/synthetic-recording.ts';
 import { fixtureEvents, SMALL_HEADER, tempDir } from './helpers.ts';
 
 const tmp = tempDir();
@@ -55,6 +56,21 @@ describe('recording round trip', () => {
     if (b2024.type !== 'book') throw new Error('expected a book');
     expect(b2024.book.bids.map((l) => l.price)).toEqual([...b2024.book.bids.map((l) => l.price)].sort((a, b) => b - a));
     expect(b2024.book.asks.map((l) => l.price)).toEqual([...b2024.book.asks.map((l) => l.price)].sort((a, b) => a - b));
+  });
+
+  it.each(['text', 'binary'] as const)('%s: a file of many read chunks streams the same events as the whole file read at once (lines and blocks across chunk ends; text reads every chunk into one buffer)', async (form) => {
+    const options = { seed: 3, markets: 3, depth: 20, events: form === 'text' ? 12_000 : 40_000 };
+    const path = tmp.path(`many-chunks.${form}`);
+    const w = createRecordingWriter(path, syntheticHeader(options), { form });
+    for (const e of syntheticEvents(options)) w.write(e);
+    await w.close();
+    // several 1 MB chunks (the reader's CHUNK_BYTES)
+    expect(readFileSync(path).length).toBeGreaterThan(2 << 20);
+    const streamed: MarketEvent[] = [];
+    for await (const batch of (await openRecording(path)).batches()) streamed.push(...batch);
+    const whole = readRecordingSync(path).events;
+    expect(streamed.length).toBe(whole.length);
+    expect(streamed).toEqual(whole);
   });
 
   it('writes gzip as complete members: the file read at any flush is a valid recording of what was flushed', async () => {
