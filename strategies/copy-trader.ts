@@ -204,6 +204,9 @@ function due(ctx: StrategyContext<P>, s: State, now: number): OrderIntent[] | un
   let out: OrderIntent[] | undefined;
   for (const pending of [...s.pending.values()]) {
     if (pending.dueAt > now) continue;
+    // no book of the token yet (a run that just started hears the trades of the last seconds first): wait for it while the trade is young
+    const market = ctx.market(pending.tokenId);
+    if (market !== undefined && market.book === undefined && now - pending.ts <= ctx.params.maxTradeAgeMs) continue;
     s.pending.delete(pending.key);
     s.done.set(pending.key, now);
     const intent = pending.side === 'BUY' ? copyBuy(ctx, s, pending) : copyExit(ctx, s, pending);

@@ -33,10 +33,11 @@ afterAll(() => tmp.done());
 /** Notes what ctx.events() and ctx.event() show on the first book. */
 const eventWatcher = defineStrategy({
   name: 'event-watcher',
-  init: () => ({ events: undefined as readonly EventInfo[] | undefined, outcomes: [] as string[] }),
+  init: () => ({ events: undefined as readonly EventInfo[] | undefined, outcomes: [] as string[], markets: [] as string[] }),
   onBook({ ctx, state }) {
     if (state.events !== undefined) return;
     state.events = ctx.events();
+    state.markets = [...new Set(ctx.markets().map((m) => m.conditionId))];
     const first = state.events[0];
     if (first !== undefined) state.outcomes = (ctx.event(first.id)?.markets ?? []).map((m) => `${m.conditionId}:${m.outcome}`);
   },
@@ -75,6 +76,18 @@ describe('import: a family of markets is one event', () => {
     expect(seen.events).toEqual(header.events);
     // every outcome market of the family, YES and NO of each, in the event's order
     expect(seen.outcomes).toEqual(header.events![0]!.marketConditionIds.flatMap((c) => [`${c}:Yes`, `${c}:No`]));
+  });
+
+  it('data.markets.events selects an imported family by its slug', async () => {
+    const out = tmp.path('two-families.jsonl');
+    const result = await importQuotes({ input: QUOTES, out, selectSlug: (s) => s.startsWith(`${AFC_SOUTH}-`) || s.startsWith(`${HORMUZ}-`) });
+    expect(result.families).toBe(2);
+    const { header } = readRecordingSync(out);
+    const afc = header.events!.find((e) => e.slug === AFC_SOUTH)!;
+    const run = await runStrategy(eventWatcher, { recording: out, config: { data: { markets: { events: [AFC_SOUTH] } } } });
+    const seen = run.strategyState as { events: EventInfo[]; markets: string[] };
+    expect(seen.events).toEqual([afc]);
+    expect([...seen.markets].sort()).toEqual([...afc.marketConditionIds].sort());
   });
 
   it('lists the markets of the family the import left out, and two imports give the same event id', async () => {

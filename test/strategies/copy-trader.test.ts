@@ -53,6 +53,22 @@ describe('copy-trader (clobot/testing)', () => {
     expect(places(run).map((c) => [c.hook, c.t, fromMicros(c.intent.size)])).toEqual([['onWalletTrade', 1_000, '10']]);
   });
 
+  it('a trade heard before the first book of its token waits for the book (a run that just started), then is copied once', async () => {
+    const script = scriptedBooks();
+    const m = script.market({ slug: 'rain' });
+    script.at(0).walletTrade(m.yes, { wallet: LEADER, side: 'BUY', price: '0.42', size: '10', txHash: '0xbb' });
+    script.at(700);
+    script.book(m.yes, { bids: [['0.40', '500']], asks: [['0.42', '500']] });
+    script.at(2_000);
+    script.book(m.yes, { bids: [['0.40', '500']], asks: [['0.42', '500']] });
+    const run = await runStrategy(MODULE, { books: script, params: { scale: 1 } });
+    expect(places(run).map((c) => [c.hook, c.t, fromMicros(c.intent.size)])).toEqual([['onBook', 700, '10']]);
+    // and not past maxTradeAgeMs: then it is skipped for want of a book
+    const late = await runStrategy(MODULE, { books: script, params: { scale: 1, maxTradeAgeMs: 500 } });
+    expect(places(late)).toEqual([]);
+    expect(late.logs.some((l) => l.msg === 'leader trade not copied' && l.fields['why'] === 'no fresh book')).toBe(true);
+  });
+
   it('keeps the per-trade and per-market caps, and skips what the caps leave under the minimum size', async () => {
     const { script, m, show } = market();
     script.at(1_000).walletTrade(m.yes, { wallet: LEADER, side: 'BUY', price: '0.42', size: '1000' });
