@@ -105,6 +105,11 @@ export class LiveExecutionClient implements ExecutionClient {
   readonly #salts: SaltSource;
   readonly #poller: FillsPoller;
   readonly #channel: UserChannelFills | undefined;
+  /**
+   * Aborted by close(): a request still waiting for rate budget then fails as never sent instead
+   * of leaving after the run has stopped (and holding the process open until its window frees).
+   */
+  readonly #closed = new AbortController();
 
   constructor(options: LiveExecutionOptions) {
     this.#opts = options;
@@ -182,7 +187,7 @@ export class LiveExecutionClient implements ExecutionClient {
     return defer(() => {
       const market = scope?.conditionId;
       const assetId = scope?.tokenId;
-      const p = market !== undefined || assetId !== undefined ? cancelMarketOrders(this.venue, { market, assetId }) : cancelAll(this.venue);
+      const p = market !== undefined || assetId !== undefined ? cancelMarketOrders(this.venue, { market, assetId }, this.#call) : cancelAll(this.venue, this.#call);
       return from(p.then(toOutcome));
     });
   }
@@ -192,7 +197,7 @@ export class LiveExecutionClient implements ExecutionClient {
       from(
         (async () => {
           const out: VenueOrderState[] = [];
-          for await (const order of iterateAccountOrders(this.venue)) out.push(toVenueState(order));
+          for await (const order of iterateAccountOrders(this.venue, {}, this.#call)) out.push(toVenueState(order));
           return out;
         })(),
       ),
@@ -202,12 +207,12 @@ export class LiveExecutionClient implements ExecutionClient {
   order(orderId: string): Observable<VenueOrderState | undefined> {
     return defer(() => {
       if (orderId.startsWith(UNBUILT_PREFIX)) return from(Promise.resolve(undefined));
-      return from(getAccountOrder(this.venue, orderId).then((o) => (o === undefined ? undefined : toVenueState(o))));
+      return from(getAccountOrder(this.venue, orderId, this.#call).then((o) => (o === undefined ? undefined : toVenueState(o))));
     });
   }
 
   heartbeat(previousId: string): Observable<string> {
-    return defer(() => from(postHeartbeatV1(this.venue, previousId)));
+    return defer(() => from(postHeartbeatV1(this.venue, previousId, this.#call)));
   }
 
   flushFills(): Observable<number> {
@@ -215,11 +220,17 @@ export class LiveExecutionClient implements ExecutionClient {
   }
 
   close(): void {
+    this.#closed.abort(new Error('the execution client is closed'));
     this.#channel?.close();
     this.#poller.close();
   }
 
   // ------------------------------------------------------------------------------- internals
+
+  /** Every call's options: none leaves once the client is closed. */
+  get #call(): { readonly signal: AbortSignal } {
+    return { signal: this.#closed.signal };
+  }
 
   /** Signs what can be built (all together, see OrderSigner.signMany); the rest become `unbuilt:`. */
   #build(requests: readonly OrderRequest[], slots: readonly (OrderParams | string)[]): PreparedOrder[] {
@@ -278,7 +289,7 @@ export class LiveExecutionClient implements ExecutionClient {
       if (order.payload.kind === 'signed') signed.push(order.payload.signed);
       return order.payload;
     });
-    const results = signed.length === 0 ? [] : await postOrders(this.venue, { owner: this.#opts.credentials.apiKey, orders: signed });
+    const results = signed.length === 0 ? [] : await postOrders(this.venue, { owner: this.#opts.credentials.apiKey, orders: signed }, this.#call);
     let next = 0;
     return orders.map((order, i): SubmitResult => {
       const payload = payloads[i] as LivePayload;
@@ -300,7 +311,7 @@ export class LiveExecutionClient implements ExecutionClient {
     }
     for (let start = 0; start < ids.length; start += MAX_CANCEL_IDS) {
       const chunk = ids.slice(start, start + MAX_CANCEL_IDS);
-      const result: CancelResult = chunk.length === 1 ? await cancelOrder(this.venue, chunk[0] as string) : await cancelOrders(this.venue, chunk);
+      const result: CancelResult = chunk.length === 1 ? await cancelOrder(this.venue, chunk[0] as string, this.#call) : await cancelOrders(this.venue, chunk, this.#call);
       canceled.push(...result.canceled);
       Object.assign(notCanceled, result.notCanceled);
     }

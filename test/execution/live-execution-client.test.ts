@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import { ConfigError, OutcomeUnknownError } from '../../src/core/errors.ts';
+import { ConfigError, OutcomeUnknownError, TransportError } from '../../src/core/errors.ts';
 import type { PreparedOrder, VenueFill } from '../../src/execution/execution-client.ts';
 import { LiveExecutionClient, type OrderMarketRules } from '../../src/execution/live-execution-client.ts';
 import type { OrderRequest } from '../../src/core/intents.ts';
@@ -12,6 +12,7 @@ import { recoverOrderSigner } from '../../src/venue/signing/recover.ts';
 import { sequentialSaltSource } from '../../src/venue/signing/salt.ts';
 import { Secret } from '../../src/core/secret.ts';
 import type { WireOrderSubmission } from '../../src/venue/wire/account.ts';
+import { createVenueClient } from '../../src/venue/client.ts';
 import { sendJson, startLoopback, type Loopback, type SeenRequest } from '../venue/loopback-server.ts';
 import { ADDRESS, API_KEY, CONDITION, CREDS, KEY, signer, T0, TOKEN, venue } from '../venue/trading/helpers.ts';
 
@@ -194,6 +195,33 @@ describe('submit', () => {
       { ok: false, orderId: prepared[2]!.orderId, errorMsg: 'not enough balance / allowance' },
       { ok: true, orderId: prepared[3]!.orderId, status: 'MATCHED', making: 5_200_000, taking: 10_000_000 },
     ]);
+  });
+
+  it('close() withdraws a post still waiting for rate budget: it fails as never sent, and nothing leaves after', async () => {
+    server = await startLoopback((req, res) => {
+      const items = JSON.parse(req.body) as WireSubmissionLike[];
+      sendJson(res, 200, items.map((item) => ({ success: true, orderID: wireHash(item), status: 'live', makingAmount: '0', takingAmount: '0', errorMsg: '' })));
+    });
+    // one order per ten minutes of a clock that never moves: the second post waits for ever
+    const limits = { routeOverrides: { postOrders: [{ name: 'test-one-order', limit: 1, windowMs: 600_000 }] } };
+    live = new LiveExecutionClient({
+      venue: createVenueClient({ baseUrl: server.url, profile: 'interface', clock: new SimulatedClock(T0), retries: 0, limits }),
+      credentials: CREDS,
+      signer: signer(),
+      markets: (tokenId) => RULES[tokenId],
+      salts: sequentialSaltSource(100),
+    });
+    const client = live;
+    const first = await firstValueFrom(client.prepare([request(1)]));
+    expect(await lastValueFrom(client.submit(first))).toMatchObject([{ ok: true }]);
+    const second = await firstValueFrom(client.prepare([request(2)]));
+    const waiting = lastValueFrom(client.submit(second));
+    client.close();
+    const err = await waiting.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).requestSent).toBe(false);
+    expect((err as Error).message).toMatch(/aborted while waiting for rate budget/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a batch of unbuilt orders sends nothing', async () => {
