@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { childScript, REPO_ROOT as ROOT } from './bench-paths.ts';
 import type { BenchTable } from './table.ts';
 
 const MARKETS = Number(process.env['CLOBOT_BENCH_VENUE_MARKETS'] ?? 10_000);
@@ -32,14 +32,6 @@ const WARMUP_S = Number(process.env['CLOBOT_BENCH_VENUE_WARMUP_S'] ?? 20);
 const MEASURE_S = Number(process.env['CLOBOT_BENCH_VENUE_MEASURE_S'] ?? 30);
 /** Events the markets are grouped in (the sandbox's default share: one per four markets). */
 const EVENTS = Math.max(1, Math.floor(MARKETS / 4));
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]dist-bench[\\/]?$/, '');
-/** A script beside this file, in the form this file runs in (.ts through tsx, .js compiled). */
-function childArgs(relative: string): string[] {
-  const compiled = !import.meta.url.endsWith('.ts');
-  const file = fileURLToPath(new URL(relative + (compiled ? '.js' : '.ts'), import.meta.url));
-  return compiled ? [file] : [join(ROOT, 'bin', 'run-ts.mjs'), file];
-}
 
 interface RunResult {
   markets: number;
@@ -87,7 +79,7 @@ async function measure(flow: number): Promise<RunResult & { sandboxCores: number
   const sandbox = await startSandbox(flow);
   const dir = mkdtempSync(join(tmpdir(), 'clobot-whole-venue-'));
   try {
-    const run = spawn(process.execPath, [...childArgs('./children/whole-venue-run'), sandbox.url, String(WARMUP_S), String(MEASURE_S), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const run = spawn(process.execPath, [...childScript('./children/whole-venue-run', import.meta.url), sandbox.url, String(WARMUP_S), String(MEASURE_S), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = once(run, 'exit');
     let result: RunResult | undefined;
     let sandboxCpu = 0;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { startRunSession } from '../../src/app/run-session.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
+import { sourceExtension } from '../bench-paths.ts';
 import { watchedBooks } from './watch-strategy.ts';
 
 const [url, warmText, measureText, dir] = process.argv.slice(2);
@@ -27,8 +28,7 @@ const say = (line: Record<string, unknown>): void => {
 };
 
 // the strategy module beside this file, in the form this file runs in (.ts through tsx, .js compiled)
-const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const strategyPath = fileURLToPath(new URL(`./watch-strategy${ext}`, import.meta.url));
+const strategyPath = fileURLToPath(new URL(`./watch-strategy${sourceExtension(import.meta.url)}`, import.meta.url));
 const configPath = join(dir, 'whole-venue.yaml');
 writeFileSync(
   configPath,
