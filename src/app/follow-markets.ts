@@ -3,6 +3,7 @@ import type { EventInfo } from '../core/types.ts';
 import type { DataConfig } from '../config/run-config.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import { tokensOf, type MarketSelection } from '../data/market-selection.ts';
+import type { MarketListing } from '../data/market-reselection.ts';
 import type { WatchedTokens } from '../data/watched-tokens.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
 import type { VenueClient } from '../venue/client.ts';
@@ -31,6 +32,8 @@ export interface FollowMarketsOptions {
   readonly onError: (err: unknown) => void;
   /** The events known at the start: a market joining one of them (listed among its markets) belongs to it. */
   readonly events?: readonly EventInfo[];
+  /** The venue's market list, shared with the run's other readers of it (`sharedMarketList`); default: its own scans. */
+  readonly list?: () => Promise<MarketListing>;
 }
 
 /** True when some selection has a filter, the only kind of selection that can change. */
@@ -54,6 +57,7 @@ export function followMarkets(options: FollowMarketsOptions): MarketRefresher | 
     intervalMs: options.data.marketRefreshMs,
     markets: options.markets,
     watched: options.watched,
+    ...(options.list === undefined ? {} : { list: options.list }),
     onScan: (requests) => options.monitor.scanned(requests),
     onError: options.onError,
     onChange: (change) => applyChange(options, change),

@@ -7,7 +7,7 @@ import type { FeedEvent } from '../data/feed-events.ts';
 import { pollFeeRates } from '../data/fee-rate-poll.ts';
 import { watchGameStarts } from '../data/game-start-watch.ts';
 import { pollMarketStatus, type MarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
-import { iterateMarkets } from '../venue/actions/iterate-markets.ts';
+import { listVenueMarkets, type MarketListing } from '../data/market-reselection.ts';
 import { getFeeRate } from '../venue/actions/get-fee-rate.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
@@ -42,6 +42,8 @@ export interface MarketDataOptions {
    * Absent (a recording): books are emitted only when they change.
    */
   readonly bookMaxAgeMs?: number;
+  /** The venue's market list, shared with the run's other readers (`sharedMarketList`); default: a scan per read. */
+  readonly list?: () => Promise<MarketListing>;
   /** The markets whose status (closed, resolved) is read every `data.marketStatusMs`; none: not read. */
   readonly markets?: () => readonly WatchedMarket[];
 }
@@ -108,6 +110,7 @@ function bookSource(options: MarketDataOptions): Observable<MarketEvent> {
 function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketEvent>): Observable<MarketEvent> {
   const { data, venue, clock, onError, markets } = options;
   if (markets === undefined) return books$;
+  const list = options.list ?? (() => listVenueMarkets(venue));
   // each market's game start as the status poll last read it (it may have moved since the listing)
   const starts = new Map<string, number>();
   const games = (): readonly WatchedMarket[] =>
@@ -121,7 +124,7 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
   if (data.feeRateRefreshMs > 0) {
     const fetchAll = async (): Promise<ReadonlyMap<TokenId, number>> => {
       const fees = new Map<TokenId, number>();
-      for await (const m of iterateMarkets(venue)) for (const t of m.tokens) fees.set(t.tokenId, m.takerBaseFeeBps);
+      for (const m of (await list()).markets) for (const t of m.tokens) fees.set(t.tokenId, m.takerBaseFeeBps);
       return fees;
     };
     sources.push(pollFeeRates({ clock, fetch: (tokenId) => getFeeRate(venue, tokenId), fetchAll, markets, intervalMs: data.feeRateRefreshMs, onError }));
@@ -137,7 +140,7 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
     // a large set reads the market list instead (page by page), game starts included
     fetchAll: async () => {
       const all = new Map<string, MarketStatus>();
-      for await (const m of iterateMarkets(venue)) {
+      for (const m of (await list()).markets) {
         if (m.gameStartTime !== undefined) starts.set(m.conditionId, m.gameStartTime);
         all.set(m.conditionId, { closed: m.closed, tokens: m.tokens });
       }

@@ -1,5 +1,6 @@
 import { interval, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
+import type { MarketListing } from '../data/market-reselection.ts';
 import type { WatchedTokens } from '../data/watched-tokens.ts';
 import type { VenueClient } from '../venue/client.ts';
 import { refreshSelections, type MarketsChange, type VenueMarkets } from './venue-markets.ts';
@@ -18,6 +19,8 @@ export interface MarketRefresherOptions {
    * tokens (so the engine tracks them before their first book) and after it stopped the gone ones.
    */
   readonly onChange: (change: MarketsChange) => void;
+  /** The venue's market list (default: a scan of its own; a run shares one, `sharedMarketList`). */
+  readonly list?: () => Promise<MarketListing>;
   /** Every scan, with the requests it took. */
   readonly onScan?: (requests: number) => void;
   /** A scan that failed; the next period tries again. */
@@ -46,7 +49,7 @@ export function startMarketRefresher(options: MarketRefresherOptions): MarketRef
     if (running || stopped) return undefined;
     running = true;
     try {
-      const change = await refreshSelections(options.venue, current);
+      const change = await refreshSelections(options.venue, current, options.list);
       if (stopped) return undefined;
       options.onScan?.(change.requests);
       current = change.markets;

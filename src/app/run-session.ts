@@ -38,6 +38,7 @@ import { Alerter } from '../telemetry/alerter.ts';
 import { runEndedAlert } from '../telemetry/alert-rules.ts';
 import type { AlertsConfig } from '../config/run-config.ts';
 import { watchedMarketsOf } from '../data/market-status-poll.ts';
+import { sharedMarketList } from '../data/market-reselection.ts';
 import { openVenue } from './open-venue.ts';
 import { paperEdge } from './paper-edge.ts';
 import { loadRunStrategies } from './strategies.ts';
@@ -210,6 +211,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const feedHealth = new FeedHealth(() => built.engine);
     const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });
     let watchedMarkets = watchedMarketsOf(tokens);
+    // one reader of the venue's market list for the refresher and the status and fee watches (scans that meet are shared)
+    const marketList = sharedMarketList(venue, () => clock.now());
     const data$ = marketDataSource({
       data: config.data,
       venue,
@@ -221,6 +224,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         feedHealth.feed(event);
       },
       markets: () => watchedMarkets,
+      list: marketList,
       // quiet books are confirmed fresh while their connection is alive (WS; a poll confirms each book anyway)
       ...(config.risk.checks.includes('staleBook') ? { bookMaxAgeMs: config.risk.staleBookMs } : {}),
     });
@@ -303,6 +307,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       events,
       journalMarkets: store ? (added) => store.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: added.map(recordedMarketOf) }) : undefined,
       onMarkets: (now) => (watchedMarkets = watchedMarketsOf(tokensOfMarkets(now.markets))),
+      list: marketList,
       onError: onDataError,
     });
     if (follower) closers.unshift(() => follower.stop());

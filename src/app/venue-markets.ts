@@ -53,8 +53,8 @@ export interface MarketsChange {
 }
 
 /** Re-evaluates every selection against one fresh scan of the venue's market list. */
-export async function refreshSelections(venue: VenueClient, current: VenueMarkets): Promise<MarketsChange> {
-  const listing = await listVenueMarkets(venue);
+export async function refreshSelections(venue: VenueClient, current: VenueMarkets, list: () => Promise<MarketListing> = () => listVenueMarkets(venue)): Promise<MarketsChange> {
+  const listing = await list();
   return reselectAll(current, listing);
 }
 
