@@ -1,4 +1,4 @@
-import { merge, type Observable } from 'rxjs';
+import { merge, Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { TokenId } from '../core/types.ts';
@@ -8,6 +8,7 @@ import { pollFeeRates } from '../data/fee-rate-poll.ts';
 import { watchGameStarts } from '../data/game-start-watch.ts';
 import { pollMarketStatus, type MarketStatus, type WatchedMarket } from '../data/market-status-poll.ts';
 import { listVenueMarkets, type MarketListing } from '../data/market-reselection.ts';
+import type { MarketLookRequest, MarketLooks } from '../data/market-looks.ts';
 import { getFeeRate } from '../venue/actions/get-fee-rate.ts';
 import { pollMarkets } from '../data/poll-source.ts';
 import { getTradingMarket } from '../venue/actions/get-trading-market.ts';
@@ -46,6 +47,8 @@ export interface MarketDataOptions {
   readonly list?: () => Promise<MarketListing>;
   /** The markets whose status (closed, resolved) is read every `data.marketStatusMs`; none: not read. */
   readonly markets?: () => readonly WatchedMarket[];
+  /** Looks at one of `markets` now (its status, then its game start), asked by the engine (EngineOptions.marketLook). */
+  readonly looks?: MarketLooks;
 }
 
 /**
@@ -105,7 +108,7 @@ function bookSource(options: MarketDataOptions): Observable<MarketEvent> {
  * (0: never); each token's fee rate from `GET /fee-rate` every `data.feeRateRefreshMs` (`feeRate`
  * when it changed; 0: never); and a sports market's book cleared at its game start
  * (`marketCleared`, `data.gameStartGraceMs` after the start: the listed one, or the newer one the
- * status poll read, as a game's start may move).
+ * status poll read, as a game's start may move); and, asked through `looks`, one market at once.
  */
 function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketEvent>): Observable<MarketEvent> {
   const { data, venue, clock, onError, markets } = options;
@@ -120,7 +123,15 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
           const at = starts.get(m.conditionId);
           return at === undefined || at === m.gameStartTime ? m : { ...m, gameStartTime: at };
         });
-  const sources = [books$, watchGameStarts({ clock, markets: games, graceMs: data.gameStartGraceMs })];
+  // a look (options.looks) reads the market's status now (a close, a resolution, a moved start), then checks its game start
+  const statusLooks = new Subject<MarketLookRequest>();
+  const gameLooks = new Subject<MarketLookRequest>();
+  const sources = [books$, watchGameStarts({ clock, markets: games, graceMs: data.gameStartGraceMs, looks$: gameLooks })];
+  const looks = options.looks;
+  if (looks !== undefined) {
+    const byStatus = data.marketStatusMs > 0;
+    sources.push(new Observable<never>(() => looks.serve((request) => (byStatus ? statusLooks : gameLooks).next(byStatus ? { ...request, done: () => gameLooks.next(request) } : request))));
+  }
   if (data.feeRateRefreshMs > 0) {
     const fetchAll = async (): Promise<ReadonlyMap<TokenId, number>> => {
       const fees = new Map<TokenId, number>();
@@ -149,6 +160,7 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
     markets,
     intervalMs: data.marketStatusMs,
     onError,
+    looks$: statusLooks,
   });
   return merge(...sources, status$);
 }

@@ -32,6 +32,7 @@ import { tokensOf as tokensOfMarkets } from '../data/market-selection.ts';
 import { WatchedTokens } from '../data/watched-tokens.ts';
 import { followMarkets } from './follow-markets.ts';
 import { marketDataSource } from './market-data.ts';
+import { MarketLooks } from '../data/market-looks.ts';
 import { MarketDataMonitor, type MarketDataSummary } from './market-data-monitor.ts';
 import { FeedHealth } from './feed-health.ts';
 import { Alerter } from '../telemetry/alerter.ts';
@@ -213,6 +214,8 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     let watchedMarkets = watchedMarketsOf(tokens);
     // one reader of the venue's market list for the refresher and the status and fee watches (scans that meet are shared)
     const marketList = sharedMarketList(venue, () => clock.now());
+    // the engine's looks at a market where the venue cancelled an order of ours unasked (live, the user channel)
+    const looks = new MarketLooks();
     const data$ = marketDataSource({
       data: config.data,
       venue,
@@ -227,6 +230,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       list: marketList,
       // quiet books are confirmed fresh while their connection is alive (WS; a poll confirms each book anyway)
       ...(config.risk.checks.includes('staleBook') ? { bookMaxAgeMs: config.risk.staleBookMs } : {}),
+      looks,
     });
     const observe = edge.observe;
     const marketEvents$ = data$.pipe(
@@ -272,6 +276,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       cancelOnHalt: config.execution.cancelOnHalt,
       // live: the venue's books show our orders; paper: the books are the venue's, without our simulated ones
       rewards: { sampleMs: config.execution.rewardSampleMs, bookHasOurs: config.mode === 'live' },
+      marketLook: looks.look,
     });
     built.engine = engine;
     collectHealth(metrics, () => engine.health());

@@ -403,7 +403,7 @@ export interface ExecutionConfig {
 
 /** The user channel of a live run; polling our trades stays the fallback and fills each gap. */
 export interface UserChannelConfig {
-  /** Default false (opt-in for now, docs/user-channel.md): the venue (and the sandbox, both profiles) has it; false polls only. */
+  /** Default true (live runs; docs/user-channel.md): the venue (and the sandbox, both profiles) has it; false polls only. */
   readonly enabled: boolean;
   /** ws(s) URL of the channel; absent: `<trading URL>/ws/user` with the ws scheme. */
   readonly url?: string;

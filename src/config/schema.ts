@@ -377,11 +377,11 @@ const executionSchema = z.strictObject({
     })
     .prefault({}),
   busyPoll: z.boolean().default(false),
-  // live: our fills and venue cancels from the venue's user channel, polling as fallback (docs/user-channel.md);
-  // opt-in until its interplay with game-start clears, resolutions and the reward estimate is settled
+  // live: our fills and order updates from the venue's user channel, polling as the fallback (docs/user-channel.md);
+  // paper and backtest read nothing of it
   userChannel: z
     .strictObject({
-      enabled: z.boolean().default(false),
+      enabled: z.boolean().default(true),
       url: wsUrl.optional(),
       auditPollMs: z.union([z.literal(0), ms(1_000)], { error: 'must be 0 (off) or a whole number of milliseconds >= 1000' }).default(30_000),
     })

@@ -2,6 +2,7 @@ import { exhaustMap, from, Observable, timer } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { MarketEvent } from '../core/events.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
+import type { MarketLookRequest } from './market-looks.ts';
 
 /**
  * A market whose status is watched: its condition id and its tokens; the fee rates its metadata
@@ -45,6 +46,8 @@ export interface MarketStatusPollOptions {
   readonly intervalMs: number;
   /** A failed read; the poll goes on with the next market. */
   readonly onError?: (err: unknown) => void;
+  /** Markets to read once now, outside the rounds (MarketLooks); each request's `done` is called after its events. */
+  readonly looks$?: Observable<MarketLookRequest>;
 }
 
 /**
@@ -53,7 +56,8 @@ export interface MarketStatusPollOptions {
  * `marketClosed` the first time a market is seen closed and `marketResolved` the first time one
  * of its tokens is the winner (a resolved market is closed: when both are seen at once the close
  * comes first). A resolved market is not read again. The first round runs at subscribe, so a run
- * that starts on a market that already ended hears it at once. Cold; stops on unsubscribe.
+ * that starts on a market that already ended hears it at once; `looks$` reads one market at once
+ * between rounds. Cold; stops on unsubscribe.
  */
 export function pollMarketStatus(options: MarketStatusPollOptions): Observable<MarketEvent> {
   const { clock, intervalMs } = options;
@@ -61,38 +65,51 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
     const closed = new Set<ConditionId>();
     const resolved = new Set<ConditionId>();
     let stopped = false;
+    /** Reads one market; emits its close and resolution the first time they are seen. */
+    const read = async (market: WatchedMarket, all?: ReadonlyMap<ConditionId, MarketStatus>): Promise<void> => {
+      if (resolved.has(market.conditionId)) return;
+      let status: MarketStatus;
+      try {
+        status = all?.get(market.conditionId) ?? (await options.fetch(market.conditionId));
+      } catch (err) {
+        options.onError?.(err);
+        return;
+      }
+      if (stopped) return;
+      const winner = status.tokens.find((t) => t.winner);
+      const now = clock.now();
+      if ((status.closed || winner !== undefined) && !closed.has(market.conditionId)) {
+        closed.add(market.conditionId);
+        subscriber.next({ type: 'marketClosed', conditionId: market.conditionId, tokenIds: market.tokenIds, tsEvent: now, tsInit: now });
+      }
+      if (winner !== undefined && !resolved.has(market.conditionId)) {
+        resolved.add(market.conditionId);
+        subscriber.next({ type: 'marketResolved', conditionId: market.conditionId, tokenIds: market.tokenIds, winnerTokenId: winner.tokenId, tsEvent: now, tsInit: now });
+      }
+    };
     const round = async (): Promise<void> => {
       const markets = options.markets();
       const all = await listed(options, markets.length);
       for (const market of markets) {
         if (stopped) return;
-        if (resolved.has(market.conditionId)) continue;
-        let status: MarketStatus;
-        try {
-          status = all?.get(market.conditionId) ?? (await options.fetch(market.conditionId));
-        } catch (err) {
-          options.onError?.(err);
-          continue;
-        }
-        if (stopped) return;
-        const winner = status.tokens.find((t) => t.winner);
-        const now = clock.now();
-        if ((status.closed || winner !== undefined) && !closed.has(market.conditionId)) {
-          closed.add(market.conditionId);
-          subscriber.next({ type: 'marketClosed', conditionId: market.conditionId, tokenIds: market.tokenIds, tsEvent: now, tsInit: now });
-        }
-        if (winner !== undefined) {
-          resolved.add(market.conditionId);
-          subscriber.next({ type: 'marketResolved', conditionId: market.conditionId, tokenIds: market.tokenIds, winnerTokenId: winner.tokenId, tsEvent: now, tsInit: now });
-        }
+        await read(market, all);
       }
     };
+    const looks = options.looks$?.subscribe((request) => {
+      const market = options.markets().find((m) => m.conditionId === request.conditionId);
+      if (market === undefined || stopped) {
+        request.done();
+        return;
+      }
+      void read(market).finally(request.done);
+    });
     const rounds = timer(0, intervalMs, clock.scheduler)
       .pipe(exhaustMap(() => from(round())))
       .subscribe({ error: (err: unknown) => subscriber.error(err) });
     return () => {
       stopped = true;
       rounds.unsubscribe();
+      looks?.unsubscribe();
     };
   });
 }

@@ -106,7 +106,7 @@ export class MarketLifecycle {
     let canceled = 0;
     for (const record of desk.tracker.open()) {
       if (!tokens.has(record.request.tokenId)) continue;
-      canceller.request(record);
+      canceller.request(record, 'market closed');
       canceled++;
     }
     if (canceled > 0) desk.subs.add(desk.clock.scheduler.schedule(() => this.#o.sync('market closed'), desk.settings.reconcileDelayMs));

@@ -101,11 +101,20 @@ export class OrderCanceller {
     this.#desk.subs.add(() => this.#tearDown());
   }
 
-  /** Asks for an order to be cancelled: now when it is live, once it is live otherwise. */
-  request(record: OrderRecord): void {
+  /**
+   * Asks for an order to be cancelled: now when it is live, once it is live otherwise. One the
+   * venue already said it cancelled (the user channel, not yet taken: venue-order-updates.ts) is
+   * closed at once under `reason` (default `cancelled`), with no call.
+   */
+  request(record: OrderRecord, reason?: string): void {
     if (!OPEN_STATUSES.has(record.status) || record.status === 'CANCEL_PENDING') return;
     if (record.status === 'PENDING_SUBMIT' || record.status === 'SUBMIT_UNKNOWN' || !record.orderId) {
       record.cancelWhenLive = true;
+      return;
+    }
+    if (record.venueCancelledAt !== undefined) {
+      this.#held.delete(record);
+      this.#closeCancelled(record, this.#desk.clock.now(), reason ?? 'cancelled');
       return;
     }
     if (this.venue !== undefined && !this.venue.cancels) {
@@ -158,6 +167,16 @@ export class OrderCanceller {
       for (const record of this.#desk.tracker.open()) record.cancelWhenLive = true;
       return round(0);
     });
+  }
+
+  /**
+   * The venue says it cancelled an order whose cancel of ours is held (the venue restarting): it is
+   * ours, closed now. Returns whether it was held.
+   */
+  takeVenueCancel(record: OrderRecord): boolean {
+    if (!this.#held.delete(record)) return false;
+    this.#closeCancelled(record, this.#desk.clock.now(), 'cancelled');
+    return true;
   }
 
   /** The venue's state changed: cancels held while it restarted go out when it takes cancels again. */
@@ -241,10 +260,9 @@ export class OrderCanceller {
     const now = desk.clock.now();
     const canceled = new Set(outcome.canceled);
     for (const record of batch) {
-      if (canceled.has(record.orderId!)) {
-        desk.metrics.inc(ENGINE_METRICS.canceled);
-        tracker.transition(record, 'CANCELED', now);
-        desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: 'cancelled', tsInit: now });
+      // not in the answer but the venue said it cancelled it (the user channel): cancelled, as we asked
+      if (canceled.has(record.orderId!) || (record.status === 'CANCEL_PENDING' && record.venueCancelledAt !== undefined)) {
+        this.#closeCancelled(record, now, 'cancelled');
       } else if (record.status === 'CANCEL_PENDING') {
         // not cancelled: already matched or gone; its true state is asked for (a record that a
         // fill closed meanwhile stays closed). Taken back as live, a matched order would be
@@ -256,6 +274,14 @@ export class OrderCanceller {
     }
   }
 
+  /** A cancel of ours done: the record closed, the strategy told (`reason`). */
+  #closeCancelled(record: OrderRecord, now: number, reason: string): void {
+    const desk = this.#desk;
+    desk.metrics.inc(ENGINE_METRICS.canceled);
+    desk.tracker.transition(record, 'CANCELED', now, reason === 'cancelled' ? undefined : reason);
+    desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason, tsInit: now });
+  }
+
   #failed(batch: readonly OrderRecord[], err: unknown): void {
     const desk = this.#desk;
     const now = desk.clock.now();
@@ -263,6 +289,11 @@ export class OrderCanceller {
     const hold = this.venue?.refused(err) === true;
     for (const record of batch) {
       if (record.status !== 'CANCEL_PENDING') continue;
+      if (record.venueCancelledAt !== undefined) {
+        // the call failed, but the venue said it cancelled the order (the user channel)
+        this.#closeCancelled(record, now, 'cancelled');
+        continue;
+      }
       desk.tracker.transition(record, record.filled > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'cancel failed');
       if (hold) this.#held.add(record);
     }

@@ -4,7 +4,7 @@ import type { BasketEvent } from '../core/basket-events.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { MemoryMetrics } from '../core/metrics.ts';
-import type { TokenId } from '../core/types.ts';
+import type { ConditionId, TokenId } from '../core/types.ts';
 import type { FillEvent, LifecycleEvent, MarketEvent, OrderEvent } from '../core/events.ts';
 import type { OrderRequest } from '../core/intents.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
@@ -120,7 +120,17 @@ export interface EngineOptions {
   readonly health?: { readonly submitUnknownLimitMs?: number; readonly checkEveryMs?: number };
   /** How our liquidity rewards are estimated (docs/rewards.md); default: every minute, the books showing our orders. */
   readonly rewards?: RewardAccrualSettings;
+  /**
+   * Live: looks at one market now (its close, resolution, game start) and hands what it finds to
+   * `marketEvents$`, resolving once those are out; the engine asks when the venue cancelled an
+   * order of ours there that it did not cancel itself (src/engine/venue-order-updates.ts). Absent:
+   * the engine waits `reconcileDelayMs` for its own reason before taking the venue's.
+   */
+  readonly marketLook?: MarketLook;
 }
+
+/** See EngineOptions.marketLook: `at` is the venue's time of the cancel that asked (ms). */
+export type MarketLook = (conditionId: ConditionId, at: number) => Promise<void>;
 
 /** One reading of the account at the venue. */
 export interface AccountReading {

@@ -40,6 +40,8 @@ export class Reconciler {
   readonly #runId: string;
   /** Markets (condition ids) with orders under reconciliation, with how many. */
   readonly #markets = new Map<string, number>();
+  /** Outcome-unknown orders being looked up: each one's way out of the RECONCILING gate. */
+  readonly #unknown = new Map<OrderRecord, () => void>();
   /** While set, every market waits for a complete read of our trades (why, for the denial). */
   #snapshotWait: string | undefined;
   /**
@@ -99,24 +101,42 @@ export class Reconciler {
   markUnknown(records: readonly OrderRecord[], reason: string): void {
     const desk = this.#desk;
     const now = desk.clock.now();
+    const looked: OrderRecord[] = [];
     for (const record of records) {
       desk.metrics.inc(ENGINE_METRICS.submitUnknown);
       desk.tracker.transition(record, 'SUBMIT_UNKNOWN', now, reason);
-      this.#enter(record.request.conditionId);
       desk.orderEvent(record.request.strategyId, { type: 'OrderSubmitUnknown', clientOrderId: record.request.clientOrderId, orderId: record.orderId ?? '', tsInit: now });
+      // the venue already said it placed it (user channel): found without a lookup
+      if (record.venuePlacedAt !== undefined && record.orderId !== undefined) {
+        this.found(record, 0, 'the venue said it placed it (user channel)');
+        continue;
+      }
+      this.#enter(record.request.conditionId);
+      looked.push(record);
     }
-    desk.log.warn('order outcome unknown; reconciling by hash', { orders: records.length, reason });
-    const lookups = records.map((record) =>
-      timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(
-        mergeMap(() => this.#lookup$(record.orderId!, LOOKUP_ATTEMPTS)),
+    if (looked.length === 0) return;
+    desk.log.warn('order outcome unknown; reconciling by hash', { orders: looked.length, reason });
+    const lookups = looked.map((record) => {
+      const market = record.request.conditionId;
+      let left = false;
+      // once: when the lookup ends, or when the venue says first that it has the order (found)
+      const leave = (): void => {
+        if (left) return;
+        left = true;
+        this.#unknown.delete(record);
+        this.#leave(market);
+      };
+      this.#unknown.set(record, leave);
+      return timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(
+        mergeMap(() => (record.status === 'SUBMIT_UNKNOWN' ? this.#lookup$(record.orderId!, LOOKUP_ATTEMPTS) : EMPTY)),
         tap((state) => this.#adoptLookup(record, state)),
         catchError((err: unknown) => {
           desk.log.error('reconciliation failed; order left SUBMIT_UNKNOWN', { orderId: record.orderId, err: String(err) });
           return EMPTY;
         }),
-        finalize(() => this.#leave(record.request.conditionId)),
-      ),
-    );
+        finalize(leave),
+      );
+    });
     desk.subs.add(from(lookups).pipe(mergeMap((l) => l, LOOKUPS_IN_FLIGHT)).subscribe());
   }
 
@@ -317,15 +337,30 @@ export class Reconciler {
   }
 
   /**
-   * The venue says (user channel) it cancelled one of our orders. One we hold LIVE or partly
-   * filled, and are not cancelling ourselves, is closed at once (the venue cancelled it: its
-   * dead-man switch, a cleared market); the canceller answers for the ones it asked for, and an
-   * order whose post is unanswered waits for its answer or its lookup.
+   * The venue cancelled one of our orders and the engine found no reason of its own for it
+   * (venue-order-updates.ts): it takes the venue's state, the strategy hears OrderCanceled (`why`).
    */
-  venueCancelled(state: VenueOrderState): void {
-    const record = this.#desk.tracker.byOrderId(state.orderId);
-    if (record === undefined || (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED')) return;
-    this.#settle(record, state, 'cancelled at the venue (user channel)');
+  venueCancelled(record: OrderRecord, state: VenueOrderState, why: string): void {
+    this.#settle(record, state, why);
+  }
+
+  /**
+   * The venue says it has an order whose post had no answer (the user channel's PLACEMENT or
+   * UPDATE): accepted now, its lookup dropped and its market open again. It is taken as resting
+   * (partly filled when the venue says some matched): its fills book the rest, as a lookup's
+   * adoption would. Returns whether the order was waiting for it.
+   */
+  found(record: OrderRecord, sizeMatched: number, why: string): boolean {
+    const desk = this.#desk;
+    if (record.status !== 'SUBMIT_UNKNOWN') return false;
+    const now = desk.clock.now();
+    desk.metrics.inc(ENGINE_METRICS.accepted);
+    desk.metrics.inc(ENGINE_METRICS.reconciledFound);
+    desk.tracker.transition(record, sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, why);
+    desk.orderEvent(record.request.strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: record.orderId!, tsInit: now });
+    this.#unknown.get(record)?.();
+    if (record.cancelWhenLive) this.#canceller.request(record);
+    return true;
   }
 
   /** Our record takes the venue's view of the order. */

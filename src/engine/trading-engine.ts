@@ -35,6 +35,7 @@ import { FeeRates } from './fee-rates.ts';
 import { MarketClears } from './market-clears.ts';
 import { MarketLifecycle } from './market-lifecycle.ts';
 import { OrderCanceller } from './order-canceller.ts';
+import { VenueOrderUpdates } from './venue-order-updates.ts';
 import { OrderSubmitter } from './order-submitter.ts';
 import type { EngineOptions, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
 import { Reconciler } from './reconciler.ts';
@@ -93,6 +94,7 @@ export class TradingEngine {
   readonly #host: StrategyHost;
   readonly #snapshot: RiskSnapshot;
   readonly #canceller: OrderCanceller;
+  readonly #venueOrders: VenueOrderUpdates;
   readonly #reconciler: Reconciler;
   readonly #submitter: OrderSubmitter;
   readonly #fills: FillBook;
@@ -149,6 +151,7 @@ export class TradingEngine {
     });
     this.#canceller.venue = this.#venue;
     this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
+    this.#venueOrders = new VenueOrderUpdates(desk, this.#reconciler, this.#canceller, options.marketLook);
     // the health model hears the events after the journal, the tally and the run's hook
     this.#health = new HealthMonitor({
       clock: options.clock,
@@ -372,10 +375,10 @@ export class TradingEngine {
     subs.add(execution.fills$.subscribe((fill) => desk.transaction(() => this.#fills.onVenueFill(fill))));
     if (execution.orderUpdates$) {
       subs.add(
-        execution.orderUpdates$.subscribe((state) =>
+        execution.orderUpdates$.subscribe((update) =>
           desk.transaction(() => {
-            this.#reconciler.venueCancelled(state);
-            this.#unbooked?.venueState(state);
+            this.#venueOrders.heard(update);
+            this.#unbooked?.venueState(update.state);
           }),
         ),
       );

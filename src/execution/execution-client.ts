@@ -71,12 +71,26 @@ export interface ExecutionClient {
    */
   readonly fillsSnapshot$?: Observable<FillsSnapshot>;
   /**
-   * Live with the user channel: orders the venue says it cancelled, as they happen (our own
-   * cancels too, and the venue's: its dead-man switch, a cleared market). Absent elsewhere.
+   * Live with the user channel: what the venue says of our orders as it happens: placed, matched,
+   * cancelled (our own cancels too, and the venue's: its dead-man switch, a cleared market, a
+   * resolution). Absent elsewhere.
    */
-  readonly orderUpdates$?: Observable<VenueOrderState>;
+  readonly orderUpdates$?: Observable<VenueOrderUpdate>;
   /** Releases timers, sockets and pollers. */
   close(): void;
+}
+
+/**
+ * One of our orders as the venue pushed it (the user channel's `order` messages): `placed` (the
+ * venue took it: PLACEMENT), `matched` (in part or whole, `state.sizeMatched` so far: UPDATE),
+ * `cancelled` (CANCELLATION). `at`: the venue's time of the change (ms) when it said, else when
+ * the message was received; `tsInit`: when it was received, on the run's clock.
+ */
+export interface VenueOrderUpdate {
+  readonly event: 'placed' | 'matched' | 'cancelled';
+  readonly state: VenueOrderState;
+  readonly at: number;
+  readonly tsInit: number;
 }
 
 export interface PreparedOrder {

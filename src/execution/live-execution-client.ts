@@ -22,7 +22,7 @@ import type { ApiCredentials } from '../venue/signing/l2-auth.ts';
 import type { OrderParams } from '../venue/signing/order-builder.ts';
 import type { OrderSigner, SignedOrder } from '../venue/signing/order-signer.ts';
 import { randomSaltSource, type SaltSource } from '../venue/signing/salt.ts';
-import type { CancelOutcome, ExecutionClient, FillsSnapshot, PreparedOrder, SubmitResult, VenueFill, VenueOrderState } from './execution-client.ts';
+import type { CancelOutcome, ExecutionClient, FillsSnapshot, PreparedOrder, SubmitResult, VenueFill, VenueOrderState, VenueOrderUpdate } from './execution-client.ts';
 import { FillsPoller, type FillsPollerCounters } from './live/fills-poller.ts';
 import { UserChannelFills, type ReceivedUserMessage, type UserChannelCounters } from './live/user-channel-fills.ts';
 import { isLivePayload, UNBUILT_PREFIX, type LivePayload } from './live/live-payload.ts';
@@ -95,7 +95,7 @@ export class LiveExecutionClient implements ExecutionClient {
   readonly kind: string;
   readonly fills$: Observable<VenueFill>;
   readonly fillsSnapshot$: Observable<FillsSnapshot>;
-  readonly orderUpdates$?: Observable<VenueOrderState>;
+  readonly orderUpdates$?: Observable<VenueOrderUpdate>;
   /** Every user-channel message as received (none when the channel is off), for the run's journal. */
   readonly userMessages$?: Observable<ReceivedUserMessage>;
   /** The L2-authenticated venue client every call goes through. */

@@ -22,6 +22,13 @@ export interface OrderRecord {
    * did not say): a FAK/FOK order is done once its fills book this much.
    */
   matched?: Micros;
+  /**
+   * What the venue pushed of the order (the user channel) before the engine could act on it
+   * (src/engine/venue-order-updates.ts), venue time ms: it placed the order while our post was
+   * unanswered, or cancelled it (the engine's own reason for the cancel, when it has one, labels it).
+   */
+  venuePlacedAt?: number;
+  venueCancelledAt?: number;
   readonly history: { status: OrderStatus; at: number; reason?: string }[];
 }
 

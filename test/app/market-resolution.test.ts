@@ -9,7 +9,9 @@ import { renderReport } from '../../src/backtest/report.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
+import type { OrderEvent } from '../../src/core/events.ts';
 import type { TradingEngine } from '../../src/engine/trading-engine.ts';
+import type { LiveExecutionClient } from '../../src/execution/live-execution-client.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { StoreReader } from '../../src/store/store-reader.ts';
 import { buildStatusReport } from '../../src/store/store-status.ts';
@@ -55,6 +57,10 @@ describe('e2e: a market resolving mid-run', () => {
       const data = { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, marketStatusMs: 250, markets: { filter: { active: true, acceptingOrders: true, maxCount: 1 } } };
       const { config, session, recorder, recordingPath } = await recordedLiveRun(sandbox.url, dir, [{ id: 'tq', module: STRATEGY, params: { tag, size: 10 } }], data, logger);
       const engine = session.engine;
+      const orderEvents: OrderEvent[] = [];
+      engine.bus.subscribe((e) => {
+        if (e.type === 'order') orderEvents.push(e.event);
+      });
       const market = session.markets[0]!;
       const tokenIds = market.tokens.map((t) => t.tokenId);
       const yes = tokenIds[0]!;
@@ -79,12 +85,22 @@ describe('e2e: a market resolving mid-run', () => {
       // reached the venue once the engine knew, nothing of ours rests
       expect(engine.summary().ordersDenied['MARKET_CLOSED']).toBe(1);
       await waitFor('our bid cancelled', () => engine.tracker.open().length === 0, 10_000);
+      // the venue cancelled our bid at the resolution and said so on the user channel (on by default),
+      // mostly before the status poll told the run: the run looked at the market at once and took it
+      // as the close's cancel (or, when the poll came first, as the cancel it sent), never as an
+      // unexplained venue cancel
+      expect((session.execution as LiveExecutionClient).counters.userChannel!.orderUpdates).toBeGreaterThan(0);
+      const reasons = orderEvents.filter((e) => e.type === 'OrderCanceled').map((e) => (e as { reason: string }).reason);
+      expect(reasons).toHaveLength(1);
+      expect(['market closed', 'cancelled']).toContain(reasons[0]);
       const closedSeenAt = heard[0]!.tsInit;
       const venueOrders = (await (await fetch(`${sandbox.url}/admin/orders`)).json()) as AdminOrder[];
       expect(venueOrders.filter((o) => o.receivedAt > closedSeenAt)).toEqual([]);
       expect(venueOrders.filter((o) => o.status === 'LIVE')).toEqual([]);
 
       await session.stop();
+      // the recorder beside the run reads the market's status by its own poll, which may come after the run heard of it
+      await waitFor('the recorder to write the resolution', () => recorder.stats().byType.marketResolved === 1, 10_000);
       const recorded = await recorder.stop();
       expect(recorded.byType).toMatchObject({ marketClosed: 1, marketResolved: 1 });
       const events = readRecordingSync(recordingPath).events;

@@ -136,7 +136,7 @@ describe('loadConfig: a valid config', () => {
       closedOrderRetentionMs: 3_600_000,
       signing: { helpers: 0, spinMs: 0 },
       busyPoll: false,
-      userChannel: { enabled: false, auditPollMs: 30_000 },
+      userChannel: { enabled: true, auditPollMs: 30_000 },
     });
     if (config.mode !== 'live') throw new Error('live');
     expect(config.venue.contracts).toEqual({ exchange: DEFAULT_EXCHANGE, negRiskExchange: DEFAULT_NEG_RISK_EXCHANGE });

@@ -7,6 +7,7 @@ import { EngineDesk } from '../../src/engine/engine-desk.ts';
 import type { EngineExecutionSettings, EngineLogger, EnginePersistence } from '../../src/engine/ports.ts';
 import type { TrackedToken } from '../../src/data/market-cache.ts';
 import type { ExecutionClient, VenueOrderState } from '../../src/execution/execution-client.ts';
+import type { OrderRecord } from '../../src/execution/order-tracker.ts';
 import { SimulatedExecutionClient } from '../../src/sim/edge/simulated-execution.ts';
 import { constantLatency } from '../../src/sim/edge/latency-model.ts';
 import { queueModel } from '../../src/sim/edge/queue-model.ts';
@@ -162,4 +163,15 @@ export function bookWorld(takerBps = 0) {
     emit({ type: 'book', book, tsEvent: now, tsInit: now });
   };
   return { clock, edge, events, tokens, publish, emit };
+}
+
+/** An order of ours resting at the desk's simulated venue (price `price`), tracked LIVE. */
+export function restingOn(world: ReturnType<typeof deskOn>, price = 400_000): OrderRecord {
+  const record = world.desk.tracker.add(request({ price }), world.clock.now());
+  const [prepared] = world.answer(world.edge.prepare([record.request]));
+  world.desk.tracker.setOrderId(record, prepared!.orderId, world.clock.now());
+  const [result] = world.answer(world.edge.submit([prepared!]));
+  if (!result?.ok || result.status !== 'LIVE') throw new Error(`the simulated venue did not rest the order: ${JSON.stringify(result)}`);
+  world.desk.tracker.transition(record, 'LIVE', world.clock.now());
+  return record;
 }

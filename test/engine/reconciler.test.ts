@@ -5,7 +5,7 @@ import { Reconciler } from '../../src/engine/reconciler.ts';
 import type { VenueOrderState } from '../../src/execution/execution-client.ts';
 import type { OrderRecord } from '../../src/execution/order-tracker.ts';
 import type { VenueOrderStatus } from '../../src/venue/domain/statuses.ts';
-import { COND, deskOn, edgeWith, M, request, YES } from './parts.ts';
+import { COND, deskOn, edgeWith, M, request, restingOn, YES } from './parts.ts';
 
 function reconcilerOn(options: Parameters<typeof deskOn>[0] = {}) {
   const world = deskOn(options);
@@ -13,15 +13,7 @@ function reconcilerOn(options: Parameters<typeof deskOn>[0] = {}) {
   const reconciler = new Reconciler(world.desk, canceller, 'feedf00d');
   canceller.start();
   /** An order of ours resting at the simulated venue, tracked LIVE. */
-  const resting = (price = 400_000): OrderRecord => {
-    const record = world.desk.tracker.add(request({ price }), world.clock.now());
-    const [prepared] = world.answer(world.edge.prepare([record.request]));
-    world.desk.tracker.setOrderId(record, prepared!.orderId, world.clock.now());
-    const [result] = world.answer(world.edge.submit([prepared!]));
-    expect(result).toMatchObject({ ok: true, status: 'LIVE' });
-    world.desk.tracker.transition(record, 'LIVE', world.clock.now());
-    return record;
-  };
+  const resting = (price = 400_000): OrderRecord => restingOn(world, price);
   return { ...world, reconciler, resting };
 }
 

@@ -1,11 +1,14 @@
 import { BehaviorSubject, defer, distinctUntilChanged, EMPTY, exhaustMap, from, map, merge, mergeMap, Observable, share, Subject, switchMap, takeUntil, timer } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
 import type { VenueLogger } from '../../venue/logger.ts';
-import type { FillsSnapshot, VenueFill, VenueOrderState } from '../execution-client.ts';
+import type { FillsSnapshot, VenueFill, VenueOrderUpdate } from '../execution-client.ts';
 import type { FillsPoll, FillsPoller } from './fills-poller.ts';
 import { fillsOfTrade, type FillOwner } from './trade-fills.ts';
 import { UserChannelSocket, type UserChannelSocketOptions } from './user-channel.ts';
-import type { UserChannelMessage } from './user-channel-messages.ts';
+import type { UserChannelMessage, UserOrderEvent } from './user-channel-messages.ts';
+
+/** What each `order` message of the channel is to the engine. */
+const ORDER_EVENTS = { PLACEMENT: 'placed', UPDATE: 'matched', CANCELLATION: 'cancelled' } as const satisfies Record<UserOrderEvent, VenueOrderUpdate['event']>;
 
 /** Where the fills come from: `down` (polled), `syncing` (channel up, its gap being read), `up` (the channel). */
 export type UserChannelMode = 'down' | 'syncing' | 'up';
@@ -40,7 +43,7 @@ export interface UserChannelCounters {
   /** Reads of the venue's trades after a (re)connect, and those that missed a page (read again). */
   gapReads: number;
   gapReadsIncomplete: number;
-  /** CANCELLATIONs passed on as order states. */
+  /** `order` messages (PLACEMENT, UPDATE, CANCELLATION) passed on as order updates. */
   orderUpdates: number;
 }
 
@@ -62,9 +65,9 @@ export type ReceivedUserMessage = UserChannelMessage & { readonly tsInit: number
  *   CONFIRMED/FAILED). The poller and the channel share one record of what was seen
  *   (`FillsPoller.note`), so a trade re-sent, or polled and pushed, counts once, and a trade still
  *   settling keeps the polled window open for when the channel drops.
- * - `order` CANCELLATIONs are passed on (`orderUpdates$`): an order the venue cancelled without
- *   our asking (the dead-man switch, a market cleared) is closed at once. Every message is told on
- *   `messages$` for the run's journal.
+ * - `order` messages are passed on (`orderUpdates$`): PLACEMENT `placed`, UPDATE `matched`,
+ *   CANCELLATION `cancelled` (what the engine makes of each: src/engine/venue-order-updates.ts).
+ *   Every message is told on `messages$` for the run's journal.
  */
 export class UserChannelFills {
   readonly counters: UserChannelCounters = {
@@ -82,7 +85,7 @@ export class UserChannelFills {
   };
   readonly fills$: Observable<VenueFill>;
   readonly snapshots$: Observable<FillsSnapshot>;
-  readonly orderUpdates$: Observable<VenueOrderState>;
+  readonly orderUpdates$: Observable<VenueOrderUpdate>;
   readonly messages$: Observable<ReceivedUserMessage>;
   /** The mode as it changes (starts `down`). */
   readonly mode$: Observable<UserChannelMode>;
@@ -92,7 +95,7 @@ export class UserChannelFills {
   readonly #mode = new BehaviorSubject<UserChannelMode>('down');
   readonly #pushed = new Subject<VenueFill>();
   readonly #snapshots = new Subject<FillsSnapshot>();
-  readonly #orders = new Subject<VenueOrderState>();
+  readonly #orders = new Subject<VenueOrderUpdate>();
   readonly #messages = new Subject<ReceivedUserMessage>();
   readonly #closed = new Subject<void>();
   /** Counts subscriptions: a read counts as the gap read only if it began in `syncing` of the same subscription. */
@@ -199,19 +202,23 @@ export class UserChannelFills {
       this.counters.messages++;
       this.#messages.next({ ...m, tsInit });
       if (m.kind === 'order') {
-        if (m.event !== 'CANCELLATION') continue;
         this.counters.orderUpdates++;
         const o = m.order;
         this.#orders.next({
-          orderId: o.id,
-          status: 'CANCELED',
-          tokenId: o.assetId,
-          conditionId: o.market,
-          side: o.side,
-          price: o.price,
-          originalSize: o.originalSize,
-          sizeMatched: o.sizeMatched,
-          clientOrderId: undefined,
+          event: ORDER_EVENTS[m.event],
+          state: {
+            orderId: o.id,
+            status: m.event === 'CANCELLATION' ? 'CANCELED' : o.status,
+            tokenId: o.assetId,
+            conditionId: o.market,
+            side: o.side,
+            price: o.price,
+            originalSize: o.originalSize,
+            sizeMatched: o.sizeMatched,
+            clientOrderId: undefined,
+          },
+          at: m.ts ?? tsInit,
+          tsInit,
         });
         continue;
       }
