@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineSummary } from '../../../src/engine/engine-summary.ts';
+import type { LiveExecutionClient } from '../../../src/execution/live-execution-client.ts';
 import { churn, ENGINE_OPEN, expectNoDuplicates, startE2E, waitFor, type AdminOrder, type E2E } from './harness.ts';
 
 /**
  * Issue 4, scenario 2: an order post whose answer never arrives (held past the client's timeout,
  * or the connection dropped after the venue took the orders) is SUBMIT_UNKNOWN, never re-sent,
  * looked up by its hash and adopted with the venue's state; the venue never sees an intent twice.
+ * The first two cases poll our trades (the user channel off), so the lookup by hash is what finds
+ * the orders; the third has the user channel on (the default): the venue's PLACEMENT finds them.
  */
+
+/** The user channel off: the lookup by hash is what finds an order of unknown outcome. */
+const POLLING = { execution: { userChannel: { enabled: false } } };
 
 const OPEN_AT_VENUE = 'LIVE';
 
@@ -88,7 +94,7 @@ async function expectReconciled(e: E2E, foundBefore: number): Promise<string[]> 
 describe('e2e: an order post of unknown outcome', () => {
   it('held past the client timeout: SUBMIT_UNKNOWN, found by hash, never sent twice', async () => {
     // a short client deadline; the sandbox then holds order-post answers longer than it
-    run = await startE2E({ strategies: [churn()], config: { venue: { timeoutMs: 1500 } } });
+    run = await startE2E({ strategies: [churn()], config: { venue: { timeoutMs: 1500 }, ...POLLING } });
     const e = run;
     await waitFor('a few orders accepted', () => e.summary().ordersAccepted >= 4);
 
@@ -110,7 +116,7 @@ describe('e2e: an order post of unknown outcome', () => {
   }, 50_000);
 
   it('connection dropped after the venue took the orders: found by hash, never sent twice', async () => {
-    run = await startE2E({ strategies: [churn()] });
+    run = await startE2E({ strategies: [churn()], config: POLLING });
     const e = run;
     await waitFor('a few orders accepted', () => e.summary().ordersAccepted >= 4);
 
@@ -125,4 +131,28 @@ describe('e2e: an order post of unknown outcome', () => {
 
     await expectTradingGoesOn(e, ids);
   }, 50_000);
+
+  it('held past the client timeout, the user channel on: each order found by the venue\'s PLACEMENT, without a lookup', async () => {
+    run = await startE2E({ strategies: [churn()], config: { venue: { timeoutMs: 1500 } } });
+    const e = run;
+    await waitFor('the user channel trusted', () => (e.session.execution as LiveExecutionClient).counters.userChannel?.mode === 'up', 30_000);
+    await waitFor('a few orders accepted', () => e.summary().ordersAccepted >= 4);
+
+    await e.faults({ stallMs: 2_500, routes: ['postOrders'] });
+    await waitFor('an order post to time out', () => e.summary().ordersSubmitUnknown > 0, 15_000);
+    await e.faults({ stallMs: 0, routes: [] });
+
+    await expectReconciled(e, 0);
+    const s = e.summary();
+    expect(s.reconciled.missing).toBe(0);
+    // every order found was found by the channel's word (its PLACEMENT came while the post was
+    // stalled): taken LIVE straight from SUBMIT_UNKNOWN, the lookup's reason never in its history
+    const found = reconciledIds(e).map((id) => e.session.engine.tracker.byClientId(id)!);
+    expect(found.length).toBe(s.reconciled.found);
+    for (const record of found) {
+      const i = record.history.findIndex((h) => h.status === 'SUBMIT_UNKNOWN');
+      expect(record.history[i + 1], record.request.clientOrderId).toMatchObject({ reason: 'the venue said it placed it (user channel)' });
+    }
+    await expectTradingGoesOn(e, reconciledIds(e));
+  }, 60_000);
 });
