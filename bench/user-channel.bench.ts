@@ -14,8 +14,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { startRunSession, type RunSession } from '../src/app/run-session.ts';
 import { loadConfig } from '../src/config/load-config.ts';
@@ -26,14 +25,13 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/s
 import { privateKeyToAddress } from '../src/venue/signing/address.ts';
 import { hexToBytes } from '../src/venue/signing/hex.ts';
 import { pickMarket, TestTrader } from '../test/sandbox/trading/harness.ts';
+import { REPO_ROOT } from './bench-paths.ts';
 import type { BenchTable } from './table.ts';
 
 const ROUNDS = Number(process.env['USER_CHANNEL_BENCH_ROUNDS'] ?? 3);
 const TAKES = Number(process.env['USER_CHANNEL_BENCH_TAKES'] ?? 10);
 const TAKE_SIZE = 5;
 const M = 1_000_000;
-/** The repository root, from this file's folder (bench/ or its compiled copy's: both sit one level below). */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = '0x' + '2c'.repeat(32);
 const ADDRESS = privateKeyToAddress(hexToBytes(KEY, 32) as Uint8Array).toLowerCase();
 const SANDBOX: SandboxOptions = { port: 0, seed: 4, markets: 200, events: 40, flow: { enabled: false } };
@@ -61,7 +59,7 @@ function configOf(url: string, dir: string, conditionId: string, mode: Mode): Re
     venue: { baseUrl: url, timeoutMs: 5000, retries: 2 },
     account: { signatureType: 0 },
     data: { transport: 'poll', pollIntervalMs: 200, staleAfterMs: 5000, markets: { conditionIds: [conditionId] } },
-    strategies: [{ id: 'mm', module: join(ROOT, 'strategies/market-maker.ts'), params: { size: 10, improveTicks: 1, minSpreadTicks: 1, maxInventory: 1000 } }],
+    strategies: [{ id: 'mm', module: join(REPO_ROOT, 'strategies/market-maker.ts'), params: { size: 10, improveTicks: 1, minSpreadTicks: 1, maxInventory: 1000 } }],
     risk: { maxOrderNotional: 50, maxPositionPerToken: 2000, maxPositionPerMarket: 2000, maxGrossExposure: 5000, maxOpenOrders: 40, maxOrdersPerSecond: 20, staleBookMs: 10000, dailyLossLimit: 1000, haltFile: join(dir, 'HALT') },
     execution: { maxBatchWaitMs: 20, heartbeatIntervalMs: 1000, userChannel: { enabled: mode === 'channel' } },
     logging: { level: 'silent' },

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import { bookInYesTerms, estimateShare, makerScore, quoteInYesTerms, REWARD_SAMPLE_MS, sampleReward, type RewardBook, type RewardQuote, type RewardRules } from '../core/rewards.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
 import type { MarketCache, TokenState } from '../data/market-cache.ts';
-import type { OrderTracker } from '../execution/order-tracker.ts';
+import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import type { RewardsSnapshot } from '../strategy/api.ts';
 
 /** `EngineOptions.rewards`: how the engine estimates our liquidity rewards (docs/rewards.md). */
@@ -32,9 +32,11 @@ interface MarketAccrual {
 
 /**
  * A resting order of ours: it has a venue id and is LIVE, partly filled, or being cancelled (it
- * rests, and scores at the venue, until the cancel is answered: a replace's old order too).
+ * rests, and scores at the venue, until the cancel is answered: a replace's old order too); or
+ * its post is unanswered but the venue said it placed it (the user channel's PLACEMENT).
  */
 const RESTING = new Set(['LIVE', 'PARTIALLY_FILLED', 'CANCEL_PENDING']);
+const resting = (record: OrderRecord): boolean => RESTING.has(record.status) || (record.status === 'PENDING_SUBMIT' && record.venuePlacedAt !== undefined);
 
 /** The one or two tokens of a market the run tracks, and its rules. */
 interface TrackedMarket {
@@ -175,7 +177,7 @@ export class RewardAccrual {
     const outcome = new Map<TokenId, 0 | 1>(market.tokens.map((s) => [s.token.tokenId, s.token.outcomeIndex]));
     for (const s of market.tokens) if (s.token.complementTokenId !== undefined && !outcome.has(s.token.complementTokenId)) outcome.set(s.token.complementTokenId, s.token.outcomeIndex === 0 ? 1 : 0);
     for (const record of this.#tracker.open({ conditionId })) {
-      if (!RESTING.has(record.status) || record.orderId === undefined) continue;
+      if (!resting(record) || record.orderId === undefined) continue;
       const index = outcome.get(record.request.tokenId);
       const size = this.#tracker.remaining(record);
       if (index === undefined || size <= 0) continue;
