@@ -32,11 +32,13 @@ interface MarketAccrual {
 
 /**
  * A resting order of ours: it has a venue id and is LIVE, partly filled, or being cancelled (it
- * rests, and scores at the venue, until the cancel is answered: a replace's old order too); or
- * its post is unanswered but the venue said it placed it (the user channel's PLACEMENT).
+ * rests, and scores at the venue, until the cancel is answered: a replace's old order too, unless
+ * the venue already said it cancelled it); or its post is unanswered but the venue said it placed
+ * it (the user channel's PLACEMENT and CANCELLATION: the venue's word before the HTTP answer).
  */
 const RESTING = new Set(['LIVE', 'PARTIALLY_FILLED', 'CANCEL_PENDING']);
-const resting = (record: OrderRecord): boolean => RESTING.has(record.status) || (record.status === 'PENDING_SUBMIT' && record.venuePlacedAt !== undefined);
+export const restsAtVenue = (record: OrderRecord): boolean =>
+  record.status === 'PENDING_SUBMIT' ? record.venuePlacedAt !== undefined : RESTING.has(record.status) && !(record.status === 'CANCEL_PENDING' && record.venueCancelledAt !== undefined);
 
 /** The one or two tokens of a market the run tracks, and its rules. */
 interface TrackedMarket {
@@ -177,7 +179,7 @@ export class RewardAccrual {
     const outcome = new Map<TokenId, 0 | 1>(market.tokens.map((s) => [s.token.tokenId, s.token.outcomeIndex]));
     for (const s of market.tokens) if (s.token.complementTokenId !== undefined && !outcome.has(s.token.complementTokenId)) outcome.set(s.token.complementTokenId, s.token.outcomeIndex === 0 ? 1 : 0);
     for (const record of this.#tracker.open({ conditionId })) {
-      if (!resting(record) || record.orderId === undefined) continue;
+      if (!restsAtVenue(record) || record.orderId === undefined) continue;
       const index = outcome.get(record.request.tokenId);
       const size = this.#tracker.remaining(record);
       if (index === undefined || size <= 0) continue;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Observable } from 'rxjs';
 import { OrderCanceller } from '../../src/engine/order-canceller.ts';
 import { Reconciler } from '../../src/engine/reconciler.ts';
+import { restsAtVenue } from '../../src/engine/reward-accrual.ts';
 import { VENUE_CANCEL_REASON, VenueOrderUpdates } from '../../src/engine/venue-order-updates.ts';
 import type { CancelOutcome, ExecutionClient, VenueOrderUpdate } from '../../src/execution/execution-client.ts';
 import type { OrderRecord } from '../../src/execution/order-tracker.ts';
@@ -194,5 +195,22 @@ describe('VenueOrderUpdates: PLACEMENT and UPDATE', () => {
     expect(record.status).toBe('LIVE');
     expect(record.filled).toBe(0);
     expect(w.events).toEqual([]);
+  });
+});
+
+describe('the reward estimate takes the venue\'s word on what rests', () => {
+  it('a post unanswered rests once the venue placed it; a cancel unanswered stops resting once the venue cancelled it', () => {
+    const w = updatesOn();
+    const posted = w.posting();
+    expect(restsAtVenue(posted)).toBe(false);
+    w.heard(w.update(posted, 'placed'));
+    expect(restsAtVenue(posted)).toBe(true);
+    const live = w.resting();
+    w.canceller.request(live);
+    w.clock.advanceBy(1);
+    expect(live.status).toBe('CANCEL_PENDING');
+    expect(restsAtVenue(live)).toBe(true);
+    w.heard(w.update(live, 'cancelled'));
+    expect(restsAtVenue(live)).toBe(false);
   });
 });
