@@ -38,7 +38,7 @@ interface MarketAccrual {
  */
 const RESTING = new Set(['LIVE', 'PARTIALLY_FILLED', 'CANCEL_PENDING']);
 export const restsAtVenue = (record: OrderRecord): boolean =>
-  record.status === 'PENDING_SUBMIT' ? record.venuePlacedAt !== undefined : RESTING.has(record.status) && !(record.status === 'CANCEL_PENDING' && record.venueCancelledAt !== undefined);
+  record.status === 'PENDING_SUBMIT' ? record.venuePlacedAt !== undefined : RESTING.has(record.status) && record.venueCancelledAt === undefined;
 
 /** The one or two tokens of a market the run tracks, and its rules. */
 interface TrackedMarket {
