@@ -129,8 +129,8 @@ interface ChunkReuse {
 }
 
 /**
- * A plain file's bytes, CHUNK_BYTES at a time, read synchronously: the replay that consumes them
- * is synchronous anyway, and a read from the page cache takes a fraction of a millisecond, while
+ * A plain file's bytes, CHUNK_BYTES at a time, read synchronously (decodeFile lets the event loop
+ * turn after each chunk): the replay that consumes them is synchronous anyway, and a read from the page cache takes a fraction of a millisecond, while
  * a stream's read waits for the thread pool (on a loaded machine, whole milliseconds of idle
  * wall time per chunk) and costs a promise and an event per chunk. Each chunk is a fresh buffer
  * (the binary decoder keeps the piece of a block that goes on in the next chunk) unless
@@ -204,6 +204,9 @@ async function* decodeFile(path: string, gzip: boolean, headerOnly: boolean, onB
             if (headerOnly) return;
           }
         }
+        // a plain file is read synchronously: once a chunk, let the event loop turn, so a Ctrl-C,
+        // a sweep's stop message or a timer is heard while a long replay runs
+        if (gunzip === undefined) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (err) {
       if (isZlibError(err)) throw gzipError(text ? `${path}:${text.line + 1}` : path, err);
