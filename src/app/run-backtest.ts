@@ -261,7 +261,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   recorder.sample(end, equity());
   recorder.trace(end, equity(), exposed());
   const totals = engine.portfolio.totals(mark);
-  const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark, strategies: engine.strategyFigures(mark) });
+  const metrics = recorder.finish({ events: replayed.events, startingBalance: bt.balance, totals, mark, strategies: engine.strategyFigures(mark), settlements: engine.settlements() });
 
   // stop: strategies' onStop, our open orders cancelled at the simulated venue. The stop is a
   // chain on the clock (drain what is in flight, then cancel-all, each a round trip), so the clock

@@ -216,8 +216,15 @@ export class MetricsRecorder {
     mark: (tokenId: TokenId) => Micros | undefined;
     /** Each strategy's figures at the same marks (the engine's `strategyFigures`). */
     strategies?: readonly StrategyFigures[];
+    /** The markets that resolved (the engine's `settlements()`): each market's row takes its payouts. */
+    settlements?: readonly { readonly conditionId: string; readonly tokens: readonly { readonly tokenId: TokenId; readonly payout: Micros }[] }[];
   }): BacktestMetrics {
     const { totals, startingBalance } = input;
+    // a resolved market trades no more, so its payouts close what its fills left: realized, not marked
+    for (const s of input.settlements ?? []) {
+      const market = this.#markets.get(s.conditionId);
+      if (market) for (const t of s.tokens) market.portfolio.settle(t.tokenId, t.payout);
+    }
     const totalPnl = totals.realizedPnl + totals.unrealizedPnl - totals.fees;
     const markets: MarketRow[] = [];
     for (const [conditionId, m] of this.#markets) {
