@@ -5,7 +5,8 @@
  * from the sandbox's match (its matching engine's `TradeExecuted` instant) to the run booking the
  * fill (the engine's `fill` event), both on this machine's clock. Two runs per round: the user
  * channel on (the default: fills pushed, a poll of our trades only as its audit every 30 s) and
- * off (our trades polled at the default period, 1 s). Median and p99 per run, the ratio of the
+ * off (our trades polled at the default period, 1 s); the takes are spread over the poll's phase
+ * (the same waits in both modes). Median and p99 per run, the ratio of the
  * medians within the round, and the range over rounds. The sandbox and the run share this
  * process's event loop (as they do in the e2e tests): the channel's figure includes the sandbox's
  * own work on the match.
@@ -31,6 +32,8 @@ import type { BenchTable } from './table.ts';
 const ROUNDS = Number(process.env['USER_CHANNEL_BENCH_ROUNDS'] ?? 3);
 const TAKES = Number(process.env['USER_CHANNEL_BENCH_TAKES'] ?? 10);
 const TAKE_SIZE = 5;
+/** The fills poller's default period (FillsPoller), ms. */
+const POLL_MS = 1_000;
 const M = 1_000_000;
 const KEY = '0x' + '2c'.repeat(32);
 const ADDRESS = privateKeyToAddress(hexToBytes(KEY, 32) as Uint8Array).toLowerCase();
@@ -93,6 +96,9 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     const apiKey = await waitFor('our first order at the venue', () => sb.engine.openOrders({ conditionId: market.conditionId }).find((o) => o.address.toLowerCase() === ADDRESS)?.owner);
     const latencies: number[] = [];
     for (let i = 0; i < TAKES; i++) {
+      // each take at a different phase of the 1 s poll (a take right after the poll that found the
+      // last fill would always wait the whole period): the same spread of waits in both modes
+      await new Promise((r) => setTimeout(r, ((i * 0.618) % 1) * POLL_MS));
       // a bid of ours alone at the best price of its token, with room for the take
       const ours = await waitFor('a bid of ours alone at the best price', () =>
         sb.engine.openOrders({ owner: apiKey, conditionId: market.conditionId }).find((o, _i, all) => {
