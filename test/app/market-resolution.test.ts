@@ -68,6 +68,11 @@ describe('e2e: a market resolving mid-run', () => {
       // bought 10 and a bid resting below the book
       await waitFor('the position and the resting bid', () => engine.portfolio.position(yes).size === 10 * M && engine.tracker.open().some((r) => r.status === 'LIVE'), 30_000);
       const cashBefore = engine.portfolio.balance();
+      // the backtests below fill the buy after their own latency from the book it took: with the user
+      // channel the run hears its fill within milliseconds, and a resolution sent at once could reach
+      // the store's journal before the backtest's fill of it lands (settling nothing). A second of
+      // market first, as any real market trades between a buy and its resolution.
+      await new Promise((r) => setTimeout(r, 1_000));
 
       const resolved = await fetch(`${sandbox.url}/admin/markets/resolve`, { method: 'POST', body: JSON.stringify({ conditionId: market.conditionId, winner: yes }), headers: { 'content-type': 'application/json' } });
       expect(resolved.status).toBe(200);
