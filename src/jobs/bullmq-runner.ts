@@ -133,6 +133,8 @@ export class BullQueueRunner implements JobRunner {
         const check = async (): Promise<void> => {
           const open = bullIds.filter((_, i) => outcomes[i] === undefined);
           for (const id of open) await settle(id);
+          // stopped: the take-back skips a job a check is reading at that moment; take it back now
+          if (signal?.aborted === true) await takeBack();
           if (done === jobs.length) return;
           const [counts, workers] = await Promise.all([queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed'), queue.getWorkersCount()]);
           this.#options.onStatus?.({
