@@ -25,6 +25,11 @@ export class AlignedTimer {
     if (this.#timer === undefined) this.#schedule();
   }
 
+  /** Whether it is running (started and not stopped). */
+  get running(): boolean {
+    return this.#timer !== undefined;
+  }
+
   stop(): void {
     const t = this.#timer;
     this.#timer = undefined;

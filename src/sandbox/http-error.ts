@@ -21,6 +21,10 @@ export function unauthorized(message: string): SandboxHttpError {
   return new SandboxHttpError(401, message);
 }
 
+export function forbidden(message: string): SandboxHttpError {
+  return new SandboxHttpError(403, message);
+}
+
 export function notFound(message: string): SandboxHttpError {
   return new SandboxHttpError(404, message);
 }

@@ -50,7 +50,7 @@ import { checkFeeChangeOptions, type FeeChangeOptions } from './world/fee-change
 import { checkGameStartOptions, type GameStartOptions } from './world/game-starts.ts';
 import { checkResolutionOptions, MarketResolutions, type ResolutionOptions } from './world/market-resolution.ts';
 import { RewardSampler, type SandboxRewardOptions } from './rewards/reward-sampler.ts';
-import { registerOrderScoringRoute, registerRewardAdminRoute } from './routes/rewards.ts';
+import { registerOrderScoringRoute, registerRewardAdminRoute, registerRewardPercentagesRoute } from './routes/rewards.ts';
 import { installMarketCreation } from './world/install-market-creation.ts';
 import { checkNewMarketOptions, type NewMarketOptions } from './world/market-creation.ts';
 
@@ -336,6 +336,7 @@ function registerTradingAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   registerBalanceAllowanceRoute(app, ctx);
   registerHeartbeatRoutes(app, ctx);
   registerOrderScoringRoute(app, ctx);
+  registerRewardPercentagesRoute(app, ctx);
 }
 
 /** The context (world, faults, limits, counts) behind an app made by `buildSandboxApp`. */

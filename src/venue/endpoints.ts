@@ -75,6 +75,8 @@ export const ENDPOINTS = Object.freeze({
   getBalanceAllowance: route('GET', '/balance-allowance', 'trading', 'l2'),
   // liquidity rewards (issue 22; docs/rewards.md): whether an order scores now
   getOrderScoring: route('GET', '/order-scoring', 'trading', 'l2'),
+  // liquidity rewards: our real-time share of each market's rewards, percent by condition id
+  getRewardPercentages: route('GET', '/rewards/user/percentages', 'trading', 'l2'),
   // heartbeats (4.1)
   postHeartbeatV1: route('POST', '/v1/heartbeats', 'trading', 'l2'),
   postHeartbeat: route('POST', '/heartbeats', 'trading', 'l2'),

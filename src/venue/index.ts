@@ -83,6 +83,8 @@ export { createApiKey } from './actions/create-api-key.ts';
 export { deriveApiKey } from './actions/derive-api-key.ts';
 export { getBalanceAllowance } from './actions/get-balance-allowance.ts';
 export type { BalanceAllowanceParams } from './actions/get-balance-allowance.ts';
+export { decodeRewardPercentages, getRewardPercentages } from './actions/get-reward-percentages.ts';
+export type { RewardPercentagesParams } from './actions/get-reward-percentages.ts';
 export { getOrCreateApiKey } from './actions/get-or-create-api-key.ts';
 export { postOrders } from './actions/post-orders.ts';
 export { MAX_ORDERS_PER_BATCH } from './endpoints.ts';

@@ -155,6 +155,8 @@ export const ROUTE_RULES: Readonly<Partial<Record<RouteId, RouteRules>>> = Objec
   },
   // liquidity rewards (docs/rewards.md): the order's id (its hash)
   getOrderScoring: { params: { order_id: required } },
+  // the wallet whose share: by signature type (the key's own, proxy, safe, deposit), or named
+  getRewardPercentages: { params: { signature_type: int(0, 3), maker_address: address() } },
 });
 
 /** Most token ids one `POST /books` or `POST /prices` body may carry (our choice; the venue caps it). */

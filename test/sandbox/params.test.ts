@@ -12,7 +12,7 @@ import { call } from './helpers.ts';
  */
 
 /** Routes of the trading step (authenticated account data); the read-route sandbox does not serve them yet. */
-const NOT_SERVED: readonly RouteId[] = ['getAccountTrades', 'getAccountOrders', 'getBalanceAllowance', 'getOrderScoring'];
+const NOT_SERVED: readonly RouteId[] = ['getAccountTrades', 'getAccountOrders', 'getBalanceAllowance', 'getOrderScoring', 'getRewardPercentages'];
 
 let sb: RunningSandbox;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { VenueRejectError } from '../../src/core/errors.ts';
 import { DAY_MS, quoteInYesTerms, sampleMarket, shareOf, type RewardQuote } from '../../src/core/rewards.ts';
 import { Secret } from '../../src/core/secret.ts';
 import { FLOW_MAKER_ACCOUNTS } from '../../src/sandbox/flow/flow-accounts.ts';
@@ -8,6 +9,11 @@ import type { SandboxMarket } from '../../src/sandbox/world/model.ts';
 import { getOrCreateApiKey } from '../../src/venue/actions/get-or-create-api-key.ts';
 import { getOrderBook } from '../../src/venue/actions/get-order-book.ts';
 import { getOrderScoring } from '../../src/venue/actions/get-order-scoring.ts';
+import { decodeRewardPercentages, getRewardPercentages } from '../../src/venue/actions/get-reward-percentages.ts';
+import { DecodeError } from '../../src/core/errors.ts';
+import { SimulatedClock } from '../../src/core/clock.ts';
+import { RewardSampler } from '../../src/sandbox/rewards/reward-sampler.ts';
+import { sandboxWalletsOf } from '../../src/sandbox/trading/wallets.ts';
 import { postOrders } from '../../src/venue/actions/post-orders.ts';
 import { withL2Auth } from '../../src/venue/auth/with-l2-auth.ts';
 import { createVenueClient, type VenueClient } from '../../src/venue/client.ts';
@@ -125,6 +131,80 @@ describe('sandbox rewards, profile polymarket, no flow', () => {
     expect(await getOrderScoring(clob, ids.ours[0]!)).toBe(true);
     expect((await fetch(`${sb.url}/order-scoring?order_id=${ids.ours[0]!}`)).status).toBe(401);
   });
+
+  it('GET /rewards/user/percentages: our share of the latest sample in percent, by condition id; only our own wallets', async () => {
+    const rules = worldRewardRules(market)!;
+    const sampler = sb.context.rewards!;
+    const at = sampler.lastSampleAt!;
+    // the share the sampler paid us at its latest sample (the accrual of one sample over its rate)
+    const mine = sampler.accruals(ADDRESS).find((x) => x.conditionId === market.conditionId)!;
+    const paid = (mine.reward / mine.scoringSamples / rules.dailyRate) * (DAY_MS / SAMPLE_MS);
+    const got = await getRewardPercentages(a);
+    expect([...got.keys()]).toEqual([market.conditionId]);
+    expect(got.get(market.conditionId)! / 100).toBeCloseTo(paid, 12);
+    expect(got.get(market.conditionId)).toBe(mine.lastShare * 100);
+    expect(sampler.lastSampleAt).toBe(at); // the timer is stopped: nothing caught up
+    // B's one order is under min_size: it scores nowhere, so no market is listed
+    expect(await getRewardPercentages(b)).toEqual(new Map());
+    // A's other wallets (by signature type or named) made no order; another key's wallet is refused
+    const wallets = sandboxWalletsOf(ADDRESS);
+    expect(await getRewardPercentages(a, { signatureType: 1 })).toEqual(new Map());
+    expect(await getRewardPercentages(a, { makerAddress: wallets.safe })).toEqual(new Map());
+    expect((await getRewardPercentages(a, { makerAddress: ADDRESS.toLowerCase() })).get(market.conditionId)).toBe(got.get(market.conditionId));
+    const refused = await getRewardPercentages(b, { makerAddress: ADDRESS }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(VenueRejectError);
+    expect((refused as VenueRejectError).status).toBe(403);
+    expect((refused as Error).message).toMatch(/'maker_address' 0x[0-9a-fA-F]{40} is not a wallet of the caller's key/);
+    // the raw wire: a JSON object of condition id to percent, under /clob too; L2 is required
+    const clob = withL2Auth(createVenueClient({ baseUrl: `${sb.url}/clob`, profile: 'polymarket', retries: 0 }), { address: ADDRESS, credentials: await getOrCreateApiKey(venue, { privateKey: new Secret(KEY) }) });
+    expect(await getRewardPercentages(clob)).toEqual(got);
+    expect((await fetch(`${sb.url}/rewards/user/percentages`)).status).toBe(401);
+  });
+
+  it('the sampler catches up a due sample a reader asks for before its timer fires, and never samples an instant twice', () => {
+    const start = Math.ceil(Date.now() / 1000) * 1000 + 250;
+    const clock = new SimulatedClock(start);
+    const sampler = new RewardSampler(sb.world, sb.engine, clock, { sampleMs: 1000 });
+    sampler.catchUp(start); // not running: nothing
+    expect(sampler.samples).toBe(0);
+    sampler.start();
+    sampler.catchUp(start + 500); // the latest multiple (start - 250) is before the start: nothing
+    expect(sampler.samples).toBe(0);
+    // a reader at +800 ms, the timer's callback for the instant at +750 not yet run
+    sampler.catchUp(start + 800);
+    expect(sampler.samples).toBe(1);
+    expect(sampler.lastSampleAt).toBe(start + 750);
+    expect(sampler.sharesOf(ADDRESS).get(market.conditionId)).toBeGreaterThan(0);
+    clock.advanceTo(start + 900); // the timer's callback for the same instant: not sampled again
+    expect(sampler.samples).toBe(1);
+    sampler.catchUp(start + 1_200);
+    expect(sampler.samples).toBe(1);
+    clock.advanceTo(start + 1_760); // the next instant, by the timer
+    expect(sampler.samples).toBe(2);
+    expect(sampler.lastSampleAt).toBe(start + 1_750);
+    sampler.stop();
+  });
+});
+
+describe('GET /rewards/user/percentages: the wire', () => {
+  it("decodes the venue documentation's example; refuses what is not a map of condition id to percent", () => {
+    // docs.polymarket.com/api-reference/rewards/get-reward-percentages-for-user, its example answer
+    const example = JSON.parse(
+      '{"0x296ea2f3ad438ce7ead77f40d0159bf3e5d8be146f6f615fa253b00e02243f5c": 20, "0xbd31dc8a20211944f6b70f31557f1001557b59905b7738480ca09bd4532f84af": 20}',
+    ) as unknown;
+    expect(decodeRewardPercentages(example)).toEqual(
+      new Map([
+        ['0x296ea2f3ad438ce7ead77f40d0159bf3e5d8be146f6f615fa253b00e02243f5c', 20],
+        ['0xbd31dc8a20211944f6b70f31557f1001557b59905b7738480ca09bd4532f84af', 20],
+      ]),
+    );
+    expect(decodeRewardPercentages({})).toEqual(new Map());
+    expect(decodeRewardPercentages({ ['0x' + 'a'.repeat(64)]: 0.123456 }).get('0x' + 'a'.repeat(64))).toBe(0.123456);
+    for (const bad of [[], null, '20', { ['0x' + 'a'.repeat(64)]: '20' }, { ['0x' + 'a'.repeat(64)]: 101 }, { ['0x' + 'a'.repeat(64)]: -1 }, { notAnId: 20 }]) {
+      expect(() => decodeRewardPercentages(bad), JSON.stringify(bad)).toThrow(DecodeError);
+    }
+    expect(() => decodeRewardPercentages({ ['0x' + 'a'.repeat(64)]: 101 })).toThrow(/rewards\.user\.percentages\.0xa+: expected a percent from 0 to 100, got number 101/);
+  });
 });
 
 describe('sandbox rewards with the synthetic flow', () => {
@@ -140,5 +220,13 @@ describe('sandbox rewards with the synthetic flow', () => {
     const flowMakers = new Set(FLOW_MAKER_ACCOUNTS.map((f) => f.address.toLowerCase()));
     await vi.waitFor(() => expect(sb.context.rewards!.addresses().some((x) => flowMakers.has(x))).toBe(true), { timeout: 20_000, interval: 50 });
     expect((await fetch(`${sb.url}/order-scoring?order_id=0x01`)).status).toBe(404);
+  });
+
+  it('the interface profile serves GET /rewards/user/percentages too (L2): a wallet resting nothing has no market listed', async () => {
+    const venue = createVenueClient({ baseUrl: sb.url, retries: 0 });
+    const ours = withL2Auth(venue, { address: ADDRESS, credentials: await getOrCreateApiKey(venue, { privateKey: new Secret(KEY) }) });
+    // we rest nothing: no market listed
+    expect(await getRewardPercentages(ours)).toEqual(new Map());
+    expect((await fetch(`${sb.url}/rewards/user/percentages`)).status).toBe(401);
   });
 });

@@ -33,6 +33,8 @@ export interface MarketSampleState {
   lastMid: number | undefined;
   lastTotal: number;
   lastSampleAt: number | undefined;
+  /** Every scoring maker's share at the latest sample (lowercase address → 0 to 1, above 0 only). */
+  lastShares: ReadonlyMap<string, number>;
 }
 
 /** The rules of a world market's rewards, or undefined when it pays none. */
@@ -62,8 +64,11 @@ export class RewardSampler {
   readonly #byAddress = new Map<string, Map<ConditionId, MarketAccrual>>();
   readonly #markets = new Map<ConditionId, MarketSampleState>();
   readonly #timer: AlignedTimer;
+  readonly #clock: Clock;
   #samples = 0;
   #lastSampleAt: number | undefined;
+  /** When the timer was started (no instant before it is caught up). */
+  #startedAt: number | undefined;
 
   constructor(world: World, engine: SandboxEngine, clock: Clock, options: SandboxRewardOptions = {}) {
     const sampleMs = options.sampleMs ?? REWARD_SAMPLE_MS;
@@ -71,11 +76,13 @@ export class RewardSampler {
     this.sampleMs = sampleMs;
     this.#world = world;
     this.#engine = engine;
+    this.#clock = clock;
     this.#timer = new AlignedTimer(clock, sampleMs, (at) => this.sample(at));
   }
 
   /** Samples at every multiple of `sampleMs` from now on (no-op when running). */
   start(): void {
+    if (!this.#timer.running) this.#startedAt = this.#clock.now();
     this.#timer.start();
   }
 
@@ -83,8 +90,12 @@ export class RewardSampler {
     this.#timer.stop();
   }
 
-  /** Samples every open, seeded reward market at `now` (the timer calls it; tests may too). */
+  /**
+   * Samples every open, seeded reward market at `now` (the timer calls it; tests may too). An
+   * instant already sampled (`catchUp` took it before the timer fired) is not sampled again.
+   */
   sample(now: number): void {
+    if (this.#lastSampleAt !== undefined && now <= this.#lastSampleAt) return;
     this.#samples++;
     this.#lastSampleAt = now;
     for (const m of this.#world.markets) {
@@ -107,15 +118,18 @@ export class RewardSampler {
     const sample = sampleMarket(rules, book, makers);
     let state = this.#markets.get(m.conditionId);
     if (state === undefined) {
-      state = { conditionId: m.conditionId, samples: 0, lastMid: undefined, lastTotal: 0, lastSampleAt: undefined };
+      state = { conditionId: m.conditionId, samples: 0, lastMid: undefined, lastTotal: 0, lastSampleAt: undefined, lastShares: new Map() };
       this.#markets.set(m.conditionId, state);
     }
     state.samples++;
     state.lastMid = sample.mid;
     state.lastTotal = sample.total;
     state.lastSampleAt = now;
+    const shares = new Map<string, number>();
+    state.lastShares = shares;
     for (const maker of sample.scores.keys()) {
       const share = shareOf(sample, maker);
+      if (share > 0) shares.set(maker, share);
       let accounts = this.#byAddress.get(maker);
       if (accounts === undefined) {
         accounts = new Map();
@@ -130,6 +144,34 @@ export class RewardSampler {
       acc.scoringSamples++;
       acc.lastShare = share;
     }
+  }
+
+  /**
+   * Takes the sample of the latest multiple of `sampleMs` at or before `now` when the timer is
+   * running and has not taken it yet (its callback is a few moments late, or the loop was busy):
+   * a reader just after a sampling instant gets that instant's sample (`sharesOf`).
+   */
+  catchUp(now: number): void {
+    if (!this.#timer.running || this.#startedAt === undefined) return;
+    const due = Math.floor(now / this.sampleMs) * this.sampleMs;
+    if (due > this.#startedAt && (this.#lastSampleAt === undefined || due > this.#lastSampleAt)) this.sample(due);
+  }
+
+  /**
+   * A maker's share of each reward market at the latest sample (`GET /rewards/user/percentages`):
+   * 0 to 1, for the markets the latest sample took (a market closed since is not) where the maker
+   * scored; a market where it scored nothing is absent.
+   */
+  sharesOf(maker: string): Map<ConditionId, number> {
+    const key = maker.toLowerCase();
+    const out = new Map<ConditionId, number>();
+    if (this.#lastSampleAt === undefined) return out;
+    for (const state of this.#markets.values()) {
+      if (state.lastSampleAt !== this.#lastSampleAt) continue;
+      const share = state.lastShares.get(key);
+      if (share !== undefined) out.set(state.conditionId, share);
+    }
+    return out;
   }
 
   /** Samples taken so far, and when the latest was. */
