@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { MarketEvent } from '../core/events.ts';
 import type { MetricsCollectorSink } from '../core/metrics.ts';
 import type { AccountSource } from '../engine/ports.ts';
+import type { VenueShareSource } from '../engine/reward-accrual.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
 import type { ExecutionClient } from '../execution/execution-client.ts';
 
@@ -16,6 +17,8 @@ export interface ExecutionEdge {
   readonly addTokens?: (tokens: readonly TrackedToken[]) => void;
   /** Live: where the engine reads the account (the venue's balance and positions). */
   readonly account?: AccountSource;
+  /** Live: the venue's own figure of our reward share by market (`GET /rewards/user/percentages`). */
+  readonly rewardShares?: VenueShareSource;
   /** Live: writes the edge's own counts (fills poller, signer) into the run's metrics when they are read. */
   readonly collect?: (metrics: MetricsCollectorSink) => void;
   /** Live with the user channel: every message as received, for the run's journal (docs/user-channel.md). */

@@ -7,6 +7,7 @@ import type { TokenId } from '../core/types.ts';
 import type { AccountReading, AccountSource } from '../engine/ports.ts';
 import type { TradingEngine } from '../engine/trading-engine.ts';
 import { getBalanceAllowance } from '../venue/actions/get-balance-allowance.ts';
+import { getRewardPercentages } from '../venue/actions/get-reward-percentages.ts';
 import { getAllPositions } from '../venue/actions/get-positions.ts';
 import { withL2Auth } from '../venue/auth/with-l2-auth.ts';
 import type { ApiCredentials } from '../venue/auth/api-credentials.ts';
@@ -76,6 +77,8 @@ export async function liveEdge(
     execution,
     close: () => signer.close(),
     account: venueAccount(venue, credentials, account, engine),
+    // our share of each reward market as the venue computes it, for the funder's wallet
+    rewardShares: rewardSharesOf(venue, credentials, account),
     collect: (m) => collectLiveEdge(m, execution.counters, signer.signingCounters),
     userMessages$: execution.userMessages$,
   };
@@ -125,6 +128,20 @@ function venueAccount(
     },
   };
 }
+
+/**
+ * The venue's figure of our liquidity-reward share (docs/rewards.md "Our accrual"): one read of
+ * `GET /rewards/user/percentages` for every market, for the wallet our orders are made by (the
+ * account's signature type). A read that answers after the next sample instant is not taken
+ * (src/engine/reward-accrual.ts); one that hangs gives up after a few seconds.
+ */
+function rewardSharesOf(venue: VenueClient, credentials: ApiCredentials, account: LiveRunConfig['account']) {
+  const l2 = withL2Auth(venue, { address: account.address, credentials });
+  return () => getRewardPercentages(l2, { signatureType: account.signatureType }, { timeoutMs: REWARD_SHARE_TIMEOUT_MS });
+}
+
+/** How long a read of our reward share may take before the sample takes the model's. */
+const REWARD_SHARE_TIMEOUT_MS = 5_000;
 
 /** The venue's 401 turned into which credential to check (by its variable name, never its value). */
 export function refusedCredential(err: AuthError, given: boolean, env: SecretEnvNames): AuthError {

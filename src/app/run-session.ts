@@ -275,7 +275,12 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       metrics,
       cancelOnHalt: config.execution.cancelOnHalt,
       // live: the venue's books show our orders; paper: the books are the venue's, without our simulated ones
-      rewards: { sampleMs: config.execution.rewardSampleMs, bookHasOurs: config.mode === 'live' },
+      // live: each sample's share is the venue's own figure when it answers (execution.rewardVenueShare)
+      rewards: {
+        sampleMs: config.execution.rewardSampleMs,
+        bookHasOurs: config.mode === 'live',
+        venueShares: config.mode === 'live' && config.execution.rewardVenueShare ? edge.rewardShares : undefined,
+      },
       marketLook: looks.look,
     });
     built.engine = engine;

@@ -4,6 +4,7 @@ import type { TrackedToken } from '../data/market-cache.ts';
 import type { RecordedMarket } from '../data/recording/format.ts';
 import type { EngineSummary } from '../engine/engine-summary.ts';
 import type { MarketSettlement } from '../engine/ports.ts';
+import type { MarketRewardsSummary } from '../engine/reward-accrual.ts';
 import type { SimulatedExecutionStats } from '../sim/edge/simulated-execution.ts';
 import { Dec } from '../core/fixed.ts';
 import { money, type BacktestMetrics } from './metrics.ts';
@@ -152,7 +153,7 @@ export interface BacktestSummary {
     readonly samples: number;
     readonly total: string;
     readonly byStrategy: Readonly<Record<string, string>>;
-    readonly markets: readonly { readonly conditionId: string; readonly dailyRate: number; readonly reward: string; readonly scoringSamples: number; readonly meanShare: number }[];
+    readonly markets: readonly ({ readonly conditionId: string } & MarketRewardsSummary)[];
   };
 }
 

@@ -385,6 +385,12 @@ export interface ExecutionConfig {
   /** How often the run samples its liquidity rewards, ms (docs/rewards.md); the venue's minute by default. */
   readonly rewardSampleMs: number;
   /**
+   * Live: each reward sample takes our share from the venue's own figure (`GET
+   * /rewards/user/percentages`, read at the sample), the model's when the venue does not answer.
+   * false: the model's always. Paper and backtest read nothing of it. Default true.
+   */
+  readonly rewardVenueShare: boolean;
+  /**
    * How long a finished order stays in memory, ms (a late fill or settlement move of it is still
    * booked); older ones are dropped, so a run's heap stops growing after this long. The store keeps
    * every order.

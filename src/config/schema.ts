@@ -368,6 +368,8 @@ const executionSchema = z.strictObject({
   postOnlyAfterRestartMs: ms(0, 600_000).default(120_000),
   // liquidity rewards: the run estimates ours at every multiple of this (docs/rewards.md); the venue samples each minute
   rewardSampleMs: ms(10, 86_400_000).default(60_000),
+  // live: each sample's share is the venue's own figure (GET /rewards/user/percentages), the model's when it does not answer
+  rewardVenueShare: z.boolean().default(true),
   // how long a finished order stays in memory (its late fills still booked); the store keeps every order
   closedOrderRetentionMs: ms(60_000, 86_400_000).default(3_600_000),
   signing: z

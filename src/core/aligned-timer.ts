@@ -13,6 +13,7 @@ export class AlignedTimer {
   readonly #periodMs: number;
   readonly #work: (at: number) => void;
   #timer: Subscription | undefined;
+  #pendingAt: number | undefined;
 
   constructor(clock: Clock, periodMs: number, work: (at: number) => void) {
     this.#clock = clock;
@@ -25,9 +26,9 @@ export class AlignedTimer {
     if (this.#timer === undefined) this.#schedule();
   }
 
-  /** Whether it is running (started and not stopped). */
-  get running(): boolean {
-    return this.#timer !== undefined;
+  /** The instant the next run is for (its callback may be a moment late); undefined when stopped. */
+  get pendingAt(): number | undefined {
+    return this.#timer === undefined ? undefined : this.#pendingAt;
   }
 
   stop(): void {
@@ -39,6 +40,7 @@ export class AlignedTimer {
   #schedule(): void {
     const now = this.#clock.now();
     const next = (Math.floor(now / this.#periodMs) + 1) * this.#periodMs;
+    this.#pendingAt = next;
     this.#timer = this.#clock.scheduler.schedule(() => {
       if (this.#timer === undefined) return;
       this.#work(next);

@@ -4,7 +4,10 @@ import { bookInYesTerms, estimateShare, makerScore, quoteInYesTerms, REWARD_SAMP
 import type { ConditionId, TokenId } from '../core/types.ts';
 import type { MarketCache, TokenState } from '../data/market-cache.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
-import type { RewardsSnapshot } from '../strategy/api.ts';
+import type { RewardsSnapshot, StrategyLogger } from '../strategy/api.ts';
+import { VenueShareReader, type ShareSource, type VenueShareSource } from './venue-share-reader.ts';
+
+export type { ShareSource, VenueShareSource } from './venue-share-reader.ts';
 
 /** `EngineOptions.rewards`: how the engine estimates our liquidity rewards (docs/rewards.md). */
 export interface RewardAccrualSettings {
@@ -16,6 +19,12 @@ export interface RewardAccrualSettings {
    * the competition.
    */
   readonly bookHasOurs: boolean;
+  /**
+   * Live: each sample's share is the venue's figure read at the sample instant (one read for all
+   * markets), the model's only when the venue does not answer in time (docs/rewards.md "Our
+   * accrual"). Undefined: the model's always (paper, backtest, `execution.rewardVenueShare: false`).
+   */
+  readonly venueShares?: VenueShareSource;
 }
 
 /** Our accrual in one market. */
@@ -27,6 +36,13 @@ interface MarketAccrual {
   scoringSamples: number;
   shareSum: number;
   lastShare: number;
+  /** Samples whose share was the venue's figure (the rest the model's). */
+  venueSamples: number;
+  /** The model's share summed over every sample, and at the latest: beside the venue's, how far it is. */
+  modelShareSum: number;
+  lastModelShare: number;
+  /** Where the latest sample's share came from. */
+  shareSource: ShareSource;
   readonly byStrategy: Map<string, number>;
 }
 
@@ -52,8 +68,22 @@ export interface RewardsSummary {
   readonly samples: number;
   /** Our estimated accrual over the run, USDC. */
   readonly total: string;
-  readonly byMarket: Readonly<Record<string, { readonly reward: string; readonly dailyRate: number; readonly scoringSamples: number; readonly meanShare: number }>>;
+  readonly byMarket: Readonly<Record<string, MarketRewardsSummary>>;
   readonly byStrategy: Readonly<Record<string, string>>;
+}
+
+/** One market's line of the summary. */
+export interface MarketRewardsSummary {
+  readonly reward: string;
+  readonly dailyRate: number;
+  readonly scoringSamples: number;
+  /** The mean share over the market's samples (the figure each sample paid on). */
+  readonly meanShare: number;
+  /** Where the latest sample's share came from, and how many samples took the venue's figure. */
+  readonly shareSource: ShareSource;
+  readonly venueSamples: number;
+  /** The model's mean share over the same samples: equal to meanShare when every sample was the model's. */
+  readonly meanModelShare: number;
 }
 
 /**
@@ -71,6 +101,10 @@ export interface RewardsNote {
     readonly samples: number;
     readonly scoringSamples: number;
     readonly shareSum: number;
+    /** Additive (absent in notes written before them: every sample then was the model's). */
+    readonly venueSamples?: number;
+    readonly modelShareSum?: number;
+    readonly shareSource?: ShareSource;
     readonly byStrategy: Readonly<Record<string, number>>;
   }[];
 }
@@ -86,7 +120,10 @@ export function rewardsSummaryOf(note: RewardsNote): RewardsSummary {
       reward: usdcText(m.reward),
       dailyRate: m.dailyRate,
       scoringSamples: m.scoringSamples,
-      meanShare: m.samples > 0 ? Number((m.shareSum / m.samples).toFixed(6)) : 0,
+      meanShare: meanOf(m.shareSum, m.samples),
+      shareSource: m.shareSource ?? 'model',
+      venueSamples: m.venueSamples ?? 0,
+      meanModelShare: meanOf(m.modelShareSum ?? m.shareSum, m.samples),
     };
     for (const [id, r] of Object.entries(m.byStrategy)) byStrategy.set(id, (byStrategy.get(id) ?? 0) + r);
   }
@@ -94,6 +131,8 @@ export function rewardsSummaryOf(note: RewardsNote): RewardsSummary {
   for (const [id, r] of [...byStrategy].sort((a, b) => (a[0] < b[0] ? -1 : 1))) strategies[id] = usdcText(r);
   return { sampleMs: note.sampleMs, samples: note.samples, total: usdcText(total), byMarket, byStrategy: strategies };
 }
+
+const meanOf = (sum: number, n: number): number => (n > 0 ? Number((sum / n).toFixed(6)) : 0);
 
 /** A note read back from a store, checked; undefined when absent or not a note. */
 export function parseRewardsNote(text: string | undefined): RewardsNote | undefined {
@@ -127,16 +166,22 @@ export class RewardAccrual {
   readonly #markets = new Map<ConditionId, MarketAccrual>();
   #samples = 0;
   readonly #timer: AlignedTimer;
+  /** Live: the venue's figure of our share. */
+  readonly #venue: VenueShareReader | undefined;
+  /** Samples waiting for the venue's figure settle in order, one after the other. */
+  #pending: Promise<void> = Promise.resolve();
   /** Told after each sample (the metrics sink's gauge, the store's note). */
   onSample: ((total: number) => void) | undefined;
 
-  constructor(options: { clock: Clock; cache: MarketCache; tracker: OrderTracker; settings: RewardAccrualSettings | undefined }) {
+  constructor(options: { clock: Clock; cache: MarketCache; tracker: OrderTracker; settings: RewardAccrualSettings | undefined; log?: Pick<StrategyLogger, 'warn'> }) {
     this.#clock = options.clock;
     this.#cache = options.cache;
     this.#tracker = options.tracker;
     this.sampleMs = options.settings?.sampleMs ?? REWARD_SAMPLE_MS;
     this.#bookHasOurs = options.settings?.bookHasOurs ?? true;
-    this.#timer = new AlignedTimer(options.clock, this.sampleMs, () => this.sample());
+    const source = options.settings?.venueShares;
+    this.#venue = source === undefined ? undefined : new VenueShareReader(source, options.clock, this.sampleMs, options.log);
+    this.#timer = new AlignedTimer(options.clock, this.sampleMs, (at) => this.sample(at));
   }
 
   start(): void {
@@ -147,12 +192,55 @@ export class RewardAccrual {
     this.#timer.stop();
   }
 
-  /** Samples every tracked reward market now. */
-  sample(): void {
+  /** Samples finished so far, in order: a stop awaits the one still waiting for the venue's figure. */
+  settled(): Promise<void> {
+    return this.#pending;
+  }
+
+  /**
+   * Samples every tracked reward market at `at` (the timer's instant; now by default): the
+   * model's share at once, from the books and our orders as they stand; with a venue source,
+   * the sample settles on the venue's figure read just after (docs/rewards.md "Our accrual").
+   */
+  sample(at: number = this.#clock.now()): void {
     this.#samples++;
+    const taken: ModelSample[] = [];
     for (const [conditionId, market] of this.#rewardMarkets()) {
       this.#accrual(conditionId).dailyRate = market.rules.dailyRate;
-      this.#sampleMarket(conditionId, market);
+      taken.push(this.#sampleMarket(conditionId, market));
+    }
+    const reader = this.#venue;
+    if (reader === undefined) {
+      this.#settle(taken, undefined);
+      return;
+    }
+    const venue = taken.length === 0 || !reader.asking ? Promise.resolve(undefined) : reader.read(at);
+    this.#pending = this.#pending.then(() => venue).then((shares) => this.#settle(taken, shares));
+  }
+
+  /** Books each market's sample with the venue's share where it answered (absent: 0), else the model's. */
+  #settle(taken: readonly ModelSample[], venue: ReadonlyMap<string, number> | undefined): void {
+    for (const m of taken) {
+      const acc = m.acc;
+      acc.samples++;
+      acc.modelShareSum += m.share;
+      acc.lastModelShare = m.share;
+      const share = venue === undefined ? m.share : (venue.get(acc.conditionId.toLowerCase()) ?? 0);
+      acc.shareSource = venue === undefined ? 'model' : 'venue';
+      if (venue !== undefined) acc.venueSamples++;
+      acc.lastShare = share;
+      if (share <= 0) continue;
+      const reward = sampleReward(m.rules, share, this.sampleMs);
+      acc.reward += reward;
+      acc.scoringSamples++;
+      acc.shareSum += share;
+      // the sample's reward split between our strategies by their own scores (evenly between those
+      // with orders in the market when the model scores none of ours but the venue pays)
+      let sum = 0;
+      for (const [, q] of m.scores) sum += q;
+      const split = sum > 0 ? m.scores : strategiesIn(this.#tracker, acc.conditionId).map((id) => [id, 1] as const);
+      if (sum <= 0) sum = split.length;
+      for (const [id, q] of split) if (q > 0) acc.byStrategy.set(id, (acc.byStrategy.get(id) ?? 0) + (reward * q) / sum);
     }
     this.onSample?.(this.total());
   }
@@ -169,11 +257,12 @@ export class RewardAccrual {
     return out;
   }
 
-  #sampleMarket(conditionId: ConditionId, market: TrackedMarket): void {
+  /** The model's share of one market now, and our strategies' scores for the split. */
+  #sampleMarket(conditionId: ConditionId, market: TrackedMarket): ModelSample {
     const book = yesBook(market.tokens);
     const acc = this.#accrual(conditionId);
-    acc.samples++;
-    if (book === undefined) return;
+    const out: ModelSample = { acc, rules: market.rules, share: 0, scores: [] };
+    if (book === undefined) return out;
     const byStrategy = new Map<string, RewardQuote[]>();
     const ours: RewardQuote[] = [];
     const outcome = new Map<TokenId, 0 | 1>(market.tokens.map((s) => [s.token.tokenId, s.token.outcomeIndex]));
@@ -189,29 +278,17 @@ export class RewardAccrual {
       if (list === undefined) byStrategy.set(record.request.strategyId, [q]);
       else list.push(q);
     }
-    if (ours.length === 0) {
-      acc.lastShare = 0;
-      return;
-    }
+    if (ours.length === 0) return out;
     const est = estimateShare(market.rules, book, ours, this.#bookHasOurs);
-    acc.lastShare = est.share;
-    if (est.share <= 0 || est.mid === undefined) return;
-    const reward = sampleReward(market.rules, est.share, this.sampleMs);
-    acc.reward += reward;
-    acc.scoringSamples++;
-    acc.shareSum += est.share;
-    // the sample's reward split between our strategies by their own scores
+    if (est.mid === undefined) return out;
     const mid = est.mid;
-    const scores = [...byStrategy].map(([id, quotes]) => [id, makerScore(market.rules, mid, quotes)] as const);
-    let sum = 0;
-    for (const [, q] of scores) sum += q;
-    for (const [id, q] of scores) if (q > 0 && sum > 0) acc.byStrategy.set(id, (acc.byStrategy.get(id) ?? 0) + (reward * q) / sum);
+    return { ...out, share: Math.max(0, est.share), scores: [...byStrategy].map(([id, quotes]) => [id, makerScore(market.rules, mid, quotes)] as const) };
   }
 
   #accrual(conditionId: ConditionId): MarketAccrual {
     let acc = this.#markets.get(conditionId);
     if (acc === undefined) {
-      acc = { conditionId, dailyRate: 0, reward: 0, samples: 0, scoringSamples: 0, shareSum: 0, lastShare: 0, byStrategy: new Map() };
+      acc = { conditionId, dailyRate: 0, reward: 0, samples: 0, scoringSamples: 0, shareSum: 0, lastShare: 0, venueSamples: 0, modelShareSum: 0, lastModelShare: 0, shareSource: 'model', byStrategy: new Map() };
       this.#markets.set(conditionId, acc);
     }
     return acc;
@@ -231,7 +308,16 @@ export class RewardAccrual {
     for (const acc of this.#markets.values()) {
       const reward = strategyId === undefined ? acc.reward : (acc.byStrategy.get(strategyId) ?? 0);
       total += reward;
-      markets.push({ conditionId: acc.conditionId, reward, samples: acc.samples, scoringSamples: acc.scoringSamples, lastShare: acc.lastShare });
+      markets.push({
+        conditionId: acc.conditionId,
+        reward,
+        samples: acc.samples,
+        scoringSamples: acc.scoringSamples,
+        lastShare: acc.lastShare,
+        shareSource: acc.shareSource,
+        venueSamples: acc.venueSamples,
+        lastModelShare: acc.lastModelShare,
+      });
     }
     return { sampleMs: this.sampleMs, samples: this.#samples, total, markets };
   }
@@ -255,6 +341,9 @@ export class RewardAccrual {
         samples: m.samples,
         scoringSamples: m.scoringSamples,
         shareSum: m.shareSum,
+        venueSamples: m.venueSamples,
+        modelShareSum: m.modelShareSum,
+        shareSource: m.shareSource,
         byStrategy: Object.fromEntries(m.byStrategy),
       })),
     };
@@ -270,9 +359,29 @@ export class RewardAccrual {
       acc.samples = m.samples;
       acc.scoringSamples = m.scoringSamples;
       acc.shareSum = m.shareSum;
+      acc.venueSamples = m.venueSamples ?? 0;
+      acc.modelShareSum = m.modelShareSum ?? m.shareSum;
+      acc.shareSource = m.shareSource ?? 'model';
       for (const [id, r] of Object.entries(m.byStrategy)) acc.byStrategy.set(id, r);
     }
   }
+}
+
+/** One market's sample as the model takes it at the instant; settled when the venue's figure is in. */
+interface ModelSample {
+  readonly acc: MarketAccrual;
+  readonly rules: RewardRules;
+  /** The model's share (0 without a book, without orders of ours, or without a midpoint). */
+  readonly share: number;
+  /** Each strategy's own score (Q_min of its orders) for the split. */
+  readonly scores: readonly (readonly [string, number])[];
+}
+
+/** The strategies with an open order in the market, in first-seen order. */
+function strategiesIn(tracker: OrderTracker, conditionId: ConditionId): string[] {
+  const ids = new Set<string>();
+  for (const record of tracker.open({ conditionId })) ids.add(record.request.strategyId);
+  return [...ids];
 }
 
 /** The market's book in YES terms from whichever of its tokens has one (the first outcome's first). */

@@ -207,7 +207,7 @@ export class TradingEngine {
       positionOf: (tokenId) => this.#fills.riskSize(tokenId),
       strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
     });
-    this.rewards = new RewardAccrual({ clock: options.clock, cache: this.cache, tracker: desk.tracker, settings: options.rewards });
+    this.rewards = new RewardAccrual({ clock: options.clock, cache: this.cache, tracker: desk.tracker, settings: options.rewards, log: options.log });
     this.rewards.onSample = (total) => {
       desk.metrics.set(ENGINE_METRICS.rewardsAccrued, total);
       const store = desk.persistence;
@@ -493,6 +493,8 @@ export class TradingEngine {
     // our orders rested (and scored at the venue) until the cancel-all was answered: the reward
     // estimate samples until then, so it covers the same samples as the venue's accounting
     this.rewards.stop();
+    // a sample still waiting for the venue's figure of our share is booked before the summary
+    await this.rewards.settled();
     // the marks and positions outside as the summary shows them, for `clobot status`
     desk.transaction(() => this.#account.record());
     this.heartbeat?.stop();

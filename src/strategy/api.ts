@@ -176,6 +176,14 @@ export interface RewardsSnapshot {
     readonly scoringSamples: number;
     /** The run's share of the market at the latest sample, 0 to 1. */
     readonly lastShare: number;
+    /**
+     * Where the latest sample's share came from: the venue's own figure (live, `GET
+     * /rewards/user/percentages`) or the model's estimate; and how many samples took the venue's.
+     */
+    readonly shareSource: 'venue' | 'model';
+    readonly venueSamples: number;
+    /** The model's share at the latest sample, beside the venue's (how far the model is from it). */
+    readonly lastModelShare: number;
   }[];
 }
 

@@ -132,6 +132,7 @@ describe('loadConfig: a valid config', () => {
       orphans: 'adopt',
       accountSyncMs: 30_000,
       rewardSampleMs: 60_000,
+      rewardVenueShare: true,
       postOnlyAfterRestartMs: 120_000,
       closedOrderRetentionMs: 3_600_000,
       signing: { helpers: 0, spinMs: 0 },

@@ -64,11 +64,8 @@ export class RewardSampler {
   readonly #byAddress = new Map<string, Map<ConditionId, MarketAccrual>>();
   readonly #markets = new Map<ConditionId, MarketSampleState>();
   readonly #timer: AlignedTimer;
-  readonly #clock: Clock;
   #samples = 0;
   #lastSampleAt: number | undefined;
-  /** When the timer was started (no instant before it is caught up). */
-  #startedAt: number | undefined;
 
   constructor(world: World, engine: SandboxEngine, clock: Clock, options: SandboxRewardOptions = {}) {
     const sampleMs = options.sampleMs ?? REWARD_SAMPLE_MS;
@@ -76,13 +73,11 @@ export class RewardSampler {
     this.sampleMs = sampleMs;
     this.#world = world;
     this.#engine = engine;
-    this.#clock = clock;
     this.#timer = new AlignedTimer(clock, sampleMs, (at) => this.sample(at));
   }
 
   /** Samples at every multiple of `sampleMs` from now on (no-op when running). */
   start(): void {
-    if (!this.#timer.running) this.#startedAt = this.#clock.now();
     this.#timer.start();
   }
 
@@ -147,14 +142,14 @@ export class RewardSampler {
   }
 
   /**
-   * Takes the sample of the latest multiple of `sampleMs` at or before `now` when the timer is
-   * running and has not taken it yet (its callback is a few moments late, or the loop was busy):
-   * a reader just after a sampling instant gets that instant's sample (`sharesOf`).
+   * Takes the timer's next sample now when its instant has come and its callback has not run yet
+   * (it is a moment late): a reader just after a sampling instant gets that instant's sample
+   * (`sharesOf`), and the timer's callback then skips it. Only the instant the timer is waiting
+   * for: an instant the timer skipped (the loop busy for longer than `sampleMs`) is not sampled.
    */
   catchUp(now: number): void {
-    if (!this.#timer.running || this.#startedAt === undefined) return;
-    const due = Math.floor(now / this.sampleMs) * this.sampleMs;
-    if (due > this.#startedAt && (this.#lastSampleAt === undefined || due > this.#lastSampleAt)) this.sample(due);
+    const due = this.#timer.pendingAt;
+    if (due !== undefined && due <= now) this.sample(due);
   }
 
   /**
