@@ -170,6 +170,7 @@ export class RewardAccrual {
   readonly #venue: VenueShareReader | undefined;
   /** Samples waiting for the venue's figure settle in order, one after the other. */
   #pending: Promise<void> = Promise.resolve();
+  readonly #log: Pick<StrategyLogger, 'warn'> | undefined;
   /** Told after each sample (the metrics sink's gauge, the store's note). */
   onSample: ((total: number) => void) | undefined;
 
@@ -180,6 +181,7 @@ export class RewardAccrual {
     this.sampleMs = options.settings?.sampleMs ?? REWARD_SAMPLE_MS;
     this.#bookHasOurs = options.settings?.bookHasOurs ?? true;
     const source = options.settings?.venueShares;
+    this.#log = options.log;
     this.#venue = source === undefined ? undefined : new VenueShareReader(source, options.clock, this.sampleMs, options.log);
     this.#timer = new AlignedTimer(options.clock, this.sampleMs, (at) => this.sample(at));
   }
@@ -215,7 +217,11 @@ export class RewardAccrual {
       return;
     }
     const venue = taken.length === 0 || !reader.asking ? Promise.resolve(undefined) : reader.read(at);
-    this.#pending = this.#pending.then(() => venue).then((shares) => this.#settle(taken, shares));
+    // a throw while booking (the store's note after the run was torn down) never rejects the chain
+    this.#pending = this.#pending
+      .then(() => venue)
+      .then((shares) => this.#settle(taken, shares))
+      .catch((err: unknown) => this.#log?.warn('reward sample: booking failed', { error: err instanceof Error ? err.message : String(err) }));
   }
 
   /** Books each market's sample with the venue's share where it answered (absent: 0), else the model's. */

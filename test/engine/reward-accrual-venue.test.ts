@@ -121,6 +121,20 @@ describe("the live estimate's share: the venue's figure, the model's beside it",
     expect(r.totals).toHaveLength(3);
   });
 
+  it('a throw while booking a sample (the store gone) is logged, and later samples still settle', async () => {
+    const r = rig(() => Promise.resolve(new Map([[COND, 30]])));
+    r.accrual.onSample = () => {
+      throw new Error('the database connection is not open');
+    };
+    at(r, AT);
+    await r.accrual.settled();
+    expect(r.warnings).toEqual(['reward sample: booking failed']);
+    r.accrual.onSample = undefined;
+    at(r, AT + SAMPLE_MS);
+    await r.accrual.settled();
+    expect(r.accrual.snapshot().markets[0]).toMatchObject({ samples: 2, venueSamples: 2, lastShare: 0.3 });
+  });
+
   it('a venue without the route (404) is not asked again this run', async () => {
     let calls = 0;
     const r = rig(() => {
