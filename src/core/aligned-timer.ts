@@ -7,6 +7,12 @@ import type { Clock } from './clock.ts';
  * reschedules itself: a virtual-time scheduler chains every rescheduled action to the one
  * before. The reward samplers of the sandbox and the engine share it, so both sample on the same
  * instants of one clock.
+ *
+ * No instant is skipped: a callback that runs late (a busy event loop, a stalled process) runs
+ * every instant due by then, in order, before waiting for the next. Two timers on one clock then
+ * run the same instants whichever side of an instant a stall ends for each (a skipping timer
+ * would skip an instant on one side and not the other: the sandbox and the engine would count
+ * different samples). `runDue` lets a reader take the due instants before the callback comes.
  */
 export class AlignedTimer {
   readonly #clock: Clock;
@@ -23,7 +29,9 @@ export class AlignedTimer {
 
   /** No-op when running. */
   start(): void {
-    if (this.#timer === undefined) this.#schedule();
+    if (this.#timer !== undefined) return;
+    this.#pendingAt = (Math.floor(this.#clock.now() / this.#periodMs) + 1) * this.#periodMs;
+    this.#schedule();
   }
 
   /** The instant the next run is for (its callback may be a moment late); undefined when stopped. */
@@ -37,14 +45,26 @@ export class AlignedTimer {
     t?.unsubscribe();
   }
 
+  /** Runs every instant due at or before `now`, in order (none when stopped or none is due). */
+  runDue(now: number): void {
+    while (this.#timer !== undefined && this.#pendingAt !== undefined && this.#pendingAt <= now) {
+      const at = this.#pendingAt;
+      this.#pendingAt = at + this.#periodMs;
+      this.#work(at);
+    }
+  }
+
   #schedule(): void {
-    const now = this.#clock.now();
-    const next = (Math.floor(now / this.#periodMs) + 1) * this.#periodMs;
-    this.#pendingAt = next;
-    this.#timer = this.#clock.scheduler.schedule(() => {
-      if (this.#timer === undefined) return;
-      this.#work(next);
-      if (this.#timer !== undefined) this.#schedule();
-    }, next - now);
+    const due = this.#pendingAt ?? 0;
+    this.#timer = this.#clock.scheduler.schedule(
+      () => {
+        if (this.#timer === undefined) return;
+        // the instant this callback is for is due even when the clock reads a moment before it
+        // (a reader's runDue may have run it already: then only what is due by now)
+        this.runDue(Math.max(this.#clock.now(), due));
+        if (this.#timer !== undefined) this.#schedule();
+      },
+      Math.max(0, due - this.#clock.now()),
+    );
   }
 }

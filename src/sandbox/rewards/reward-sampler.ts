@@ -142,14 +142,13 @@ export class RewardSampler {
   }
 
   /**
-   * Takes the timer's next sample now when its instant has come and its callback has not run yet
-   * (it is a moment late): a reader just after a sampling instant gets that instant's sample
-   * (`sharesOf`), and the timer's callback then skips it. Only the instant the timer is waiting
-   * for: an instant the timer skipped (the loop busy for longer than `sampleMs`) is not sampled.
+   * Takes the timer's due samples now when their instants have come and its callback has not run
+   * yet (it is a moment late, or the loop was busy): a reader just after a sampling instant gets
+   * that instant's sample (`sharesOf`), and the timer's callback does not take it again. Only
+   * instants the timer itself would take (it skips none): a read never adds a sample.
    */
   catchUp(now: number): void {
-    const due = this.#timer.pendingAt;
-    if (due !== undefined && due <= now) this.sample(due);
+    this.#timer.runDue(now);
   }
 
   /**
