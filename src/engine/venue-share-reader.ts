@@ -25,6 +25,8 @@ export class VenueShareReader {
   /** What was already logged (each kind once a run). */
   readonly #logged = new Set<string>();
   #asking = true;
+  /** The read started at this clock reading: samples taken together (a late timer's burst) share it. */
+  #burst: { readonly now: number; readonly answer: Promise<Map<string, number> | undefined> } | undefined;
 
   constructor(source: VenueShareSource, clock: Clock, sampleMs: number, log: Pick<StrategyLogger, 'warn'> | undefined) {
     this.#source = source;
@@ -42,9 +44,18 @@ export class VenueShareReader {
    * The venue's figure for the sample at `at`, as shares 0 to 1 by lowercase condition id; or
    * undefined when the read failed (the model's share then). An answer that comes after the next
    * sample instant may be that instant's figure rather than this one's (one sample apart): it is
-   * still taken, closer than the model's, and logged once.
+   * still taken, closer than the model's, and logged once. Samples taken at one clock reading (a
+   * timer running late takes every instant due) share one read: the venue has one figure now.
    */
-  async read(at: number): Promise<Map<string, number> | undefined> {
+  read(at: number): Promise<Map<string, number> | undefined> {
+    const now = this.#clock.now();
+    if (this.#burst?.now === now) return this.#burst.answer;
+    const answer = this.#read(at);
+    this.#burst = { now, answer };
+    return answer;
+  }
+
+  async #read(at: number): Promise<Map<string, number> | undefined> {
     // never before the instant: a timer may fire a moment early against the clock
     const early = at - this.#clock.now();
     if (early > 0) await new Promise<void>((resolve) => this.#clock.scheduler.schedule(() => resolve(), early + 1));

@@ -135,6 +135,19 @@ describe("the live estimate's share: the venue's figure, the model's beside it",
     expect(r.accrual.snapshot().markets[0]).toMatchObject({ samples: 2, venueSamples: 2, lastShare: 0.3 });
   });
 
+  it('samples taken together (a late timer takes every instant due) share one read of the venue', async () => {
+    let calls = 0;
+    const r = rig(() => {
+      calls++;
+      return Promise.resolve(new Map([[COND, 25]]));
+    });
+    r.clock.advanceTo(AT + 2 * SAMPLE_MS + 10);
+    for (let i = 0; i < 3; i++) r.accrual.sample(AT + i * SAMPLE_MS);
+    await r.accrual.settled();
+    expect(calls).toBe(1);
+    expect(r.accrual.snapshot().markets[0]).toMatchObject({ samples: 3, venueSamples: 3, scoringSamples: 3, lastShare: 0.25 });
+  });
+
   it('a venue without the route (404) is not asked again this run', async () => {
     let calls = 0;
     const r = rig(() => {
