@@ -281,7 +281,15 @@ const marketSelectionObject = z.strictObject({
  * A market selection, or `all`: every market the venue lists that is open, takes orders and has a
  * book (the filter's defaults with no count limit; docs/whole-venue.md).
  */
-const marketSelectionSchema = z.preprocess((v) => (v === ALL_MARKETS ? { filter: { maxCount: MAX_MARKET_COUNT } } : v), marketSelectionObject);
+const marketSelectionSchema = z.preprocess((v, ctx) => {
+  if (v === ALL_MARKETS) return { filter: { maxCount: MAX_MARKET_COUNT } };
+  // a word that is not `all` (a typo such as `alll`): say what the key takes, not only "a mapping"
+  if (typeof v === 'string') {
+    ctx.addIssue({ code: 'custom', message: `must be ${ALL_MARKETS} or a mapping (tokenIds, conditionIds, slugs, events, filter)`, input: v });
+    return z.NEVER;
+  }
+  return v;
+}, marketSelectionObject);
 
 const dataSchema = z.strictObject({
   transport: z.enum(MARKET_DATA_TRANSPORTS).default('poll'),

@@ -259,6 +259,15 @@ describe('loadConfig: markets: all', () => {
     const typo = tmp.write('all-typo.yaml', text.replace('  markets: all\n', '  markets: { filtr: {} }\n'));
     expect(configErrorLines(() => loadConfig(typo, {}, { cwd: tmp.dir }))).toEqual([`data.markets.filtr (${typo}:6): unknown key; did you mean filter?`]);
   });
+
+  it('a word other than all names the forms the key takes', () => {
+    const text = 'mode: paper\nvenue:\n  embedded: {}\ndata:\n  markets: alll\nstrategies:\n  - id: a\n    module: strategies/market-maker.ts\n    markets: every\n';
+    const path = tmp.write('all-word-typo.yaml', text);
+    expect(configErrorLines(() => loadConfig(path, {}, { cwd: tmp.dir }))).toEqual([
+      `data.markets (${path}:5): must be all or a mapping (tokenIds, conditionIds, slugs, events, filter), was "alll"`,
+      `strategies[0].markets (${path}:9): must be all or a mapping (tokenIds, conditionIds, slugs, events, filter), was "every"`,
+    ]);
+  });
 });
 
 describe('loadConfig: one line per error, naming the key path and file:line', () => {
