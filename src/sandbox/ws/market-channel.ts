@@ -129,6 +129,15 @@ export class MarketChannel {
   readonly #lastTop = new Map<TokenId, string>();
   /** The `book` message of a token (UTF-8) as of its last change, shared by every snapshot until the next. */
   readonly #snapshotText = new Map<TokenId, Buffer>();
+  /** Counts the changes that made a cached `book` text stale; a whole snapshot message is reused only within one count. */
+  #textEpoch = 0;
+  /**
+   * The last whole snapshot message (`[book,...]`) and the assets it holds in order: a connect
+   * burst of clients asking for the same assets (a bot fleet, every asset of the venue) shares
+   * one message instead of a copy of hundreds of KB each, which the garbage collector then held
+   * the event loop to free.
+   */
+  #lastSnapshot: { readonly key: string; readonly epoch: number; readonly message: Buffer } | undefined;
   /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
   readonly #snapshotQueue = new Set<Connection>();
   /** Each connection's writes of a turn go out in one system call. */
@@ -310,10 +319,15 @@ export class MarketChannel {
   #sendSnapshot(conn: Connection, now: number): number {
     this.#snapshotQueue.delete(conn);
     if (!this.#connections.has(conn) || conn.pending.size === 0) return 0;
+    // the same assets asked for in the same order with no book changed since: the same bytes as the last one
+    const key = conn.custom ? undefined : [...conn.pending].join(',');
+    const last = this.#lastSnapshot;
+    const reuse = key !== undefined && last !== undefined && last.key === key && last.epoch === this.#textEpoch;
+    const epoch = this.#textEpoch;
     // `[book,book,...]` copied together from the shared texts (no string is built or encoded per connection)
     const parts: Buffer[] = [];
     for (const id of conn.pending) {
-      parts.push(parts.length === 0 ? ARRAY_OPEN : COMMA, this.#snapshotOf(id, now, conn.custom));
+      if (!reuse) parts.push(parts.length === 0 ? ARRAY_OPEN : COMMA, this.#snapshotOf(id, now, conn.custom));
       conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
@@ -323,8 +337,14 @@ export class MarketChannel {
       set.add(conn);
     }
     conn.pending.clear();
-    parts.push(ARRAY_CLOSE);
-    const message = Buffer.concat(parts);
+    let message: Buffer;
+    if (reuse) message = last.message;
+    else {
+      parts.push(ARRAY_CLOSE);
+      message = Buffer.concat(parts);
+      // kept only when no book changed while it was made (a book call may expire orders)
+      if (key !== undefined && epoch === this.#textEpoch) this.#lastSnapshot = { key, epoch, message };
+    }
     this.#send(conn, message);
     return message.length;
   }
@@ -418,6 +438,7 @@ export class MarketChannel {
   /** Drops the cached `book` texts an event makes stale (levels, hash, last trade, tick). */
   #forgetSnapshots(event: SimEvent): void {
     if (this.#snapshotText.size === 0) return;
+    if (event.type === 'BookChanged' || event.type === 'TradeExecuted' || event.type === 'TickSizeChanged') this.#textEpoch++;
     switch (event.type) {
       case 'BookChanged':
         for (const top of event.tops) this.#snapshotText.delete(top.tokenId);

@@ -194,6 +194,42 @@ describe('ws market channel', () => {
     expect(c.messages().filter((x) => x.event_type === 'book')).toHaveLength(2);
   });
 
+  it('shares one snapshot message among clients asking for the same assets, and never one older than the books', async () => {
+    const rig = await setup({ seed: 13 });
+    const tokens = openMarkets(rig)
+      .slice(0, 6)
+      .flatMap((m) => [m.tokens[0].tokenId, m.tokens[1].tokenId]);
+    const snapshotOf = async (): Promise<Record<string, any>[]> => {
+      const c = await client(rig);
+      c.send({ assets_ids: tokens, type: 'market' });
+      await c.sync();
+      return c.frames[0] as Record<string, any>[];
+    };
+    const expected = () => {
+      const now = rig.clock.now();
+      return tokens.map((t) => {
+        const book = rig.engine.book(t, now);
+        return { asset_id: t, hash: book.hash, bids: wire(book.bids).reverse(), asks: wire(book.asks).reverse() };
+      });
+    };
+    const pick = (snap: Record<string, any>[]) => snap.map((b) => ({ asset_id: b.asset_id, hash: b.hash, bids: b.bids, asks: b.asks }));
+    const a = await snapshotOf();
+    const b = await snapshotOf();
+    expect(pick(a)).toEqual(expected());
+    expect(b).toEqual(a);
+    // the flow moves the books: the next client gets them as they are now, not the shared message
+    rig.flow.start();
+    rig.clock.advanceTo(T0 + 20_000);
+    const c = await snapshotOf();
+    expect(pick(c)).toEqual(expected());
+    expect(pick(c)).not.toEqual(pick(a));
+    // the same assets in another order are another message
+    const d = await client(rig);
+    d.send({ assets_ids: [...tokens].reverse(), type: 'market' });
+    await d.sync();
+    expect((d.frames[0] as Record<string, any>[]).map((x) => x.asset_id)).toEqual([...tokens].reverse());
+  });
+
   it('ignores malformed messages and keeps the connection', async () => {
     const rig = await setup();
     const c = await client(rig);
