@@ -205,6 +205,42 @@ export function bookWithout(book: RewardBook, ours: readonly RewardQuote[]): Rew
   return { bids: less(book.bids, 'BUY'), asks: less(book.asks, 'SELL') };
 }
 
+/**
+ * `orders` without `ours`: each of our orders removes the inferred order of exactly its size on
+ * its side and price (the newest such), else its size taken off that level's newest orders.
+ */
+export function withoutOurs(orders: readonly RewardQuote[], ours: readonly RewardQuote[]): RewardQuote[] {
+  if (ours.length === 0) return orders.slice();
+  const out: RewardQuote[] = orders.slice();
+  for (const q of ours) {
+    let exact = -1;
+    for (let i = out.length - 1; i >= 0; i--) {
+      const o = out[i]!;
+      if (o.side === q.side && o.price === q.price && o.size === q.size) {
+        exact = i;
+        break;
+      }
+    }
+    if (exact >= 0) {
+      out.splice(exact, 1);
+      continue;
+    }
+    let left = q.size;
+    for (let i = out.length - 1; i >= 0 && left > 0; i--) {
+      const o = out[i]!;
+      if (o.side !== q.side || o.price !== q.price) continue;
+      if (o.size > left) {
+        out[i] = { side: o.side, price: o.price, size: o.size - left };
+        left = 0;
+      } else {
+        left -= o.size;
+        out.splice(i, 1);
+      }
+    }
+  }
+  return out;
+}
+
 /** Our estimated sample: our score and the competition's, from the displayed book alone. */
 export interface RewardEstimate {
   readonly mid: number | undefined;
@@ -215,17 +251,23 @@ export interface RewardEstimate {
 
 /**
  * Our share from what a client can see: the displayed book (YES terms) and our own open orders.
- * Each displayed level counts as one order, and everyone else counts as ONE maker (the book does
+ * Without `competition`, each displayed level counts as one order, and everyone else counts as ONE maker (the book does
  * not say whose orders a level holds). With several two-sided makers that over-states their
  * score (the minimum of sums is at least the sum of minimums), so the estimate errs low.
  * `bookHasOurs`: the book shows our orders too (live; a simulated book never does), and the
  * midpoint is taken from it as the venue takes it.
+ * `competition`: the other orders as inferred level by level (src/data/level-composition.ts),
+ * YES terms, in place of "each level one order"; live they include ours, which are taken out
+ * (`withoutOurs`). Each still scores only at `minSize` and inside the band, and all of them
+ * count as ONE other maker (docs/rewards.md "The model").
  */
-export function estimateShare(rules: RewardRules, book: RewardBook, ours: readonly RewardQuote[], bookHasOurs: boolean): RewardEstimate {
+export function estimateShare(rules: RewardRules, book: RewardBook, ours: readonly RewardQuote[], bookHasOurs: boolean, competition?: readonly RewardQuote[]): RewardEstimate {
   const full = bookHasOurs ? book : withQuotes(book, ours);
   const mid = adjustedMidpoint(full, rules.minSize);
   if (mid === undefined) return { mid, ours: 0, others: 0, share: 0 };
-  const others = makerScore(rules, mid, levelQuotes(bookHasOurs ? bookWithout(book, ours) : book));
+  const otherQuotes =
+    competition !== undefined ? (bookHasOurs ? withoutOurs(competition, ours) : competition) : levelQuotes(bookHasOurs ? bookWithout(book, ours) : book);
+  const others = makerScore(rules, mid, otherQuotes);
   const mine = makerScore(rules, mid, ours);
   const total = mine + others;
   return { mid, ours: mine, others, share: mine > 0 && total > 0 ? mine / total : 0 };

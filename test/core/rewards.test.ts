@@ -162,6 +162,47 @@ describe('the liquidity-rewards scoring model (src/core/rewards.ts)', () => {
     expect(estimateShare(RULES, book([[0.49, 150]], [[0.51, 100]]), [bid(0.49, 50)], true).share).toBe(0);
   });
 
+  it('with the inferred competition: sub-min_size orders of one level earn nothing and do not compete; one big order does', () => {
+    // ours: bid 0.49 x 100 and ask 0.51 x 100 against mid 0.50: 44.444 a side, Q_min 44.444
+    const ours = [bid(0.49, 100), ask(0.51, 100)];
+    // the others' bid level 0.49 x 150: as one order (the level model) it scores 4/9 * 150 = 66.667 one-sided: 22.222
+    const levels = book([[0.49, 150]], [[0.52, 200]]);
+    const asOneOrder = estimateShare(RULES, levels, ours, false);
+    expect(asOneOrder.mid).toBe(500_000);
+    // others: bid 66.667, ask 0.52 x 200 at 2 cents: 1/9 * 200 = 22.222; Q_min = max(22.222, 66.667 / 3) = 22.222
+    expect(asOneOrder.others).toBeCloseTo(200 / 9, DIGITS);
+    expect(asOneOrder.share).toBeCloseTo(400 / 9 / (400 / 9 + 200 / 9), DIGITS);
+    // the same level as three orders of 50 (each under min_size 100): only the ask scores,
+    // one-sided 22.222 / 3 = 7.407; the share 44.444 / 51.852 = 0.857
+    const small = [bid(0.49, 50), bid(0.49, 50), bid(0.49, 50), ask(0.52, 200)];
+    const split = estimateShare(RULES, levels, ours, false, small);
+    expect(split.mid).toBe(500_000);
+    expect(split.others).toBeCloseTo(200 / 27, DIGITS);
+    expect(split.share).toBeCloseTo(400 / 9 / (400 / 9 + 200 / 27), DIGITS);
+    // nothing but dust: the others score nothing, our share is 1
+    const dust = estimateShare(RULES, levels, ours, false, [bid(0.49, 50), bid(0.49, 99.999999), ask(0.52, 60)]);
+    expect(dust.others).toBe(0);
+    expect(dust.share).toBe(1);
+    // one big order is what the level model assumed: the same figure
+    const big = estimateShare(RULES, levels, ours, false, [bid(0.49, 150), ask(0.52, 200)]);
+    expect(big.others).toBeCloseTo(asOneOrder.others, DIGITS);
+    expect(big.share).toBeCloseTo(asOneOrder.share, DIGITS);
+  });
+
+  it('live, the inferred orders hold ours: each of ours takes out the order of its size, else its size from the newest', () => {
+    const ours = [bid(0.49, 100), ask(0.51, 100)];
+    // the venue's book: 0.49 x 150 (ours 100 + someone's 50), 0.51 x 100 (ours), 0.52 x 200
+    const shown = book([[0.49, 150]], [[0.51, 100], [0.52, 200]]);
+    const inferred = [bid(0.49, 50), bid(0.49, 100), ask(0.51, 100), ask(0.52, 200)];
+    const live = estimateShare(RULES, shown, ours, true, inferred);
+    // mid: bid cutoff 0.49 (150 >= 100), ask cutoff 0.51: 0.50. Others: the 50 (dust) and ask 0.52 x 200: 22.222 / 3
+    expect(live.mid).toBe(500_000);
+    expect(live.others).toBeCloseTo(200 / 27, DIGITS);
+    // the level inferred as one order of 150 (no history): ours comes off it, 50 left, dust again
+    const oneOrder = estimateShare(RULES, shown, ours, true, [bid(0.49, 150), ask(0.51, 100), ask(0.52, 200)]);
+    expect(oneOrder.others).toBeCloseTo(200 / 27, DIGITS);
+  });
+
   it('the wire form becomes the rules: rates summed, min_size in Micros, max_spread in cents; no rates: no rewards', () => {
     expect(rewardRulesOf({ rates: [{ rewardsDailyRate: 750 }, { rewardsDailyRate: 50 }], minSize: 200, maxSpread: 1.5 })).toEqual({ dailyRate: 800, minSize: 200_000_000, maxSpreadCents: 1.5 });
     expect(rewardRulesOf({ rates: [], minSize: 0, maxSpread: 0 })).toBeUndefined();
