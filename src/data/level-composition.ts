@@ -1,4 +1,5 @@
 import type { Micros } from '../core/fixed.ts';
+import { quoteInYesTerms, type RewardQuote } from '../core/rewards.ts';
 import type { BookLevel, TokenId } from '../core/types.ts';
 
 /**
@@ -146,4 +147,24 @@ function cancel(orders: Micros[], size: Micros): void {
     left -= o;
     orders.pop();
   }
+}
+
+/**
+ * The inferred orders of every level of `book` (the token's latest book, fed to `composition`)
+ * as the reward model's quotes in YES terms (`outcomeIndex` 1: a NO order flipped). A level the
+ * tracker does not hold counts as one order. Undefined when the token was never fed.
+ */
+export function inferredQuotes(composition: LevelComposition, book: LevelsBook, outcomeIndex: 0 | 1): RewardQuote[] | undefined {
+  if (!composition.has(book.tokenId)) return undefined;
+  const out: RewardQuote[] = [];
+  const side = (levels: readonly BookLevel[], s: 'BUY' | 'SELL'): void => {
+    for (const l of levels) {
+      const orders = composition.orders(book.tokenId, s, l.price);
+      if (orders.length === 0) out.push(quoteInYesTerms(outcomeIndex, s, l.price, l.size));
+      else for (const size of orders) out.push(quoteInYesTerms(outcomeIndex, s, l.price, size));
+    }
+  };
+  side(book.bids, 'BUY');
+  side(book.asks, 'SELL');
+  return out;
 }

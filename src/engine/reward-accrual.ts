@@ -1,8 +1,9 @@
 import { AlignedTimer } from '../core/aligned-timer.ts';
 import type { Clock } from '../core/clock.ts';
-import { bookInYesTerms, estimateShare, makerScore, quoteInYesTerms, REWARD_SAMPLE_MS, sampleReward, type RewardBook, type RewardQuote, type RewardRules } from '../core/rewards.ts';
+import { bookInYesTerms, estimateShare, makerScore, quoteInYesTerms, REWARD_SAMPLE_MS, sampleReward, type RewardQuote, type RewardRules } from '../core/rewards.ts';
 import type { ConditionId, TokenId } from '../core/types.ts';
-import type { MarketCache, TokenState } from '../data/market-cache.ts';
+import { inferredQuotes, LevelComposition } from '../data/level-composition.ts';
+import type { MarketCache, MarketChange, TokenState } from '../data/market-cache.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import type { RewardsSnapshot, StrategyLogger } from '../strategy/api.ts';
 import { VenueShareReader, type ShareSource, type VenueShareSource } from './venue-share-reader.ts';
@@ -164,6 +165,8 @@ export class RewardAccrual {
   readonly #tracker: OrderTracker;
   readonly #bookHasOurs: boolean;
   readonly #markets = new Map<ConditionId, MarketAccrual>();
+  /** The other makers' orders, inferred level by level from the books of reward markets (the model's competition). */
+  readonly #composition = new LevelComposition();
   #samples = 0;
   readonly #timer: AlignedTimer;
   /** Live: the venue's figure of our share. */
@@ -192,6 +195,15 @@ export class RewardAccrual {
 
   stop(): void {
     this.#timer.stop();
+  }
+
+  /** The market cache's changes of one event: a reward market's new book or trade print refines its levels' orders. */
+  observe(changes: readonly MarketChange[]): void {
+    for (const c of changes) {
+      if (c.state.rules.rewards === undefined) continue;
+      if (c.kind === 'book' && c.state.book !== undefined) this.#composition.onBook(c.state.book);
+      else if (c.kind === 'trade' && c.state.lastTrade !== undefined) this.#composition.onTrade(c.state.token.tokenId, c.state.lastTrade.price);
+    }
   }
 
   /** Samples finished so far, in order: a stop awaits the one still waiting for the venue's figure. */
@@ -265,10 +277,11 @@ export class RewardAccrual {
 
   /** The model's share of one market now, and our strategies' scores for the split. */
   #sampleMarket(conditionId: ConditionId, market: TrackedMarket): ModelSample {
-    const book = yesBook(market.tokens);
+    const source = bookSource(market.tokens);
     const acc = this.#accrual(conditionId);
     const out: ModelSample = { acc, rules: market.rules, share: 0, scores: [] };
-    if (book === undefined) return out;
+    if (source?.book === undefined) return out;
+    const book = bookInYesTerms(source.token.outcomeIndex, source.book);
     const byStrategy = new Map<string, RewardQuote[]>();
     const ours: RewardQuote[] = [];
     const outcome = new Map<TokenId, 0 | 1>(market.tokens.map((s) => [s.token.tokenId, s.token.outcomeIndex]));
@@ -285,7 +298,8 @@ export class RewardAccrual {
       else list.push(q);
     }
     if (ours.length === 0) return out;
-    const est = estimateShare(market.rules, book, ours, this.#bookHasOurs);
+    const competition = inferredQuotes(this.#composition, source.book, source.token.outcomeIndex);
+    const est = estimateShare(market.rules, book, ours, this.#bookHasOurs, competition);
     if (est.mid === undefined) return out;
     const mid = est.mid;
     return { ...out, share: Math.max(0, est.share), scores: [...byStrategy].map(([id, quotes]) => [id, makerScore(market.rules, mid, quotes)] as const) };
@@ -390,10 +404,7 @@ function strategiesIn(tracker: OrderTracker, conditionId: ConditionId): string[]
   return [...ids];
 }
 
-/** The market's book in YES terms from whichever of its tokens has one (the first outcome's first). */
-function yesBook(tokens: readonly TokenState[]): RewardBook | undefined {
-  const yes = tokens.find((s) => s.token.outcomeIndex === 0 && s.book !== undefined);
-  if (yes?.book !== undefined) return yes.book;
-  const no = tokens.find((s) => s.book !== undefined);
-  return no?.book === undefined ? undefined : bookInYesTerms(no.token.outcomeIndex, no.book);
+/** The token whose book the market is sampled on: the first outcome's, else its complement's. */
+function bookSource(tokens: readonly TokenState[]): TokenState | undefined {
+  return tokens.find((s) => s.token.outcomeIndex === 0 && s.book !== undefined) ?? tokens.find((s) => s.book !== undefined);
 }

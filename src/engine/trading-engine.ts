@@ -665,6 +665,7 @@ export class TradingEngine {
     }
     if (event.type === 'book') this.#clears.onBook(event.book);
     const changes = this.cache.apply(event);
+    this.rewards.observe(changes);
     if (changes.length > 0) this.#opts.persistence?.marketEvent?.(event);
     this.#host.dispatch(changes);
   }
