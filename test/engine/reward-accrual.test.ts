@@ -95,6 +95,26 @@ describe('reward accrual in a backtest', () => {
     expect(Number(third.summary.rewards.total)).toBeGreaterThan(0);
   });
 
+  it('a level built from orders each under min_size (seen arriving) earns nothing and does not compete; the same level as one snapshot does', async () => {
+    // the YES book's 0.48 bid and 0.52 ask grow by 50 a second to 500: ten orders of 50 each (min_size 100)
+    const built = scriptedBooks();
+    const m = built.market({ rewards: REWARDS });
+    const no = { bids: [['0.48', '500']], asks: [['0.52', '500']] } as const;
+    built.at(0).book(m.no, no);
+    for (let i = 1; i <= 10; i++) built.at(i * 1000).book(m.yes, { bids: [['0.48', String(50 * i)]], asks: [['0.52', String(50 * i)]] });
+    for (let t = 30_000; t <= 10 * 60_000; t += 30_000) built.at(t).book(m.no, no);
+    built.at(10 * 60_000).book(m.yes, { bids: [['0.48', '500']], asks: [['0.52', '500']] });
+    const ours = [{ side: 'bid', price: '0.49', size: '100' }, { side: 'ask', price: '0.51', size: '100' }] as const;
+    const run = await runStrategy(rester(ours), { books: built });
+    // the others score nothing: every sample is ours whole, 0.1 a minute for 10 minutes
+    expect(run.summary.rewards.markets[0]!.scoringSamples).toBe(10);
+    expect(run.summary.rewards.markets[0]!.meanShare).toBe(1);
+    expect(run.summary.rewards.total).toBe('1.000000');
+    // the same 500 a side from snapshots only is one order of 500 a side: 44.444 / (44.444 + 55.556)
+    const snap = await runStrategy(rester(ours), { books: script().s });
+    expect(snap.summary.rewards.markets[0]!.meanShare).toBeCloseTo(4 / 9, 6);
+  });
+
   it('deterministic: two runs give the same summary.json bytes; the text and binary recordings the same rewards', async () => {
     const strategy = 'strategies/rewards-mm.ts';
     const { s } = script();
