@@ -27,6 +27,8 @@ export const MAX_ORDERS_PER_LEVEL = 64;
 interface Level {
   /** Order sizes, oldest first. */
   readonly orders: Micros[];
+  /** The orders' sum: the level's displayed size. */
+  total: Micros;
   /** The feed's generation that last saw the level; an older one is gone from the book. */
   seen: number;
 }
@@ -37,6 +39,9 @@ interface TokenLevels {
   /** Prices traded since this token's previous book (decreases there are fills). */
   readonly traded: Set<Micros>;
   generation: number;
+  /** The previous book's sides: a book at the same prices is read level against level, with no lookup of unchanged levels. */
+  prevBids: readonly BookLevel[];
+  prevAsks: readonly BookLevel[];
 }
 
 /** The book's two sides as the tracker reads them (the shape of `OrderBook`). */
@@ -47,6 +52,7 @@ export interface LevelsBook {
 }
 
 const NONE: readonly Micros[] = [];
+const NO_LEVELS: readonly BookLevel[] = [];
 
 export class LevelComposition {
   readonly #tokens = new Map<TokenId, TokenLevels>();
@@ -55,12 +61,14 @@ export class LevelComposition {
   onBook(book: LevelsBook): void {
     let t = this.#tokens.get(book.tokenId);
     if (t === undefined) {
-      t = { bids: new Map(), asks: new Map(), traded: new Set(), generation: 0 };
+      t = { bids: new Map(), asks: new Map(), traded: new Set(), generation: 0, prevBids: NO_LEVELS, prevAsks: NO_LEVELS };
       this.#tokens.set(book.tokenId, t);
     }
     const gen = ++t.generation;
-    applySide(t.bids, book.bids, t.traded, gen);
-    applySide(t.asks, book.asks, t.traded, gen);
+    applySide(t.bids, t.prevBids, book.bids, t.traded, gen);
+    applySide(t.asks, t.prevAsks, book.asks, t.traded, gen);
+    t.prevBids = book.bids;
+    t.prevAsks = book.asks;
     t.traded.clear();
   }
 
@@ -87,24 +95,41 @@ export class LevelComposition {
   }
 }
 
-function applySide(held: Map<Micros, Level>, levels: readonly BookLevel[], traded: ReadonlySet<Micros>, gen: number): void {
-  for (const l of levels) {
-    if (!(l.size > 0)) continue;
-    const level = held.get(l.price);
-    if (level === undefined) {
-      held.set(l.price, { orders: [l.size], seen: gen });
-      continue;
+function applySide(held: Map<Micros, Level>, prev: readonly BookLevel[], levels: readonly BookLevel[], traded: ReadonlySet<Micros>, gen: number): void {
+  if (samePrices(prev, levels)) {
+    // the common update: the same levels, a few sizes changed; only those are looked up
+    for (let k = 0; k < levels.length; k++) {
+      const l = levels[k]!;
+      if (l !== prev[k] && l.size !== prev[k]!.size) changeLevel(held, l, traded, gen);
     }
-    level.seen = gen;
-    let total = 0;
-    for (const o of level.orders) total += o;
-    if (l.size > total) addOrder(level.orders, l.size - total);
-    else if (l.size < total) {
-      if (traded.has(l.price)) takeFromFront(level.orders, total - l.size);
-      else cancel(level.orders, total - l.size);
-    }
+    return;
   }
+  for (const l of levels) changeLevel(held, l, traded, gen);
   for (const [price, level] of held) if (level.seen !== gen) held.delete(price);
+}
+
+function samePrices(prev: readonly BookLevel[], levels: readonly BookLevel[]): boolean {
+  if (prev.length !== levels.length || prev.length === 0) return false;
+  for (let k = 0; k < levels.length; k++) if (levels[k]!.price !== prev[k]!.price) return false;
+  return true;
+}
+
+/** One level of a new book against the held one: its change of size read as an order event. */
+function changeLevel(held: Map<Micros, Level>, l: BookLevel, traded: ReadonlySet<Micros>, gen: number): void {
+  if (!(l.size > 0)) return;
+  const level = held.get(l.price);
+  if (level === undefined) {
+    held.set(l.price, { orders: [l.size], total: l.size, seen: gen });
+    return;
+  }
+  level.seen = gen;
+  const total = level.total;
+  if (l.size > total) addOrder(level.orders, l.size - total);
+  else if (l.size < total) {
+    if (traded.has(l.price)) takeFromFront(level.orders, total - l.size);
+    else cancel(level.orders, total - l.size);
+  }
+  level.total = l.size;
 }
 
 function addOrder(orders: Micros[], size: Micros): void {
