@@ -1,12 +1,26 @@
 import { ClobotError } from '../../core/errors.ts';
 import { writeHex } from './hex.ts';
-import { keccak256 } from './keccak256.ts';
+import { keccak256 as jsKeccak256 } from './keccak256.ts';
+import { nativeAddon } from './native-addon.ts';
 
 /**
  * EIP-712 typed-data hashing for the two structs the venue signs: `Order` (PROTOCOL "Orders")
  * and `ClobAuth` (PROTOCOL "L1 key derivation"). Type hashes are computed at load, domain
  * separators once per domain; the order struct is encoded into one preallocated buffer.
+ * Hashing goes through the signing addon's keccak256 when it is loaded (about 3 times the
+ * JavaScript one's rate on the 384-byte order struct), else keccak256.ts; the same bytes.
  */
+
+type Keccak256 = (data: Uint8Array, out?: Uint8Array, offset?: number) => Uint8Array;
+
+function nativeKeccak256(hash: (data: Uint8Array, out: Uint8Array, offset: number) => void): Keccak256 {
+  return (data, out = new Uint8Array(32), offset = 0) => {
+    hash(data, out, offset);
+    return out;
+  };
+}
+
+const keccak256: Keccak256 = nativeAddon?.keccak256 ? nativeKeccak256(nativeAddon.keccak256) : jsKeccak256;
 
 export const POLYGON_CHAIN_ID = 137;
 

@@ -5,9 +5,10 @@
  * V8 compiles to single instructions; they live in 50 local integers for all 24 rounds, and each
  * round is written out in full (θ, ρ and π, χ, ι from FIPS 202, lane (x, y) named a{x + 5y}, its
  * halves e and o). About 3 times the rate of @noble/hashes' keccak_256, which loops over a typed
- * array of plain halves. Issue 11 point 8 measured it against a C keccak on the 30 hashes of a
- * batch of 15 orders: the C one saved under 10% of tick-to-trade, so none is kept
- * (`npm run bench -- order-hashing`). Pinned against @noble/hashes in test/venue/signing.
+ * array of plain halves. The order path hashes through the signing addon's keccak256 in C when
+ * the addon is built (eip712.ts; about 3 times this rate on an order struct, issue 27 point 1);
+ * this one is the reference the addon is checked against at load, and the fallback without it.
+ * Pinned against @noble/hashes in test/venue/signing.
  */
 
 /** Bytes absorbed per permutation (1088-bit rate, 512-bit capacity). */

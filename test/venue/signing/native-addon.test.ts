@@ -1,4 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageSignDigest, signDigest, signingBackend } from '../../../src/venue/signing/ecdsa.ts';
-import { NATIVE_ADDON_PATH, type NativeAddon } from '../../../src/venue/signing/native-addon.ts';
+import { keccak256 } from '../../../src/venue/signing/keccak256.ts';
+import { NATIVE_ADDON_PATH, nativeAddon, type NativeAddon } from '../../../src/venue/signing/native-addon.ts';
 import { skipAbsentPart } from '../../optional-part.ts';
 
 // Two libsecp256k1 builds can sign (see src/venue/signing/ecdsa.ts): clobot's addon over the
@@ -87,6 +89,32 @@ describe('signing backends: clobot\'s addon and the npm packages', () => {
       // a key one below the order is valid
       addon.sign(digest, be32(N - 1n), out, 0);
       expect(hex(out.subarray(0, 65))).toBe(hex(packageSignDigest(digest, be32(N - 1n))));
+    });
+
+    it('its keccak256 equals keccak256.ts and @noble/hashes for every length to past three blocks, and is in use', () => {
+      expect(nativeAddon?.keccak256).toBeTypeOf('function');
+      const out = new Uint8Array(40);
+      for (let length = 0; length <= 3 * 136 + 1; length++) {
+        const data = Uint8Array.from({ length }, (_, i) => (i * 37 + length * 11) & 0xff);
+        addon.keccak256?.(data, out, 3);
+        const got = hex(out.subarray(3, 35));
+        expect(got, `length ${length}`).toBe(hex(keccak256(data)));
+        expect(got, `length ${length}`).toBe(hex(keccak_256(data)));
+      }
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 1200 }), (data) => {
+          addon.keccak256?.(data, out, 0);
+          expect(hex(out.subarray(0, 32))).toBe(hex(keccak_256(data)));
+        }),
+        { numRuns: 300 },
+      );
+      // a Buffer cut from the middle of a pool hashes its own bytes, not the pool's
+      const pooled = Buffer.from('xx' + 'ab'.repeat(100), 'utf8').subarray(2);
+      addon.keccak256?.(pooled, out, 0);
+      expect(hex(out.subarray(0, 32))).toBe(hex(keccak_256(Uint8Array.from(pooled))));
+      expect(() => addon.keccak256?.(new Uint8Array(1), new Uint8Array(31), 0)).toThrow(/no room for 32 bytes/);
+      expect(() => addon.keccak256?.(new Uint8Array(1), out, 9)).toThrow(/no room for 32 bytes/);
+      expect(() => addon.keccak256?.([1] as unknown as Uint8Array, out, 0)).toThrow(/data must be a Uint8Array/);
     });
 
     it('a worker terminated while it signs does not take the process down', () => {
