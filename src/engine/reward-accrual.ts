@@ -155,7 +155,8 @@ export function usdcText(value: number): string {
  * The engine's estimate of our liquidity rewards, the same in every mode: at every multiple of
  * `sampleMs` on the run's clock (virtual time in a backtest), each tracked market that pays
  * rewards is sampled with the one model (src/core/rewards.ts `estimateShare`) from the book the
- * run holds and our resting orders, everyone else's displayed depth counted as one maker. The
+ * run holds, our resting orders, and everyone else's orders inferred level by level from the books
+ * (src/data/level-composition.ts), counted as one maker. The
  * market's reward for the sample is split between our strategies by their own scores.
  */
 export class RewardAccrual {
