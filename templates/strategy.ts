@@ -6,7 +6,7 @@
  * 1e-6 (Micros): 0.52 is 520_000, 10 shares are 10_000_000; `px`, `qty`, `toMicros` and
  * `fromMicros` convert, `roundToTick` puts a price on the market's grid.
  */
-import { defineStrategy, fromMicros, qty, roundToTick, z, type MarketSnapshot, type OrderIntent, type StrategyContext } from 'clobot';
+import { defineStrategy, fromMicros, MICROS_PER_UNIT, qty, roundToTick, z, type MarketSnapshot, type OrderIntent, type StrategyContext } from 'clobot';
 
 // The config's `params` are parsed with this schema before the run starts: a typo or a bad value
 // is an error naming the key and file:line. `ctx.params` has its output type, with no cast.
@@ -41,13 +41,22 @@ function quote(ctx: StrategyContext<Params>, market: MarketSnapshot): OrderInten
     bid = roundToTick(bestBid, tick, 'down');
     ask = roundToTick(bestAsk, tick, 'up');
   }
+  // The two outcomes of a market pay 1 together: a BUY here at p and our own BUY of the other
+  // outcome at q with p + q >= 1 would trade with ourselves (the venue mints the pair), as would
+  // two SELLs with p + q <= 1; risk denies such an order (SELF_CROSS). When the other outcome's
+  // quote was set on an older book, keep this one a tick clear of it.
+  const other = market.complementTokenId === undefined ? [] : ctx.openOrders(market.complementTokenId);
+  for (const o of other) {
+    if (o.side === 'BUY') bid = Math.min(bid, MICROS_PER_UNIT - o.price - tick);
+    else ask = Math.max(ask, MICROS_PER_UNIT - o.price + tick);
+  }
   const size = Math.max(qty(ctx.params.size), rules.minOrderSize);
   // this strategy's own position: other strategies of the run on the token hold their own
   // (`ctx.account()` is the run's account: cash, every position, PnL)
   const held = ctx.position(market.tokenId).size;
-  const buy = held + size <= qty(ctx.params.maxInventory);
+  const buy = held + size <= qty(ctx.params.maxInventory) && bid > 0;
   const sellSize = Math.min(size, held);
-  const sell = sellSize >= rules.minOrderSize;
+  const sell = sellSize >= rules.minOrderSize && ask < MICROS_PER_UNIT;
   return {
     kind: 'quote',
     tokenId: market.tokenId,

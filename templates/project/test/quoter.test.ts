@@ -31,6 +31,18 @@ describe('quoter', () => {
     expect(fromMicros(run.cash)).toBe('9995.9');
   });
 
+  it('keeps its bid clear of its own bid on the other outcome (the pair pays 1)', async () => {
+    const script = scriptedBooks();
+    const market = script.market();
+    script.at(0).book(market.no, { bids: [['0.55', '100']], asks: [['0.65', '100']] });
+    // YES moved up before NO's book did: a bid at 0.44 plus ours at 0.56 on NO would be 1
+    script.at(1_000).book(market.yes, { bids: [['0.43', '100']], asks: [['0.47', '100']] });
+    const run = await runStrategy(quoter, { books: script, params: { size: 10 } });
+    const yesBids = run.orders.filter((o) => o.tokenId === market.yes && o.side === 'BUY');
+    expect(yesBids.map((o) => fromMicros(o.price))).toEqual(['0.43']);
+    expect(run.events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
+  });
+
   it('does not buy past maxInventory', async () => {
     const script = scriptedBooks();
     const market = script.market();
