@@ -165,10 +165,13 @@ export class UserChannelFills {
       return;
     }
     if (this.#mode.value === 'down') return;
-    this.counters.drops++;
+    // our own stop (the run is ending) is not a drop: no warning, not counted
+    const ours = reason === 'stopped';
+    if (!ours) this.counters.drops++;
     this.#epoch++;
     this.#setMode('down');
-    log?.warn({ reason }, 'user channel down; polling our trades until it is back');
+    if (ours) log?.info({ reason }, 'user channel closed; our trades are read by polling until the run ends');
+    else log?.warn({ reason }, 'user channel down; polling our trades until it is back');
     this.#snapshots.next({ complete: false, at: this.#o.clock.now(), reason: `the user channel dropped (${reason})`, gap: true });
   }
 

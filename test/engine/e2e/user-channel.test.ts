@@ -127,6 +127,8 @@ describe('e2e: the user channel as the fill source', () => {
     expect(channel().duplicates).toBeGreaterThanOrEqual(trades);
     expect(fills()).toHaveLength(total);
     await e.stop();
+    // closing the socket at our own stop is not a drop
+    expect(channel().drops).toBe(1);
 
     // the store equals the venue: our trades (by trade and order id, price, size), each CONFIRMED
     const venue = e.sandbox.engine
