@@ -208,6 +208,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     // market data: exactly what the recorder records, over tokens that follow the selections
     const watched = new WatchedTokens(tokens.map((t) => t.tokenId));
     const monitor = new MarketDataMonitor(log, config.data.transport);
+    if (config.mode === 'paper' && config.data.transport === 'poll') {
+      // the simulated venue fills a resting order from trade prints or a crossing book; REST books carry no prints
+      log.warn('paper run on polled books: the REST books carry no trade prints, so a resting order fills only when a book crosses it; data.transport: ws gives the fill model the prints (docs/fill-model.md)');
+    }
     // a silent connection is a reason of the run's health until its tokens' data flows again
     const feedHealth = new FeedHealth(() => built.engine);
     const onDataError = (err: unknown) => log.warn('market data error', { err: String(err) });

@@ -52,7 +52,10 @@ afterAll(async () => {
 describe('paper mode', () => {
   it('quotes on live books with simulated fills and never posts an order to the venue', async () => {
     const config = loadConfig(configPath, {});
-    const session = await startRunSession({ config, logger: createLogger({ level: 'silent' }) });
+    const lines: string[] = [];
+    const session = await startRunSession({ config, logger: createLogger({ level: 'silent', tap: (line: string) => lines.push(line) }) });
+    // polled books carry no trade prints: the run says what that means for the simulated fills, once
+    expect(lines.filter((l) => l.includes('paper run on polled books'))).toHaveLength(1);
     // the simulated edge names the mode it serves
     expect(session.execution.kind).toBe('paper');
     const deadline = Date.now() + 20_000;
@@ -81,6 +84,19 @@ describe('paper mode', () => {
     const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as { ordersAccepted: number };
     expect(summary.ordersAccepted).toBeGreaterThan(0);
   }, 40_000);
+
+  it('on the WebSocket market channel, fills a resting order from the trade prints, with no warning about polled books', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clobot-paper-'));
+    const path = join(dir, 'ws.yaml');
+    writeFileSync(path, readFileSync(configPath, 'utf8').replace('  pollIntervalMs: 250\n', '  transport: ws\n'));
+    const lines: string[] = [];
+    const session = await startRunSession({ config: loadConfig(path, {}), logger: createLogger({ level: 'silent', tap: (line: string) => lines.push(line) }) });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && session.engine.summary().fills === 0) await new Promise((r) => setTimeout(r, 200));
+    const summary = await session.stop();
+    expect(summary.fills).toBeGreaterThan(0);
+    expect(lines.some((l) => l.includes('paper run on polled books'))).toBe(false);
+  }, 60_000);
 
   it('refuses a backtest config with one line naming the right command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clobot-paper-'));
