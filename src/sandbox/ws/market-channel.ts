@@ -30,6 +30,12 @@ export const WS_CLOSE_CAP_EXCEEDED = 1008;
  * requests and heartbeats are served between them however many sockets subscribe at once.
  */
 const SNAPSHOT_BYTES_PER_TURN = 256 * 1024;
+/**
+ * CPU time one turn of the snapshot drain may take, ms: snapshots that share one message (a
+ * connect burst asking for the same assets) cost a write each, not a build, and go out until this
+ * much time has passed; then the turn yields to the HTTP routes.
+ */
+const SNAPSHOT_TURN_MS = 1;
 
 export interface MarketChannelOptions {
   readonly engine: MatchingEngine;
@@ -74,6 +80,8 @@ class Connection {
   readonly assets = new Set<TokenId>();
   /** Assets asked for whose snapshot has not been sent yet (they join `assets` when it is). */
   readonly pending = new Set<TokenId>();
+  /** Subscription messages received and not applied yet, in order (`#drain` applies them a slice per turn). */
+  readonly requests: SubscriptionRequest[] = [];
   custom = false;
   constructor(
     readonly ws: WebSocket,
@@ -103,9 +111,12 @@ class Connection {
  *   fault `wsSilent`: a connection that looks alive and says nothing).
  * - Backpressure: a connection whose unsent data passes `maxBufferedBytes` is terminated; it
  *   never buffers without bound. Its client reconnects and gets fresh snapshots.
- * - Snapshots are queued and sent about 256 KiB per turn of the event loop, so HTTP requests are
- *   served between slices however many sockets subscribe at once; a connection joins an asset's
- *   deltas when its snapshot goes out. A `PING` sends the connection's own queued snapshot first.
+ * - Subscription messages are queued and applied, and the snapshots they ask for sent, a slice
+ *   per turn of the event loop (about 1 ms of work, at most 256 KiB of snapshot text built), so
+ *   HTTP requests are served between slices however many sockets subscribe at once; a connection
+ *   joins an asset's deltas when its snapshot goes out. A `PING` applies the connection's own
+ *   queued messages and sends its queued snapshot first. Identical subscription texts are parsed
+ *   once, and connections asking for the same assets share one snapshot message.
  * - A message that goes to many connections is encoded once (one Buffer per event), and each
  *   connection's writes of a turn leave in one system call (`WriteBatches`): with 300
  *   subscribers on every asset, a write per subscriber per event had the main thread in `writev`
@@ -137,7 +148,15 @@ export class MarketChannel {
    * one message instead of a copy of hundreds of KB each, which the garbage collector then held
    * the event loop to free.
    */
-  #lastSnapshot: { readonly key: string; readonly epoch: number; readonly message: Buffer } | undefined;
+  #lastSnapshot: { readonly ids: readonly TokenId[]; readonly epoch: number; readonly message: Buffer } | undefined;
+  /**
+   * The last subscription message and what it asked for: a connect burst of clients sending the
+   * same text (hundreds of asset ids each) is parsed once, and its asset ids are the same strings,
+   * which `#sameAsLastSnapshot` then compares by reference.
+   */
+  #lastRequest: { readonly text: string; readonly request: SubscriptionRequest | undefined } | undefined;
+  /** Connections with subscription messages to apply, in the order they came; applied a slice per turn. */
+  readonly #requestQueue = new Set<Connection>();
   /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
   readonly #snapshotQueue = new Set<Connection>();
   /** Each connection's writes of a turn go out in one system call. */
@@ -238,33 +257,42 @@ export class MarketChannel {
     const text = rawDataText(data);
     if (text === 'PING') {
       this.#pings++;
-      // answers keep their order on a connection: its own queued snapshot goes before the PONG
+      // answers keep their order on a connection: its own queued requests and snapshot go before the PONG
+      if (conn.requests.length > 0) this.#applyRequests(conn);
       if (conn.pending.size > 0) this.#sendSnapshot(conn, this.#clock.now());
       this.#send(conn, 'PONG', false);
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return;
+    const last = this.#lastRequest;
+    let request: SubscriptionRequest | undefined;
+    if (last !== undefined && last.text === text) request = last.request;
+    else {
+      request = parseSubscription(text);
+      this.#lastRequest = { text, request };
     }
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) return;
-    const m = message as Record<string, unknown>;
-    const ids = m['assets_ids'];
-    if (!Array.isArray(ids)) return;
-    if (typeof m['custom_feature_enabled'] === 'boolean') conn.custom = m['custom_feature_enabled'];
-    const assets = ids.filter((id): id is string => typeof id === 'string');
-    if (m['operation'] === 'unsubscribe') {
-      for (const id of assets) this.#unsubscribe(conn, id);
-      return;
+    if (request === undefined) return;
+    // applied in a later turn, a slice at a time: a connect burst's hundreds of subscriptions
+    // arrive in one poll of the sockets, and applying them there would hold the HTTP routes
+    conn.requests.push(request);
+    this.#requestQueue.add(conn);
+    this.#scheduleDrain();
+  }
+
+  /** Applies a connection's queued subscription messages, in the order they came. */
+  #applyRequests(conn: Connection): void {
+    this.#requestQueue.delete(conn);
+    for (const request of conn.requests) {
+      if (!this.#connections.has(conn)) break;
+      if (request.custom !== undefined) conn.custom = request.custom;
+      if (request.unsubscribe) for (const id of request.assets) this.#unsubscribe(conn, id);
+      else this.#subscribe(conn, request.assets);
     }
-    this.#subscribe(conn, assets);
+    conn.requests.length = 0;
   }
 
   /**
    * Counts the new assets against the caller's cap and queues their snapshot; the connection
-   * joins each asset's deltas when the snapshot is sent (`#drainSnapshots`), so it gets the state
+   * joins each asset's deltas when the snapshot is sent (`#drain`), so it gets the state
    * at that moment and every later change.
    */
   #subscribe(conn: Connection, assets: readonly string[]): void {
@@ -294,7 +322,7 @@ export class MarketChannel {
     this.#drainScheduled = true;
     setImmediate(() => {
       this.#drainScheduled = false;
-      this.#drainSnapshots();
+      this.#drain();
     });
   }
 
@@ -304,25 +332,35 @@ export class MarketChannel {
    * shared by every connection. A connection already past `maxBufferedBytes` is dropped, never
    * sent more.
    */
-  #drainSnapshots(): void {
+  #drain(): void {
     const now = this.#clock.now();
-    let bytes = 0;
+    const started = performance.now();
+    for (const conn of this.#requestQueue) {
+      if (performance.now() - started >= SNAPSHOT_TURN_MS) break;
+      this.#applyRequests(conn);
+    }
+    let built = 0;
     if (this.#snapshotQueue.size > 0) this.#snapshotSlices++;
     for (const conn of this.#snapshotQueue) {
-      if (bytes >= SNAPSHOT_BYTES_PER_TURN) break;
-      bytes += this.#sendSnapshot(conn, now);
+      if (built >= SNAPSHOT_BYTES_PER_TURN || performance.now() - started >= SNAPSHOT_TURN_MS) break;
+      built += this.#sendSnapshot(conn, now);
+      // written now, so that the turn's time counts the copy of a snapshot into the socket
+      this.#batches.release(conn.socket);
     }
-    if (this.#snapshotQueue.size > 0) this.#scheduleDrain();
+    if (this.#requestQueue.size > 0 || this.#snapshotQueue.size > 0) this.#scheduleDrain();
   }
 
-  /** Sends a connection's pending snapshots as one array and joins it to their deltas; the message's length in bytes. */
+  /**
+   * Sends a connection's pending snapshots as one array and joins it to their deltas; the bytes
+   * of the message when it was built for this connection, 0 when it shared the last one.
+   */
   #sendSnapshot(conn: Connection, now: number): number {
     this.#snapshotQueue.delete(conn);
     if (!this.#connections.has(conn) || conn.pending.size === 0) return 0;
     // the same assets asked for in the same order with no book changed since: the same bytes as the last one
-    const key = conn.custom ? undefined : [...conn.pending].join(',');
     const last = this.#lastSnapshot;
-    const reuse = key !== undefined && last !== undefined && last.key === key && last.epoch === this.#textEpoch;
+    const reuse = !conn.custom && last !== undefined && last.epoch === this.#textEpoch && sameOrder(conn.pending, last.ids);
+    const ids = reuse || conn.custom ? undefined : [...conn.pending];
     const epoch = this.#textEpoch;
     // `[book,book,...]` copied together from the shared texts (no string is built or encoded per connection)
     const parts: Buffer[] = [];
@@ -343,10 +381,10 @@ export class MarketChannel {
       parts.push(ARRAY_CLOSE);
       message = Buffer.concat(parts);
       // kept only when no book changed while it was made (a book call may expire orders)
-      if (key !== undefined && epoch === this.#textEpoch) this.#lastSnapshot = { key, epoch, message };
+      if (ids !== undefined && epoch === this.#textEpoch) this.#lastSnapshot = { ids, epoch, message };
     }
     this.#send(conn, message);
-    return message.length;
+    return reuse ? 0 : message.length;
   }
 
   /** The `book` text of a token, made from the engine on the first ask after a change. */
@@ -381,6 +419,8 @@ export class MarketChannel {
     if (!this.#connections.delete(conn)) return;
     for (const id of [...conn.assets, ...conn.pending]) this.#unsubscribe(conn, id);
     this.#snapshotQueue.delete(conn);
+    this.#requestQueue.delete(conn);
+    conn.requests.length = 0;
     conn.use.connections--;
     if (conn.use.connections === 0 && conn.use.subscriptions === 0) this.#callers.delete(conn.caller);
   }
@@ -547,4 +587,39 @@ const ARRAY_CLOSE = Buffer.from(']');
 
 function topKey(bid: number | undefined, ask: number | undefined): string {
   return `${bid ?? ''}|${ask ?? ''}`;
+}
+
+/** What a client's text message asks of the market channel (PROTOCOL "Market data"). */
+interface SubscriptionRequest {
+  readonly assets: readonly TokenId[];
+  readonly unsubscribe: boolean;
+  readonly custom: boolean | undefined;
+}
+
+/** A subscription or unsubscription message, or undefined for anything else (ignored, as the venue does). */
+function parseSubscription(text: string): SubscriptionRequest | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
+  const m = message as Record<string, unknown>;
+  const ids = m['assets_ids'];
+  if (!Array.isArray(ids)) return undefined;
+  const custom = m['custom_feature_enabled'];
+  return {
+    assets: ids.filter((id): id is string => typeof id === 'string'),
+    unsubscribe: m['operation'] === 'unsubscribe',
+    custom: typeof custom === 'boolean' ? custom : undefined,
+  };
+}
+
+/** True when `pending` holds exactly `ids`, in the same order (no key string is built per connection). */
+function sameOrder(pending: ReadonlySet<TokenId>, ids: readonly TokenId[]): boolean {
+  if (pending.size !== ids.length) return false;
+  let i = 0;
+  for (const id of pending) if (id !== ids[i++]) return false;
+  return true;
 }

@@ -23,6 +23,11 @@ export class WriteBatches {
     }
   }
 
+  /** Lets one socket's held writes go now (a large write whose cost its caller wants to count now). */
+  release(socket: Duplex): void {
+    if (this.#held.delete(socket)) socket.uncork();
+  }
+
   /** Lets every held socket's writes go now. */
   flush(): void {
     this.#scheduled = false;
