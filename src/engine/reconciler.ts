@@ -1,5 +1,12 @@
-import { catchError, defer, EMPTY, finalize, from, map, mergeMap, of, tap, timeout, timer, toArray, type Observable } from 'rxjs';
+import { catchError, EMPTY, finalize, from, mergeMap, of, tap, timeout, timer, type Observable } from 'rxjs';
 import type { FillsSnapshot, VenueOrderState } from '../execution/execution-client.ts';
+import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
+import type { EngineDesk } from './engine-desk.ts';
+import type { OrderCanceller } from './order-canceller.ts';
+import { ENGINE_METRICS } from './engine-metrics.ts';
+import { OrderSync } from './order-sync.ts';
+import { TradesReadGate } from './trades-read-gate.ts';
+import { applyVenueState, LOOKUP_ATTEMPTS, LOOKUPS_IN_FLIGHT, lookupOrder$, SETTLE_LOOKUP_MS, settleWithVenue } from './venue-order-state.ts';
 
 /** A lookup of a delayed order that failed: looked up again. */
 const STILL_DELAYED: VenueOrderState = Object.freeze({
@@ -13,17 +20,6 @@ const STILL_DELAYED: VenueOrderState = Object.freeze({
   sizeMatched: 0,
   clientOrderId: undefined,
 });
-import { OPEN_STATUSES, type OrderRecord } from '../execution/order-tracker.ts';
-import type { EngineDesk } from './engine-desk.ts';
-import type { OrderCanceller } from './order-canceller.ts';
-import { ENGINE_METRICS } from './engine-metrics.ts';
-
-/** Lookups of one order before reconciliation gives up on it. */
-const LOOKUP_ATTEMPTS = 5;
-/** Outcome-unknown orders looked up at once. */
-const LOOKUPS_IN_FLIGHT = 4;
-/** Longest the settling at stop waits for one order's lookup, ms (clock time). */
-const SETTLE_LOOKUP_MS = 5_000;
 /** Lookups of an order the venue holds for a matching delay before following it is left to the syncs. */
 const DELAYED_LOOKUPS = 120;
 
@@ -33,59 +29,45 @@ const DELAYED_LOOKUPS = 120;
  * the venue cancelled when the heartbeat was lost, and, on every sync, our open orders against
  * the venue's (orphans of this run are cancelled). Markets with orders under reconciliation take
  * no new orders (the engine gate RECONCILING reads `markets`).
+ *
+ * Its parts: the wait for a complete read of our trades (trades-read-gate.ts), the sync of our open
+ * orders with the venue's and the settling at stop (order-sync.ts), and how one order takes the
+ * venue's state (venue-order-state.ts); this class keeps the orders of unknown outcome.
  */
 export class Reconciler {
   readonly #desk: EngineDesk;
   readonly #canceller: OrderCanceller;
-  readonly #runId: string;
+  readonly #trades: TradesReadGate;
+  readonly #orders: OrderSync;
   /** Markets (condition ids) with orders under reconciliation, with how many. */
   readonly #markets = new Map<string, number>();
   /** Outcome-unknown orders being looked up: each one's way out of the RECONCILING gate. */
   readonly #unknown = new Map<OrderRecord, () => void>();
-  /** While set, every market waits for a complete read of our trades (why, for the denial). */
-  #snapshotWait: string | undefined;
   /**
    * The RECONCILING gate's view: a market with orders under reconciliation, or every market
    * while our trades at the venue have not been read in full since the start (or since the
    * heartbeat recovered).
    */
   readonly gate = {
-    has: (conditionId: string): boolean => this.#snapshotWait !== undefined || this.#markets.has(conditionId),
-    why: (conditionId: string): string | undefined => (this.#markets.has(conditionId) ? undefined : this.#snapshotWait),
+    has: (conditionId: string): boolean => this.#trades.waiting !== undefined || this.#markets.has(conditionId),
+    why: (conditionId: string): string | undefined => (this.#markets.has(conditionId) ? undefined : this.#trades.waiting),
   };
 
   constructor(desk: EngineDesk, canceller: OrderCanceller, runId: string) {
     this.#desk = desk;
     this.#canceller = canceller;
-    this.#runId = runId;
+    this.#trades = new TradesReadGate(desk);
+    this.#orders = new OrderSync(desk, canceller, runId);
   }
 
-  /**
-   * No market is traded until a look at our trades reads every page (`snapshot`): after `why`
-   * (the start, the heartbeat recovered), fills we missed may be on any page, and a position
-   * short of them would be traded on as if it were the whole.
-   */
+  /** No market is traded until a look at our trades reads every page (trades-read-gate.ts). */
   awaitSnapshot(why: string): void {
-    this.#snapshotWait = `our trades at the venue not yet read in full since ${why}`;
+    this.#trades.awaitSnapshot(why);
   }
 
-  /** One look at our trades: complete, it lifts the wait; incomplete, it is refused (said, and looked at again next poll). */
+  /** One look at our trades: complete, it lifts the wait (trades-read-gate.ts). */
   snapshot(snapshot: FillsSnapshot): void {
-    const log = this.#desk.log;
-    if (snapshot.complete) {
-      if (this.#snapshotWait !== undefined) log.info('our trades at the venue read in full; markets open to orders');
-      this.#snapshotWait = undefined;
-      return;
-    }
-    if (snapshot.gap === true) {
-      // not a refused read: fills may be missing from now on (the user channel dropped) until a complete one
-      this.awaitSnapshot(snapshot.reason);
-      log.warn('our fills may be missing until our trades at the venue are read in full; markets wait for it', { reason: snapshot.reason });
-      return;
-    }
-    this.#desk.metrics.inc(ENGINE_METRICS.snapshotsRefused);
-    log.warn('a read of our trades at the venue was incomplete; not taken as the whole, read again next poll', { reason: snapshot.reason, waiting: this.#snapshotWait !== undefined });
-    if (this.#snapshotWait !== undefined) this.#snapshotWait = `${this.#snapshotWait.replace(/ \(last read: .*\)$/, '')} (last read: ${snapshot.reason})`;
+    this.#trades.snapshot(snapshot);
   }
 
   /** Markets with orders under reconciliation (read by the RECONCILING gate). */
@@ -128,7 +110,7 @@ export class Reconciler {
       };
       this.#unknown.set(record, leave);
       return timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(
-        mergeMap(() => (record.status === 'SUBMIT_UNKNOWN' ? this.#lookup$(record.orderId!, LOOKUP_ATTEMPTS) : EMPTY)),
+        mergeMap(() => (record.status === 'SUBMIT_UNKNOWN' ? lookupOrder$(desk, record.orderId!, LOOKUP_ATTEMPTS) : EMPTY)),
         tap((state) => this.#adoptLookup(record, state)),
         catchError((err: unknown) => {
           desk.log.error('reconciliation failed; order left SUBMIT_UNKNOWN', { orderId: record.orderId, err: String(err) });
@@ -156,7 +138,7 @@ export class Reconciler {
       const market = record.request.conditionId;
       this.#enter(market);
       desk.subs.add(
-        this.#lookup$(record.orderId, LOOKUP_ATTEMPTS)
+        lookupOrder$(desk, record.orderId, LOOKUP_ATTEMPTS)
           .pipe(
             catchError((err: unknown) => {
               desk.log.error('restart reconciliation failed', { orderId: record.orderId, err: String(err) });
@@ -204,7 +186,7 @@ export class Reconciler {
           if (OPEN_STATUSES.has(record.status) && !desk.stopped) desk.log.warn('order still delayed at the venue; left to the order syncs', { orderId });
           return;
         }
-        this.#settle(record, state, 'unmatched after the matching delay');
+        settleWithVenue(desk, record, state, 'unmatched after the matching delay');
       }),
     );
   }
@@ -223,12 +205,12 @@ export class Reconciler {
     };
     if (orderId === undefined) return back(reason);
     desk.subs.add(
-      this.#lookup$(orderId, 2)
+      lookupOrder$(desk, orderId, 2)
         .pipe(timeout({ first: SETTLE_LOOKUP_MS, scheduler: desk.clock.scheduler }))
         .subscribe({
           next: (state) => {
             if (record.status !== 'CANCEL_PENDING') return;
-            desk.transaction(() => this.#settle(record, state, `not cancelled (${reason}): venue state`));
+            desk.transaction(() => settleWithVenue(desk, record, state, `not cancelled (${reason}): venue state`));
           },
           error: (err: unknown) => {
             desk.log.warn('looking up an order the venue did not cancel failed; taken as live until the next sync', { orderId, reason, err: String(err) });
@@ -252,88 +234,14 @@ export class Reconciler {
     desk.log.warn('heartbeat lost: open orders taken as cancelled by the venue');
   }
 
-  /**
-   * Compares our open orders with the venue's: orders we think open but the venue does not list
-   * take the venue's state; venue orders of this run that the engine does not track at all are
-   * orphans and are cancelled. An order the engine tracks is never an orphan, whatever the
-   * listing (taken before or after our own cancels) says of it: one we hold closed but the venue
-   * lists live is looked up, and cancelled as ours if it still rests. A listing that comes back
-   * once the engine began to stop is dropped (the stop cancels and checks everything itself).
-   */
+  /** Compares our open orders with the venue's; orphans of this run are cancelled (order-sync.ts). */
   sync(why: string): void {
-    const desk = this.#desk;
-    const { execution, tracker } = desk;
-    if (desk.stopped) return;
-    desk.subs.add(
-      execution
-        .openOrders()
-        .pipe(
-          tap((venueOrders) => {
-            if (desk.stopped) return;
-            const venueIds = new Set(venueOrders.map((o) => o.orderId));
-            const orphans: string[] = [];
-            for (const vo of venueOrders) {
-              const record = tracker.byOrderId(vo.orderId);
-              if (!record) {
-                if (vo.clientOrderId?.startsWith(this.#runId)) orphans.push(vo.orderId);
-              } else if (!OPEN_STATUSES.has(record.status)) {
-                this.#recheckClosed(record);
-              }
-            }
-            const gone: OrderRecord[] = [];
-            for (const record of tracker.open()) {
-              if (record.status !== 'LIVE' && record.status !== 'PARTIALLY_FILLED') continue;
-              if (record.orderId && !venueIds.has(record.orderId)) gone.push(record);
-            }
-            if (gone.length > 0) this.#settleGone(gone, why);
-            if (orphans.length > 0) {
-              desk.metrics.inc(ENGINE_METRICS.orphansCancelled, undefined, orphans.length);
-              desk.log.warn('cancelling orphan orders', { count: orphans.length, why });
-              desk.subs.add(execution.cancel(orphans).pipe(catchError(() => EMPTY)).subscribe());
-            }
-          }),
-          catchError((err: unknown) => {
-            desk.log.warn('order sync failed', { err: String(err), why });
-            return EMPTY;
-          }),
-        )
-        .subscribe(),
-    );
+    this.#orders.sync(why);
   }
 
-  /**
-   * Settles, at stop, every order still open in our books against the venue (after the stop's
-   * cancel): each is looked up by its hash and takes the venue's state; one the venue never had
-   * is rejected (never sent, or its post lost) or cancelled (it rested once). So no order is left
-   * CANCEL_PENDING, SUBMIT_UNKNOWN or live in the store that the venue no longer holds; an
-   * outcome-unknown order found counts as accepted. Emits once done (each lookup bounded on the
-   * clock), never errors; orders whose lookup failed stay as they were, and are counted in the log.
-   */
+  /** Settles, at stop, every order still open in our books against the venue (order-sync.ts). */
   settle$(): Observable<unknown> {
-    const desk = this.#desk;
-    return defer(() => {
-      const open = desk.tracker.open().filter((r) => r.orderId !== undefined);
-      if (open.length === 0) return of(undefined);
-      return from(open).pipe(
-        mergeMap(
-          (record) =>
-            defer(() => desk.execution.order(record.orderId!)).pipe(
-              timeout({ first: SETTLE_LOOKUP_MS, scheduler: desk.clock.scheduler }),
-              map((state) => {
-                this.#settle(record, state, 'at stop');
-                return true;
-              }),
-              catchError(() => of(false)),
-            ),
-          LOOKUPS_IN_FLIGHT,
-        ),
-        toArray(),
-        tap((done) => {
-          const failed = done.filter((ok) => !ok).length;
-          if (failed > 0) desk.log.warn('orders not settled with the venue at stop (lookup failed)', { count: failed });
-        }),
-      );
-    });
+    return this.#orders.settle$();
   }
 
   /**
@@ -341,7 +249,7 @@ export class Reconciler {
    * (venue-order-updates.ts): it takes the venue's state, the strategy hears OrderCanceled (`why`).
    */
   venueCancelled(record: OrderRecord, state: VenueOrderState, why: string): void {
-    this.#settle(record, state, why);
+    settleWithVenue(this.#desk, record, state, why);
   }
 
   /**
@@ -363,33 +271,9 @@ export class Reconciler {
     return true;
   }
 
-  /** Our record takes the venue's view of the order. */
+  /** Our record takes the venue's view of the order (venue-order-state.ts). */
   applyVenueState(record: OrderRecord, state: VenueOrderState): void {
-    const { tracker, clock } = this.#desk;
-    const now = clock.now();
-    switch (state.status) {
-      case 'LIVE':
-      case 'DELAYED':
-        tracker.transition(record, state.sizeMatched > 0 ? 'PARTIALLY_FILLED' : 'LIVE', now, 'venue state');
-        break;
-      case 'MATCHED':
-        tracker.transition(record, 'FILLED', now, 'venue state');
-        break;
-      case 'CANCELED':
-      case 'UNMATCHED':
-        tracker.transition(record, 'CANCELED', now, 'venue state');
-        break;
-    }
-  }
-
-  #lookup$(orderId: string, attempts: number): Observable<VenueOrderState | undefined> {
-    const desk = this.#desk;
-    return defer(() => desk.execution.order(orderId)).pipe(
-      catchError((err: unknown) => {
-        if (attempts <= 1) throw err;
-        return timer(desk.settings.reconcileDelayMs, desk.clock.scheduler).pipe(mergeMap(() => this.#lookup$(orderId, attempts - 1)));
-      }),
-    );
+    applyVenueState(this.#desk, record, state);
   }
 
   #adoptLookup(record: OrderRecord, state: VenueOrderState | undefined): void {
@@ -410,72 +294,6 @@ export class Reconciler {
     desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
     // a cancel asked for while the outcome was unknown is carried out now that the order is found
     if (record.cancelWhenLive) this.#canceller.request(record);
-  }
-
-  /** An order the engine holds closed that the venue lists as open: looked up, cancelled if it rests. */
-  #recheckClosed(record: OrderRecord): void {
-    const desk = this.#desk;
-    desk.subs.add(
-      desk.execution
-        .order(record.orderId!)
-        .pipe(catchError(() => of(undefined)))
-        .subscribe((state) => {
-          if (!state || (state.status !== 'LIVE' && state.status !== 'DELAYED') || desk.stopped) return;
-          desk.log.warn('an order closed in our books rests at the venue; cancelling it', { orderId: record.orderId, status: record.status });
-          this.applyVenueState(record, state);
-          this.#canceller.request(record);
-        }),
-    );
-  }
-
-  /** Orders we hold live that the venue no longer lists: looked up and settled (warned: the venue cancelled them, not us). */
-  #settleGone(records: readonly OrderRecord[], why: string): void {
-    const desk = this.#desk;
-    let cancelledByVenue = 0;
-    desk.subs.add(
-      from(records)
-        .pipe(
-          mergeMap((record) => desk.execution.order(record.orderId!).pipe(catchError(() => of(undefined)), map((state) => ({ record, state }))), LOOKUPS_IN_FLIGHT),
-          tap(({ record, state }) => {
-            if (!state || state.status === 'CANCELED' || state.status === 'UNMATCHED') cancelledByVenue++;
-            this.#settle(record, state, 'not at the venue');
-          }),
-          finalize(() => {
-            if (cancelledByVenue > 0) desk.log.warn('orders cancelled at the venue without our cancel', { count: cancelledByVenue, why });
-          }),
-        )
-        .subscribe(),
-    );
-  }
-
-  /** One open order takes what the venue says of it (undefined: the venue does not have it). */
-  #settle(record: OrderRecord, state: VenueOrderState | undefined, why: string): void {
-    const desk = this.#desk;
-    const { tracker } = desk;
-    if (!OPEN_STATUSES.has(record.status)) return;
-    const now = desk.clock.now();
-    const strategyId = record.request.strategyId;
-    const unknown = record.status === 'SUBMIT_UNKNOWN' || record.status === 'PENDING_SUBMIT';
-    if (!state) {
-      tracker.transition(record, unknown ? 'REJECTED' : 'CANCELED', now, why);
-      if (unknown) {
-        desk.metrics.inc(ENGINE_METRICS.reconciledMissing);
-        desk.orderEvent(strategyId, { type: 'OrderRejected', clientOrderId: record.request.clientOrderId, reason: `not received by the venue (${why})`, tsInit: now });
-      } else {
-        desk.orderEvent(strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: why, tsInit: now });
-      }
-      return;
-    }
-    if (unknown) {
-      desk.metrics.inc(ENGINE_METRICS.accepted);
-      desk.metrics.inc(ENGINE_METRICS.reconciledFound);
-      desk.orderEvent(strategyId, { type: 'OrderAccepted', clientOrderId: record.request.clientOrderId, orderId: state.orderId, tsInit: now });
-    }
-    if (state.sizeMatched > record.filled) tracker.setFilled(record, Math.min(record.request.size, state.sizeMatched), now);
-    this.applyVenueState(record, state);
-    if (!OPEN_STATUSES.has(record.status) && (state.status === 'CANCELED' || state.status === 'UNMATCHED')) {
-      desk.orderEvent(strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: record.orderId, reason: why, tsInit: now });
-    }
   }
 
   #enter(market: string): void {
