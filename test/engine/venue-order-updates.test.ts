@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Observable } from 'rxjs';
 import { OrderCanceller } from '../../src/engine/order-canceller.ts';
 import { Reconciler } from '../../src/engine/reconciler.ts';
-import { restsAtVenue } from '../../src/engine/reward-accrual.ts';
+import { restsAtVenue } from '../../src/engine/reward-model.ts';
 import { VENUE_CANCEL_REASON, VenueOrderUpdates } from '../../src/engine/venue-order-updates.ts';
 import type { CancelOutcome, ExecutionClient, VenueOrderUpdate } from '../../src/execution/execution-client.ts';
 import type { OrderRecord } from '../../src/execution/order-tracker.ts';
