@@ -89,4 +89,26 @@ describe('Ctrl-C during a backtest', async () => {
     }
     expect(stderr.trimEnd().split('\n').at(-1)).toMatch(/interrupted: \d+ of 6 points finished, \d+ partial, \d+ not run; results in /);
   });
+
+  it('Ctrl-C in a terminal reaches the launcher and the replaying process (one process group): taken once, partial results, exit 130', async () => {
+    if (process.platform === 'win32') return; // no process groups to signal
+    const out = tmp.path('group');
+    // its own process group, as a terminal's foreground job; the signal goes to the whole group
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' }, detached: true });
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', () => undefined);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('cue: replaying')) {
+        process.kill(-child.pid!, 'SIGINT');
+        sent = true;
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(130);
+    expect(stderr.split('\ninterrupted: stopping the backtest').length, stderr).toBe(2);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { data: { partial: boolean } };
+    expect(summary.data.partial).toBe(true);
+  });
 });

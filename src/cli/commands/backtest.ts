@@ -117,12 +117,14 @@ export function registerBacktest(program: Command): void {
       const began = performance.now();
       // Ctrl-C stops the replay at the event reached; the partial summary and report are written
       const interrupt = new AbortController();
+      // (once only: Ctrl-C in a terminal also reaches the launcher, which passes it on, bin/relaunch.mjs)
       const onInterrupt = (): void => {
+        if (interrupt.signal.aborted) return;
         bar?.stop();
         process.stderr.write('interrupted: stopping the backtest at the event reached; writing the partial summary and report\n');
         interrupt.abort();
       };
-      process.once('SIGINT', onInterrupt);
+      process.on('SIGINT', onInterrupt);
       // fills, orders and the equity curve as Parquet beside summary.json, written as the run goes
       const { BacktestTables } = await import('../../backtest/result-tables.ts');
       const tables = new BacktestTables(outDir);
@@ -146,7 +148,8 @@ export function registerBacktest(program: Command): void {
         tables.discard();
         throw err;
       } finally {
-        process.off('SIGINT', onInterrupt);
+        // once interrupted, a repeated SIGINT is taken as the same one until the partial results are written
+        if (!interrupt.signal.aborted) process.off('SIGINT', onInterrupt);
         bar?.stop();
         logger.flush();
       }
@@ -197,17 +200,19 @@ async function sweep(
   const runner = await chooseJobRunner({ workers: opts.workers, queue: opts.queue, queueName: opts.queueName, command: 'sweep', noun: 'points', bar, shown: queueing });
   // Ctrl-C: the points running stop at the event reached (partial), the others are not started
   const interrupt = new AbortController();
+  // (once only: Ctrl-C in a terminal also reaches the launcher, which passes it on, bin/relaunch.mjs)
   const onInterrupt = (): void => {
+    if (interrupt.signal.aborted) return;
     bar?.stop();
     process.stderr.write('interrupted: stopping the sweep (running points at the event reached); writing the finished and partial points\n');
     interrupt.abort();
   };
-  process.once('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
   let rows;
   try {
     rows = await runSweep(runner, points, jobs, (_row, done) => bar?.update(done, queueing), interrupt.signal);
   } finally {
-    process.off('SIGINT', onInterrupt);
+    if (!interrupt.signal.aborted) process.off('SIGINT', onInterrupt);
     bar?.stop();
     await runner.close?.();
   }

@@ -8,7 +8,7 @@ import { csvField } from './csv.ts';
 import type { Cell, ColumnSpec, TableFormat, TableSpec } from './table.ts';
 
 /** Rows buffered before they are written (one Parquet row group each): bounded memory on any size. */
-const ROWS_PER_GROUP = 100_000;
+export const ROWS_PER_GROUP = 100_000;
 
 /** Writes one table, row by row, to a Parquet or CSV file. */
 export interface TableWriter {
@@ -19,9 +19,10 @@ export interface TableWriter {
   close(): number;
 }
 
-export function openTableWriter(path: string, table: TableSpec, format: TableFormat): TableWriter {
+/** `rowsPerGroup`: rows a Parquet row group holds, buffered until it is written (ROWS_PER_GROUP by default). */
+export function openTableWriter(path: string, table: TableSpec, format: TableFormat, rowsPerGroup = ROWS_PER_GROUP): TableWriter {
   mkdirSync(dirname(path), { recursive: true });
-  return format === 'parquet' ? parquetTable(path, table) : csvTable(path, table);
+  return format === 'parquet' ? parquetTable(path, table, rowsPerGroup) : csvTable(path, table);
 }
 
 function schemaElement(c: ColumnSpec): SchemaElement {
@@ -57,7 +58,7 @@ function parquetValue(c: ColumnSpec, v: Cell, table: string): unknown {
   }
 }
 
-function parquetTable(path: string, table: TableSpec): TableWriter {
+function parquetTable(path: string, table: TableSpec, rowsPerGroup: number): TableWriter {
   const columns = table.columns;
   const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }, ...columns.map(schemaElement)];
   const writer = new ParquetWriter({
@@ -82,7 +83,7 @@ function parquetTable(path: string, table: TableSpec): TableWriter {
       for (let i = 0; i < columns.length; i++) buffer[i]!.push(parquetValue(columns[i]!, row[i] ?? null, table.name));
       buffered++;
       rows++;
-      if (buffered >= ROWS_PER_GROUP) flush();
+      if (buffered >= rowsPerGroup) flush();
     },
     close() {
       flush();
