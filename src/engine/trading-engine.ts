@@ -1,11 +1,11 @@
-import { concatMap, interval, of, tap, timer } from 'rxjs';
+import { interval } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { LifecycleEvent, MarketEvent } from '../core/events.ts';
 import type { OrderIntent } from '../core/intents.ts';
 import type { TokenId, VenueState } from '../core/types.ts';
 import type { StrategyError } from '../core/errors.ts';
-import { MarketCache, type MarketChange, type TokenState, type TrackedToken } from '../data/market-cache.ts';
-import { HeartbeatSupervisor, type HeartbeatHealth } from '../execution/heartbeat.ts';
+import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
+import type { HeartbeatSupervisor } from '../execution/heartbeat.ts';
 import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
 import { completeSetShape } from '../portfolio/complete-sets.ts';
 import { Portfolio, type PortfolioTotals } from '../portfolio/portfolio.ts';
@@ -21,6 +21,9 @@ import { CommandRunner } from './command-runner.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
 import { ENGINE_METRICS, STATUS_429, type EngineCounts } from './engine-metrics.ts';
 import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
+import { cancelUnsent, settleOrdersAtStop, type StopOptions } from './engine-stop.ts';
+import { heartbeatOf, watchHeartbeat } from './heartbeat-watch.ts';
+import { startStrategies } from './strategy-start.ts';
 import type { EventBus } from './event-bus.ts';
 import { Halts, type ActiveHalt, type HaltName } from './halts.ts';
 import type { ExternalReasonKind, HealthState, RaisedHealthReason } from './health.ts';
@@ -58,28 +61,16 @@ export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 /** The order id the venue-state probe cancels: nobody's (a cancel of it changes nothing at the venue). */
 const VENUE_PROBE_ORDER_ID = `0x${'0'.repeat(64)}`;
 
-/** Longest wait in `stop()` for order posts still in flight to be answered, ms (clock time). */
-export const DEFAULT_DRAIN_MS = 10_000;
-/** Default of `stop({ deadlineMs })`: how long the stop cancels and checks the venue, ms (clock time). */
-export const DEFAULT_STOP_DEADLINE_MS = 30_000;
-
-/** The book and prices changes of a token whose book or prices are known, to tell strategies started late. */
-function knownMarket(state: TokenState | undefined): MarketChange[] {
-  const out: MarketChange[] = [];
-  if (state?.book) out.push({ kind: 'book', state });
-  if (state?.prices) out.push({ kind: 'prices', state });
-  return out;
-}
-
-/** Longest a live run's strategies wait at start for the first read of our trades at the venue, ms. */
-const FIRST_TRADES_READ_WAIT_MS = 5_000;
+export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
 
 /**
  * The core, the same in every mode: market events in, strategies called, intents checked by
  * risk, orders batched and handed to the execution edge, results and fills fed back to the
  * strategies and the portfolio. Every timer runs on the injected clock. The work is done by its
  * parts: the strategy host, the intent router (with the risk snapshot), the order submitter and
- * canceller, the reconciler and the fill book; this class builds them and runs start and stop.
+ * canceller, the reconciler and the fill book; this class builds them and runs start and stop
+ * (the heartbeat's watch: heartbeat-watch.ts; when strategies start: strategy-start.ts; our
+ * orders at a stop: engine-stop.ts).
  */
 export class TradingEngine {
   readonly cache = new MarketCache();
@@ -124,20 +115,7 @@ export class TradingEngine {
     this.risk = new RiskEngine({ checks: options.risk.checks, limits: withBudgets(options.risk.limits, options.strategies) });
     for (const token of options.tokens) this.cache.track(token);
     this.#refreshSets();
-    if (options.heartbeat && options.execution.heartbeat) {
-      const exec = options.execution;
-      const persistence = options.persistence;
-      this.heartbeat = new HeartbeatSupervisor({
-        clock: options.clock,
-        beat: (prev) => exec.heartbeat!(prev),
-        intervalMs: options.heartbeat.intervalMs,
-        initialId: options.heartbeat.initialId ?? options.restore?.heartbeatId,
-        onAck: (id, at, latencyMs) => {
-          desk.metrics.observe(ENGINE_METRICS.heartbeatLatency, latencyMs / 1000);
-          persistence?.heartbeatId(id, at);
-        },
-      });
-    }
+    this.heartbeat = heartbeatOf(options, desk);
     // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
     this.#tally = RunTally.attach(desk, { heartbeat: this.heartbeat?.stats, http429: options.http429, onEvent: options.onEvent });
     this.#canceller = new OrderCanceller(desk);
@@ -355,7 +333,6 @@ export class TradingEngine {
     });
   }
 
-  /** Starts every stream and strategy. Market events flow from now on. */
   /**
    * Reads the account before the run starts (call it before `start`): live, the venue's cash and
    * positions (a rejection when they cannot be read); paper and backtest, the configured cash is
@@ -365,6 +342,7 @@ export class TradingEngine {
     return this.#account.load(this.#opts.restore !== undefined);
   }
 
+  /** Starts every stream and strategy. Market events flow from now on. */
   start(): void {
     const { clock, execution, log } = this.#opts;
     const desk = this.#desk;
@@ -386,66 +364,14 @@ export class TradingEngine {
 
     if (this.#opts.restore) this.#reconciler.reconcileRestored(this.#opts.orphans ?? 'cancel');
     subs.add(this.#opts.marketEvents$.subscribe({ next: (e) => this.onMarketEvent(e), error: (err: unknown) => log.error('market data failed', { err: String(err) }) }));
-    if (this.heartbeat) {
-      let previous: HeartbeatHealth = 'idle';
-      subs.add(
-        this.heartbeat.health$.subscribe((health) => {
-          desk.emit({ type: 'heartbeat', health, at: clock.now() });
-          if (health === 'lost') this.#reconciler.heartbeatLost();
-          if (previous === 'lost' && health === 'healthy') {
-            this.#reconciler.sync('heartbeat recovered');
-            if (execution.fillsSnapshot$) {
-              this.#reconciler.awaitSnapshot('the heartbeat recovered');
-              // a read now (an edge fed by the user channel polls only when asked): the markets open when it is complete
-              if (execution.flushFills) subs.add(execution.flushFills().subscribe({ error: (err: unknown) => log.warn('reading our trades after the heartbeat recovered failed', { err: String(err) }) }));
-            }
-          }
-          if (health !== previous) log.info('heartbeat', { health });
-          previous = health;
-        }),
-      );
-      this.heartbeat.start();
-    }
+    if (this.heartbeat) watchHeartbeat(this.heartbeat, desk, this.#reconciler, this.#opts);
     const syncEvery = desk.settings.syncIntervalMs;
     if (syncEvery > 0) subs.add(interval(syncEvery, clock.scheduler).subscribe(() => this.#reconciler.sync('periodic')));
     const checkEvery = this.#opts.health?.checkEveryMs ?? DEFAULT_HEALTH_CHECK_MS;
     if (checkEvery > 0) subs.add(interval(checkEvery, clock.scheduler).subscribe(() => this.#health.check()));
     this.#health.started();
     this.rewards.start();
-    let started = false;
-    const startStrategies = () => {
-      if (started || desk.stopped) return;
-      started = true;
-      this.#host.start(subs);
-      // started after the market data (a live run waits for its first read of our trades): the
-      // books and prices already known are what the strategies first hear (an unchanged book is not sent again)
-      if (this.cache.tokenIds().length > 0) this.#tell(() => this.#host.dispatch(this.cache.tokenIds().flatMap((id) => knownMarket(this.cache.get(id)))));
-      // halted before the start (a halt file, a SIGUSR2 while starting): the strategies hear it now
-      const halts = this.#halts.active();
-      if (halts.length > 0) {
-        const last = halts[halts.length - 1]!;
-        this.#host.lifecycle({ type: 'Halted', name: last.name, reason: last.reason, halts: this.#halts.names(), tsInit: clock.now() });
-      }
-      // then the followed wallets' trades heard while they waited (held, bounded: early-wallet-trades.ts)
-      this.#tell(() => this.#host.deliverEarlyWalletTrades());
-    };
-    // live: no market is traded until our trades at the venue were read in full once (a page
-    // missing is not the whole: the run would trade on positions short of fills it missed). The
-    // strategies start on the first read (complete or not: then the RECONCILING gate holds), or
-    // after FIRST_TRADES_READ_WAIT_MS, so a normal start draws no denial.
-    if (execution.fillsSnapshot$) {
-      this.#reconciler.awaitSnapshot('the start');
-      subs.add(
-        execution.fillsSnapshot$.subscribe((snapshot) => {
-          this.#reconciler.snapshot(snapshot);
-          this.#unbooked?.snapshot(snapshot);
-          startStrategies();
-        }),
-      );
-      subs.add(timer(FIRST_TRADES_READ_WAIT_MS, clock.scheduler).subscribe(startStrategies));
-    } else {
-      startStrategies();
-    }
+    startStrategies({ desk, options: this.#opts, host: this.#host, cache: this.cache, halts: this.#halts, reconciler: this.#reconciler, unbooked: this.#unbooked, tell: (work) => this.#tell(work) });
   }
 
   /**
@@ -455,40 +381,15 @@ export class TradingEngine {
    * would be left resting, and its answer lost. The cancel is verified: retried and checked
    * against the venue's open orders for up to `deadlineMs`; the outcome is `stopReport`.
    */
-  async stop(options: { keepOrders?: boolean; drainMs?: number; deadlineMs?: number } = {}): Promise<void> {
+  async stop(options: StopOptions = {}): Promise<void> {
     const desk = this.#desk;
     if (desk.stopped) return;
     desk.releaseHeldFills();
     this.#host.stop();
     desk.stopped = true;
-    if (!options.keepOrders) {
-      // orders not answered yet are cancelled once the venue acknowledges them; orders waiting
-      // to be posted again (after a 429) are not posted again
-      for (const record of desk.tracker.open()) record.cancelWhenLive = true;
-    }
-    // one chain on the clock (no promise hop between the drain and the cancel-all, so a
-    // simulated clock advanced by the caller runs both)
-    await new Promise<void>((resolve) => {
-      this.#submitter
-        .drain$(options.drainMs ?? DEFAULT_DRAIN_MS)
-        .pipe(
-          concatMap(() =>
-            options.keepOrders
-              ? of(undefined)
-              : this.#canceller.cancelAndVerify$(options.deadlineMs ?? DEFAULT_STOP_DEADLINE_MS).pipe(
-                  tap((report) => {
-                    this.#stopReport = report;
-                    if (!report.verified) this.#opts.log.error('orders still live at the venue after the stop', { count: report.live.length, orders: report.live });
-                  }),
-                ),
-          ),
-          // a last look at our fills: one in the moments before the cancel-all is booked too
-          concatMap(() => this.#fills.flush$()),
-          // what is still open in our books takes the venue's state (no CANCEL_PENDING or
-          // SUBMIT_UNKNOWN left that the venue no longer holds)
-          concatMap(() => this.#reconciler.settle$()),
-        )
-        .subscribe({ complete: () => resolve(), error: () => resolve() });
+    const parts = { desk, submitter: this.#submitter, canceller: this.#canceller, fills: this.#fills, reconciler: this.#reconciler, log: this.#opts.log };
+    await settleOrdersAtStop(parts, options, (report) => {
+      this.#stopReport = report;
     });
     // our orders rested (and scored at the venue) until the cancel-all was answered: the reward
     // estimate samples until then, so it covers the same samples as the venue's accounting
@@ -503,13 +404,7 @@ export class TradingEngine {
     this.#health.stopped();
     this.#submitter.complete();
     this.#canceller.complete();
-    // orders still waiting in the batcher (never prepared, so never sent) will not go out now
-    const now = this.#opts.clock.now();
-    for (const record of desk.tracker.open()) {
-      if (record.status !== 'PENDING_SUBMIT' || record.orderId !== undefined) continue;
-      desk.tracker.transition(record, 'CANCELED', now, 'not sent: the engine stopped');
-      desk.orderEvent(record.request.strategyId, { type: 'OrderCanceled', clientOrderId: record.request.clientOrderId, orderId: undefined, reason: 'not sent: the engine stopped', tsInit: now });
-    }
+    cancelUnsent(desk, this.#opts.clock.now());
   }
 
   /**
@@ -560,7 +455,6 @@ export class TradingEngine {
     }
   }
 
-  /** Entry point of strategy output (public for tests and the RxJS form). */
   /**
    * A market closed, resolved, was added or removed, or a fill's settlement moved: the run's
    * part that saw it calls this, and the strategies concerned hear it (`onLifecycle`).
@@ -589,6 +483,7 @@ export class TradingEngine {
     this.ledger.setCompleteSets(shape);
   }
 
+  /** Entry point of strategy output (public for tests and the RxJS form). */
   handleIntents(strategyId: string, intents: readonly OrderIntent[]): void {
     this.#router.handle(strategyId, intents);
   }
