@@ -150,11 +150,11 @@ export class MarketChannel {
    */
   #lastSnapshot: { readonly ids: readonly TokenId[]; readonly epoch: number; readonly message: Buffer } | undefined;
   /**
-   * The last subscription message and what it asked for: a connect burst of clients sending the
-   * same text (hundreds of asset ids each) is parsed once, and its asset ids are the same strings,
-   * which `#sameAsLastSnapshot` then compares by reference.
+   * The last subscription message (its UTF-8 bytes) and what it asked for: a connect burst of
+   * clients sending the same text (hundreds of asset ids each) is decoded and parsed once, and its
+   * asset ids are the same strings, which `sameOrder` then compares by reference.
    */
-  #lastRequest: { readonly text: string; readonly request: SubscriptionRequest | undefined } | undefined;
+  #lastRequest: { readonly bytes: Buffer; readonly request: SubscriptionRequest | undefined } | undefined;
   /** Connections with subscription messages to apply, in the order they came; applied a slice per turn. */
   readonly #requestQueue = new Set<Connection>();
   /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
@@ -254,6 +254,12 @@ export class MarketChannel {
 
   #onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     if (isBinary) return;
+    // a connect burst's clients send the same subscription (hundreds of asset ids): compared as bytes, decoded and parsed once
+    const last = this.#lastRequest;
+    if (last !== undefined && Buffer.isBuffer(data) && data.equals(last.bytes)) {
+      this.#queueRequest(conn, last.request);
+      return;
+    }
     const text = rawDataText(data);
     if (text === 'PING') {
       this.#pings++;
@@ -263,13 +269,12 @@ export class MarketChannel {
       this.#send(conn, 'PONG', false);
       return;
     }
-    const last = this.#lastRequest;
-    let request: SubscriptionRequest | undefined;
-    if (last !== undefined && last.text === text) request = last.request;
-    else {
-      request = parseSubscription(text);
-      this.#lastRequest = { text, request };
-    }
+    const request = parseSubscription(text);
+    this.#lastRequest = { bytes: Buffer.from(text), request };
+    this.#queueRequest(conn, request);
+  }
+
+  #queueRequest(conn: Connection, request: SubscriptionRequest | undefined): void {
     if (request === undefined) return;
     // applied in a later turn, a slice at a time: a connect burst's hundreds of subscriptions
     // arrive in one poll of the sockets, and applying them there would hold the HTTP routes
