@@ -1,27 +1,37 @@
-// `clobot backtest` runs itself again in a node with a smaller young generation.
+// `clobot backtest` runs itself again in a node whose heap keeps less garbage.
 //
 // A replay makes garbage at a steady rate (a book, its levels and the engine's work on it per
-// event), so its resident memory is mostly what the young generation holds between scavenges plus
-// what they promote before a full GC: with V8's default semi-space (16 MB here), a 1 GB replay
-// peaked at 191-238 MB, with `--max-semi-space-size=4` at 157-178 MB (bench/backtest-memory.bench.ts).
-// V8 sizes the young generation when the heap is made: `v8.setFlagsFromString` at the top of this
-// script changes nothing (measured: new space stays 32 MB), so the flag must be on node's command
-// line. A flag the user gives (node's arguments or NODE_OPTIONS) is kept and nothing is re-run.
+// event), and with V8's defaults its resident memory is mostly that garbage: the young generation
+// between scavenges (16 MB semi-spaces here) and an old generation let grow up to 4x its live size
+// before a full GC. A 1 GB replay (bench/backtest-memory.bench.ts, `clobot backtest` from dist/)
+// peaked at ~210 MB with `--max-semi-space-size=4` alone, at ~150 MB with
+// `--heap-growing-percent=50` too (the old generation grows by half between full GCs), for about
+// the same CPU; `--optimize-for-size` gave 128 MB for a third more CPU.
+// V8 reads these when it makes the heap: `v8.setFlagsFromString` at the top of this script changes
+// nothing (measured: new space stays 32 MB), so they must be on node's command line. A flag the
+// user gives (node's arguments or NODE_OPTIONS) is kept; when every one is given, nothing is re-run.
 import { spawn } from 'node:child_process';
 
-/** The backtest's semi-space, MB. */
-export const BACKTEST_SEMI_SPACE_MB = 4;
+/** The node flags of a backtest, by name. */
+export const BACKTEST_NODE_FLAGS = { 'max-semi-space-size': '4', 'heap-growing-percent': '50' };
 
-const SEMI_SPACE_FLAG = /(^|\s)--max[-_]semi[-_]space[-_]size\b/;
+/** True when `text` (node's arguments or NODE_OPTIONS) sets the V8 flag `name` (- or _ alike). */
+function sets(text, name) {
+  const pattern = name.replaceAll('-', '[-_]');
+  return new RegExp(`(^|\\s)--${pattern}(=|\\s|$)`).test(text);
+}
 
 /**
- * The node flags `clobot <argv>` should run with, when they differ from this process's:
- * `--max-semi-space-size` for `backtest`, unless the user set it. Undefined: run here.
+ * The node flags `clobot <argv>` should add to this process's, or undefined to run here: for
+ * `backtest`, BACKTEST_NODE_FLAGS less those the user set.
  */
 export function relaunchFlags(argv = process.argv, execArgv = process.execArgv, env = process.env) {
   if (argv[2] !== 'backtest') return undefined;
-  if (execArgv.some((arg) => SEMI_SPACE_FLAG.test(arg)) || SEMI_SPACE_FLAG.test(env.NODE_OPTIONS ?? '')) return undefined;
-  return [`--max-semi-space-size=${BACKTEST_SEMI_SPACE_MB}`];
+  const given = [...execArgv, env.NODE_OPTIONS ?? ''].join(' ');
+  const flags = Object.entries(BACKTEST_NODE_FLAGS)
+    .filter(([name]) => !sets(given, name))
+    .map(([name, value]) => `--${name}=${value}`);
+  return flags.length > 0 ? flags : undefined;
 }
 
 /**
