@@ -6,50 +6,44 @@ import type { TokenId, VenueState } from '../core/types.ts';
 import type { StrategyError } from '../core/errors.ts';
 import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
 import type { HeartbeatSupervisor } from '../execution/heartbeat.ts';
-import type { OrderRecord, OrderTracker } from '../execution/order-tracker.ts';
-import { completeSetShape } from '../portfolio/complete-sets.ts';
-import { Portfolio, type PortfolioTotals } from '../portfolio/portfolio.ts';
+import type { OrderTracker } from '../execution/order-tracker.ts';
+import type { Portfolio, PortfolioTotals } from '../portfolio/portfolio.ts';
 import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { StrategyLedger, type StrategyFigures } from '../portfolio/strategy-ledger.ts';
-import { RiskEngine } from '../risk/risk-engine.ts';
-import type { RiskLimits } from '../risk/types.ts';
+import type { RiskEngine } from '../risk/risk-engine.ts';
 import type { Micros } from '../core/fixed.ts';
-import { AccountSync } from './account-sync.ts';
-import { EngineDesk } from './engine-desk.ts';
 import type { MemoryMetrics } from '../core/metrics.ts';
-import { CommandRunner } from './command-runner.ts';
+import type { AccountSync } from './account-sync.ts';
+import type { CommandRunner } from './command-runner.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
+import type { EngineDesk } from './engine-desk.ts';
 import { ENGINE_METRICS, STATUS_429, type EngineCounts } from './engine-metrics.ts';
-import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
+import { buildEngineParts, refreshCompleteSets } from './engine-parts.ts';
 import { cancelUnsent, settleOrdersAtStop, type StopOptions } from './engine-stop.ts';
-import { heartbeatOf, watchHeartbeat } from './heartbeat-watch.ts';
-import { startStrategies } from './strategy-start.ts';
+import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
 import type { EventBus } from './event-bus.ts';
-import { Halts, type ActiveHalt, type HaltName } from './halts.ts';
+import type { FeeRates } from './fee-rates.ts';
+import type { FillBook } from './fill-book.ts';
+import type { ActiveHalt, HaltName, Halts } from './halts.ts';
 import type { ExternalReasonKind, HealthState, RaisedHealthReason } from './health.ts';
-import { DEFAULT_HEALTH_CHECK_MS, DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS, HealthMonitor } from './health-monitor.ts';
-import { RunTally } from './run-tally.ts';
-import { FillBook } from './fill-book.ts';
-import { UnbookedSells } from './unbooked-sells.ts';
-
-import { Flattener } from './flattener.ts';
-import { IntentRouter } from './intent-router.ts';
-import { FeeRates } from './fee-rates.ts';
-import { MarketClears } from './market-clears.ts';
-import { MarketLifecycle } from './market-lifecycle.ts';
-import { OrderCanceller } from './order-canceller.ts';
-import { VenueOrderUpdates } from './venue-order-updates.ts';
-import { OrderSubmitter } from './order-submitter.ts';
-import type { EngineOptions, EngineRestore, EngineStrategy, MarketSettlement } from './ports.ts';
-import { Reconciler } from './reconciler.ts';
-import { RewardAccrual } from './reward-accrual.ts';
-import { RiskSnapshot } from './risk-snapshot.ts';
-import { StrategyHost } from './strategy-host.ts';
-import { VenueStateTracker } from './venue-state-tracker.ts';
+import { DEFAULT_HEALTH_CHECK_MS, type HealthMonitor } from './health-monitor.ts';
+import { watchHeartbeat } from './heartbeat-watch.ts';
+import type { IntentRouter } from './intent-router.ts';
+import type { MarketClears } from './market-clears.ts';
+import type { MarketLifecycle } from './market-lifecycle.ts';
+import type { OrderCanceller } from './order-canceller.ts';
+import type { OrderSubmitter } from './order-submitter.ts';
+import type { EngineOptions, MarketSettlement } from './ports.ts';
+import type { Reconciler } from './reconciler.ts';
+import type { RewardAccrual } from './reward-accrual.ts';
+import type { RiskSnapshot } from './risk-snapshot.ts';
+import type { RunTally } from './run-tally.ts';
+import { startStrategies } from './strategy-start.ts';
+import type { StrategyHost } from './strategy-host.ts';
+import type { UnbookedSells } from './unbooked-sells.ts';
+import type { VenueOrderUpdates } from './venue-order-updates.ts';
+import type { VenueStateTracker } from './venue-state-tracker.ts';
 import { StrategyFault } from '../strategy/strategy-fault.ts';
-
-/** With the user channel, how long a SELL waiting on a cancelled SELL's matched size waits for the channel's word before a lookup, ms. */
-const CHANNEL_LOOKUP_DELAY_MS = 500;
 
 export { DEFAULT_CLOSED_ORDER_RETENTION_MS } from './ports.ts';
 export type { BatchTimings, EngineEvent, EngineExecutionSettings, EngineLogger, EngineOptions, EnginePersistence, EngineRestore, EngineStrategy, JournaledEvent, MarketSettlement } from './ports.ts';
@@ -58,9 +52,6 @@ export type { HaltName } from './halts.ts';
 export type { Health, HealthReason, HealthState, Permission } from './health.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
 
-/** The order id the venue-state probe cancels: nobody's (a cancel of it changes nothing at the venue). */
-const VENUE_PROBE_ORDER_ID = `0x${'0'.repeat(64)}`;
-
 export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
 
 /**
@@ -68,8 +59,8 @@ export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
  * risk, orders batched and handed to the execution edge, results and fills fed back to the
  * strategies and the portfolio. Every timer runs on the injected clock. The work is done by its
  * parts: the strategy host, the intent router (with the risk snapshot), the order submitter and
- * canceller, the reconciler and the fill book; this class builds them and runs start and stop
- * (the heartbeat's watch: heartbeat-watch.ts; when strategies start: strategy-start.ts; our
+ * canceller, the reconciler and the fill book, built and wired by engine-parts.ts; this class
+ * holds them, runs start and stop, and is the run's one face to them (the heartbeat's watch: heartbeat-watch.ts; when strategies start: strategy-start.ts; our
  * orders at a stop: engine-stop.ts).
  */
 export class TradingEngine {
@@ -96,11 +87,10 @@ export class TradingEngine {
   readonly #clears: MarketClears;
   readonly #feeRates: FeeRates;
   readonly #account: AccountSync;
-  readonly #halts = new Halts();
+  readonly #halts: Halts;
   readonly #tally: RunTally;
   readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
-  readonly #flattener: Flattener;
   readonly #venue: VenueStateTracker;
   /** Our estimated liquidity rewards (docs/rewards.md), apart from trading PnL. */
   readonly rewards: RewardAccrual;
@@ -109,149 +99,35 @@ export class TradingEngine {
 
   constructor(options: EngineOptions) {
     this.#opts = options;
-    const desk = new EngineDesk(options);
-    this.#desk = desk;
-    this.portfolio = new Portfolio(options.startingBalance);
-    this.risk = new RiskEngine({ checks: options.risk.checks, limits: withBudgets(options.risk.limits, options.strategies) });
-    for (const token of options.tokens) this.cache.track(token);
-    this.#refreshSets();
-    this.heartbeat = heartbeatOf(options, desk);
-    // the bus's listeners after the store's journal: the tally (metrics, summary), then the run's hook
-    this.#tally = RunTally.attach(desk, { heartbeat: this.heartbeat?.stats, http429: options.http429, onEvent: options.onEvent });
-    this.#canceller = new OrderCanceller(desk);
-    this.#venue = new VenueStateTracker({
-      desk,
-      tell: (event) => this.lifecycle(event),
-      // a cancel of an order id nobody has: an order route the venue answers (425 while it restarts)
-      probe: () => options.execution.cancel([VENUE_PROBE_ORDER_ID]),
-      changed: (state, retryAfterMs) => this.#venueChanged(state, retryAfterMs),
-      settings: { postOnlyAfterRestartMs: desk.settings.postOnlyAfterRestartMs },
+    const parts = buildEngineParts(options, this.cache, this.ledger, {
+      lifecycle: (event) => this.lifecycle(event),
+      intents: (id, intents) => this.handleIntents(id, intents),
+      command: (command) => this.command(command),
+      fault: (id, err) => this.#onFault(id, err),
     });
-    this.#canceller.venue = this.#venue;
-    this.#reconciler = new Reconciler(desk, this.#canceller, options.runId);
-    this.#venueOrders = new VenueOrderUpdates(desk, this.#reconciler, this.#canceller, options.marketLook);
-    // the health model hears the events after the journal, the tally and the run's hook
-    this.#health = new HealthMonitor({
-      clock: options.clock,
-      bus: desk.bus,
-      heartbeat: () => this.heartbeat?.health,
-      halts: this.#halts,
-      reconciling: this.#reconciler.markets,
-      tracker: desk.tracker,
-      strategies: () => this.#host.states(),
-      submitUnknownLimitMs: options.health?.submitUnknownLimitMs ?? DEFAULT_SUBMIT_UNKNOWN_LIMIT_MS,
-      // the flattener is made below (a look before that finds no flatten)
-      flattening: () => this.#flattener?.under,
-    });
-    desk.bus.subscribe(this.#health.listener);
-    this.#submitter = new OrderSubmitter(desk, this.#canceller, this.#reconciler, this.#venue);
-    this.#fills = new FillBook(desk, this.portfolio, (event) => this.lifecycle(event), this.ledger);
-    // live: fills reach us after the venue matched them (a read of our trades, the user channel),
-    // so a SELL may find shares sold that we have not booked; a simulated edge books them at once
-    if (options.execution.fillsSnapshot$) {
-      // with the user channel, its cancellation message (the matched size) usually settles a doubt before a lookup would
-      const lookupDelayMs = options.execution.orderUpdates$ ? CHANNEL_LOOKUP_DELAY_MS : 0;
-      this.#unbooked = new UnbookedSells(desk, (orderId) => this.#fills.bookedSize(orderId), (conditionId) => this.#router.wakeHolds(conditionId), { lookupDelayMs });
-      this.#canceller.notCancelled = (record, reason) => this.#reconciler.notCancelled(record, reason);
-    }
-    this.#markets = new MarketLifecycle({
-      desk,
-      cache: this.cache,
-      portfolio: this.portfolio,
-      ledger: this.ledger,
-      canceller: this.#canceller,
-      tell: (event) => this.lifecycle(event),
-      sync: (why) => this.#reconciler.sync(why),
-      cashMoved: (at, effect) => this.#account.cashMoved(at, effect),
-    });
-    this.#clears = new MarketClears({ desk, tell: (event) => this.lifecycle(event), sync: (why) => this.#reconciler.sync(why) });
-    this.#feeRates = new FeeRates(desk, this.cache, (event) => this.lifecycle(event));
-    const heartbeat = this.heartbeat;
-    this.#account = new AccountSync(desk, this.portfolio, (tokenId) => this.#snapshot.mark(tokenId), options.account);
-    this.#fills.cashMoved = (at, effect) => this.#account.cashMoved(at, effect);
-    this.#account.unbooked = () => this.#fills.unbookedBuys();
-    this.#snapshot = new RiskSnapshot({
-      cache: this.cache,
-      portfolio: this.portfolio,
-      tracker: desk.tracker,
-      ratesChecked: this.risk.checkOrder.includes('orderRate') && this.risk.limits.maxOrdersPerSecond !== undefined,
-      heartbeat: () => heartbeat?.health ?? 'idle',
-      haltReason: () => this.#halts.described,
-      consecutiveRejects: () => desk.consecutiveRejects,
-      reconciling: this.#reconciler.gate,
-      venueState: () => this.#venue.state,
-      cleared: this.#clears.gate,
-      outside: this.#account.outsideHoldings,
-      positionOf: (tokenId) => this.#fills.riskSize(tokenId),
-      strategyCost: (strategyId) => this.ledger.costBasis(strategyId),
-    });
-    this.rewards = new RewardAccrual({ clock: options.clock, cache: this.cache, tracker: desk.tracker, settings: options.rewards, log: options.log });
-    this.rewards.onSample = (total) => {
-      desk.metrics.set(ENGINE_METRICS.rewardsAccrued, total);
-      const store = desk.persistence;
-      if (store?.rewards !== undefined) desk.transaction(() => store.rewards!(this.rewards.note(options.clock.now())));
-    };
-    if (options.restore?.rewards) this.rewards.restore(options.restore.rewards);
-    this.#host = new StrategyHost({
-      rewards: (id) => this.rewards.snapshot(id),
-      clock: options.clock,
-      log: options.log,
-      cache: this.cache,
-      tracker: desk.tracker,
-      portfolio: this.portfolio,
-      ledger: this.ledger,
-      mark: (tokenId) => this.#snapshot.mark(tokenId),
-      metrics: desk.metrics,
-      onIntents: (id, intents) => this.handleIntents(id, intents),
-      onFault: (id, err) => this.#onFault(id, err),
-      keepGoing: options.keepGoingOnFault,
-    });
-    desk.listen(this.#host);
-    this.#router = new IntentRouter({
-      desk,
-      cache: this.cache,
-      risk: this.risk,
-      snapshot: this.#snapshot,
-      canceller: this.#canceller,
-      submitter: this.#submitter,
-      fills: this.#fills,
-      runId: options.runId,
-      hosts: (id) => this.#host.has(id),
-      held: (tokenId) => this.portfolio.size(tokenId) ?? 0,
-      cash: () => this.portfolio.balance(),
-      unbooked: this.#unbooked,
-      running: (id) => this.#host.state(id) === 'RUNNING',
-      basket: (id, event) => {
-        this.#desk.emit({ type: 'basket', strategyId: id, event });
-        this.#host.basket(id, event);
-      },
-      // the kill switch tripped: a latched halt (resting orders cancelled, strategies told)
-      killSwitch: (why) => {
-        if (!this.#halts.has('killSwitch')) this.command({ type: 'halt', name: 'killSwitch', reason: `kill switch: ${why}` });
-      },
-    });
-    if (options.restore) this.#restore(options.restore);
-    const persistence = options.persistence;
-    if (persistence) {
-      desk.tracker.listen({
-        created: (record, at) => persistence.orderCreated(record, at),
-        changed: (record, at, reason) => persistence.orderChanged(record, at, reason),
-      });
-    }
-    for (const s of options.strategies) this.#host.add(s);
-    const configParams = new Map<string, Readonly<Record<string, unknown>>>();
-    for (const s of options.strategies) if (s.configParams) configParams.set(s.id, s.configParams);
-    this.#flattener = new Flattener({ desk, cache: this.cache, ledger: this.ledger, closePositions: (id, sells) => this.#router.closePositions(id, sells) });
-    this.#commands = new CommandRunner({
-      desk,
-      host: this.#host,
-      canceller: this.#canceller,
-      halts: this.#halts,
-      tell: (event) => this.lifecycle(event),
-      cancelOnHalt: options.cancelOnHalt ?? true,
-      configParams,
-      flattener: this.#flattener,
-    });
+    this.#desk = parts.desk;
+    this.portfolio = parts.portfolio;
+    this.risk = parts.risk;
+    this.heartbeat = parts.heartbeat;
+    this.#tally = parts.tally;
+    this.#halts = parts.halts;
+    this.#canceller = parts.canceller;
+    this.#venue = parts.venue;
+    this.#reconciler = parts.reconciler;
+    this.#venueOrders = parts.venueOrders;
+    this.#health = parts.health;
+    this.#submitter = parts.submitter;
+    this.#fills = parts.fills;
+    this.#unbooked = parts.unbooked;
+    this.#markets = parts.markets;
+    this.#clears = parts.clears;
+    this.#feeRates = parts.feeRates;
+    this.#account = parts.account;
+    this.#snapshot = parts.snapshot;
+    this.rewards = parts.rewards;
+    this.#host = parts.host;
+    this.#router = parts.router;
+    this.#commands = parts.commands;
   }
 
   get clock(): Clock {
@@ -472,15 +348,8 @@ export class TradingEngine {
    */
   changeTokens(track: readonly TrackedToken[], byStrategy: ReadonlyMap<string, { readonly added: readonly TokenId[]; readonly removed: readonly TokenId[] }>): void {
     for (const token of track) this.cache.track(token);
-    if (track.length > 0) this.#refreshSets();
+    if (track.length > 0) refreshCompleteSets(this.cache, this.portfolio, this.ledger);
     for (const [id, change] of byStrategy) this.#host.changeTokens(id, change.added, change.removed);
-  }
-
-  /** The complete sets the tracked markets can form (pairs, full neg-risk event sets): valued at their payout. */
-  #refreshSets(): void {
-    const shape = completeSetShape([...this.cache.states()].map((s) => s.token));
-    this.portfolio.setCompleteSets(shape);
-    this.ledger.setCompleteSets(shape);
   }
 
   /** Entry point of strategy output (public for tests and the RxJS form). */
@@ -565,13 +434,6 @@ export class TradingEngine {
     this.#host.dispatch(changes);
   }
 
-  /** The venue's state changed: the health model's reason, the cancels held through a restart. */
-  #venueChanged(state: VenueState, retryAfterMs: number | undefined): void {
-    if (state === 'open') this.#health.clear('venueRestricted');
-    else this.#health.raise({ kind: 'venueRestricted', state, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-    this.#canceller.venueChanged();
-  }
-
   #onFault(id: string, err: StrategyError): void {
     const desk = this.#desk;
     const at = desk.clock.now();
@@ -582,31 +444,4 @@ export class TradingEngine {
     // a faulted strategy's orders are cancelled: nobody is managing them any more
     for (const record of desk.tracker.open({ strategyId: id })) this.#canceller.request(record);
   }
-
-  /** Puts back orders and fills of a previous life; open orders are reconciled on start. */
-  #restore(restore: EngineRestore): void {
-    // the orders first: each fill is booked for the strategy of its order
-    for (const order of restore.orders) {
-      this.#desk.tracker.restore(order.request, {
-        orderId: order.orderId,
-        status: order.status as OrderRecord['status'],
-        filled: order.filled,
-        at: order.updatedAt,
-      });
-    }
-    this.#fills.restore(restore.fills);
-    if (restore.settlements) this.#markets.restore(restore.settlements);
-  }
-}
-
-/** The risk limits with each strategy's budget (EngineStrategy.budget) as `strategyBudgets`. */
-function withBudgets(limits: RiskLimits, strategies: readonly EngineStrategy[]): RiskLimits {
-  const budgets: Record<string, Micros> = {};
-  let any = false;
-  for (const s of strategies) {
-    if (s.budget === undefined) continue;
-    budgets[s.id] = s.budget;
-    any = true;
-  }
-  return any ? { ...limits, strategyBudgets: { ...limits.strategyBudgets, ...budgets } } : limits;
 }
