@@ -145,6 +145,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     cancelOnHalt: config.execution.cancelOnHalt,
     // replayed time: the health is looked at on its events only (no timer in the replay)
     health: { checkEveryMs: 0 },
+    // the engine's timings (tick to trade of each batch) in replayed time: no wall-clock read per
+    // event (the engine decides nothing on them, and a replay's wall time is not the venue's)
+    stopwatch: () => clock.now(),
     // the recorded books never hold our simulated orders (docs/rewards.md)
     rewards: { sampleMs: config.execution.rewardSampleMs, bookHasOurs: false },
     onEvent: (event) => {
