@@ -51,7 +51,6 @@ export type { CommandResult, EngineCommand } from './commands.ts';
 export type { HaltName } from './halts.ts';
 export type { Health, HealthReason, HealthState, Permission } from './health.ts';
 export { MAX_SUBMIT_ATTEMPTS } from './order-submitter.ts';
-
 export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
 
 /**
@@ -60,8 +59,9 @@ export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
  * strategies and the portfolio. Every timer runs on the injected clock. The work is done by its
  * parts: the strategy host, the intent router (with the risk snapshot), the order submitter and
  * canceller, the reconciler and the fill book, built and wired by engine-parts.ts; this class
- * holds them, runs start and stop, and is the run's one face to them (the heartbeat's watch: heartbeat-watch.ts; when strategies start: strategy-start.ts; our
- * orders at a stop: engine-stop.ts).
+ * holds them, runs start and stop, and is the run's one face to them (the heartbeat's watch:
+ * heartbeat-watch.ts; when strategies start: strategy-start.ts; our orders at a stop:
+ * engine-stop.ts).
  */
 export class TradingEngine {
   readonly cache = new MarketCache();
