@@ -5,7 +5,8 @@
 // Run: node bin/run-ts.mjs bench/children/tick-to-trade-profile.ts
 // Env: ROUNDS (default 600), GAP ms between books (default 30), HELPERS (signing helper threads, default 0),
 // SPIN=1 (keep the event loop polling between books instead of sleeping), STORE=1 (journal to a SQLite
-// run store in a temporary directory, as the engine does with the store on).
+// run store in a temporary directory, as the engine does with the store on; then the store's two
+// writes inside the tick are timed too: the batch staged before its post, and its COMMIT).
 // With --cpu-prof the same path can be profiled.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +56,21 @@ const mark = (): void => {
 };
 const rounds: number[][] = [];
 const cpuRounds: number[][] = [];
+// STORE=1: wall ms of the store's stageOrders and of its COMMIT inside each round's tick
+let staging = 0;
+let committing = 0;
+const storeRounds: [stage: number, commit: number][] = [];
+if (store) {
+  const stageOrders = store.stageOrders.bind(store);
+  store.stageOrders = (orders) => {
+    const start = performance.now();
+    stageOrders(orders);
+    if (t0 > 0) staging += performance.now() - start;
+  };
+  store.timeCommits((seconds) => {
+    if (t0 > 0) committing += seconds * 1000;
+  });
+}
 
 globalThis.fetch = (input, init) => {
   // the reads of a live run's start (our trades, for the guarded reconciliation): one empty page
@@ -67,6 +83,7 @@ globalThis.fetch = (input, init) => {
     mark();
     rounds.push(marks.map((m) => m - t0));
     cpuRounds.push(cpuMarks.map((m) => m - cpu0));
+    storeRounds.push([staging, committing]);
     t0 = 0;
   }
   if (typeof init?.body !== 'string') throw new Error('tick-to-trade-profile: the order post has no JSON text body');
@@ -169,6 +186,8 @@ for (let i = 0; i < ROUNDS; i++) {
   const text = bookText.replace('"hash":"h"', `"hash":"h${i}"`);
   marks = [];
   cpuMarks = [];
+  staging = 0;
+  committing = 0;
   cpu0 = cpuMs();
   t0 = performance.now();
   const [book] = decodeOrderBooksText(text, clock.now());
@@ -206,6 +225,13 @@ const totals = keptAt.map((i) => rounds[i]!.at(-1)!);
 const cpuTotals = keptAt.map((i) => cpuRounds[i]!.at(-1)!);
 const tickCpu = pct(cpuTotals, 0.5);
 console.log('total'.padEnd(18), cell(pct(totals, 0.5)), cell(pct(totals, 0.99)), ` ${cell(tickCpu)}`, ` ${cell(pct(cpuTotals, 0.99))}`);
+if (store) {
+  const stage = pct(keptAt.map((i) => storeRounds[i]![0]), 0.5);
+  const commit = pct(keptAt.map((i) => storeRounds[i]![1]), 0.5);
+  const both = pct(keptAt.map((i) => storeRounds[i]![0] + storeRounds[i]![1]), 0.5);
+  const tickWall = pct(totals, 0.5);
+  console.log(`store in the tick (wall p50 ms): stageOrders ${stage.toFixed(3)}, COMMIT ${commit.toFixed(3)}, both ${both.toFixed(3)} = ${((100 * both) / tickWall).toFixed(1)}% of the tick's wall p50`);
+}
 const aloneCpu = pct(alone, 0.5);
 console.log(`15 signatures alone: CPU p50 ${aloneCpu.toFixed(3)} ms; the tick's CPU p50 is ${(tickCpu / aloneCpu).toFixed(2)}x it`);
 signer.close();
