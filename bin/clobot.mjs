@@ -5,7 +5,7 @@
 // through tsx: no build step, and `clobot` / `clobot/testing` imports resolve to src/ through the
 // repository's tsconfig paths (TSX_TSCONFIG_PATH, which worker threads inherit). In an installed
 // package (no src/cli/) it runs the compiled dist/; tsx is registered all the same, so a user's
-// `.ts` strategy loads from any folder with no build step.
+// `.ts` strategy loads from any folder with no build step (a backtest compiles it in-thread instead).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relaunch, relaunchFlags } from './relaunch.mjs';
@@ -16,7 +16,7 @@ const flags = relaunchFlags();
 if (flags !== undefined) relaunch(flags);
 else await start();
 
-/** Loads the command line (tsx registered, so a `.ts` strategy loads) and runs it. */
+/** Loads the command line (tsx registered, so a `.ts` strategy loads, but for a backtest of dist/) and runs it. */
 async function start() {
   // `clobot run` takes SIGUSR2 (halt, then resume) from its first instruction: loading the sources
   // takes seconds on a loaded machine, and a SIGUSR2 before the run's own listener would end the
@@ -41,8 +41,12 @@ async function start() {
   const source = new URL('../src/cli/main.ts', import.meta.url);
   const checkout = process.env.CLOBOT_RUN_DIST !== '1' && existsSync(fileURLToPath(source));
   if (checkout) process.env.TSX_TSCONFIG_PATH ??= fileURLToPath(new URL('../tsconfig.json', import.meta.url));
-  const { register } = await import('tsx/esm/api');
-  register();
+  // a backtest of the compiled dist/ compiles a `.ts` strategy in its own thread
+  // (src/strategy/compile-module.ts): tsx's loader would add a thread of ~25-30 MB
+  if (checkout || process.argv[2] !== 'backtest') {
+    const { register } = await import('tsx/esm/api');
+    register();
+  }
   const { main } = /** @type {{ main(argv: string[]): Promise<number> }} */ (await import(checkout ? source.href : '../dist/cli/main.js'));
   process.exitCode = await main(process.argv);
 }

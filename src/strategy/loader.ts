@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StrategyError } from '../core/errors.ts';
+import { importCompiled } from './compile-module.ts';
 import { HOOK_NAMES, STRATEGY_API_VERSION, SUPPORTED_API_VERSIONS, type StrategyDefinition } from './api.ts';
 import { loadFailure } from './load-failure.ts';
 import { parseStrategyParams } from './strategy-params.ts';
@@ -140,8 +141,10 @@ function withinLoadTime<T>(loading: Promise<T>, module: string, timeoutMs: numbe
 /**
  * Imports a module file. TypeScript that the process's own loader cannot import as an ES module
  * (a `.ts` file in a folder with no `"type": "module"` package.json, which Node treats as
- * CommonJS, or any `.ts` when the process runs compiled JavaScript without tsx registered) is
- * imported through tsx's scoped loader, so a strategy loads from any folder with no build step.
+ * CommonJS, or any `.ts` when the process runs compiled JavaScript without tsx registered, as
+ * `clobot backtest` does) is compiled in this thread by esbuild (compile-module.ts), or where that
+ * cannot write its file, imported through tsx's scoped loader: a strategy loads from any folder
+ * with no build step.
  */
 async function importModule(modulePath: string): Promise<{ default?: unknown }> {
   const url = pathToFileURL(modulePath).href;
@@ -156,8 +159,11 @@ async function importModule(modulePath: string): Promise<{ default?: unknown }> 
   // backtest of a sweep or a bench from dist/); a failed load is tried again next time
   let loading = tsImported.get(url);
   if (loading === undefined) {
+    // compiled in this thread (no loader thread, compile-module.ts), else through tsx's scoped loader
     const options = COMPILED_CHECKOUT ? { parentURL: import.meta.url, tsconfig: false as const } : import.meta.url;
-    loading = import('tsx/esm/api').then(({ tsImport }) => tsImport(url, options) as Promise<{ default?: unknown }>);
+    loading = importCompiled(modulePath, { tsconfig: !COMPILED_CHECKOUT }).then(
+      (mod) => mod ?? import('tsx/esm/api').then(({ tsImport }) => tsImport(url, options) as Promise<{ default?: unknown }>),
+    );
     tsImported.set(url, loading);
     loading.catch(() => tsImported.delete(url));
   }
@@ -178,7 +184,7 @@ async function importModule(modulePath: string): Promise<{ default?: unknown }> 
  */
 const COMPILED_CHECKOUT = !import.meta.url.endsWith('.ts') && existsSync(fileURLToPath(new URL('../../tsconfig.json', import.meta.url)));
 
-/** Modules imported through tsx's scoped loader, by file URL. */
+/** TypeScript modules imported by the fallback (compiled here, or through tsx's scoped loader), by file URL. */
 const tsImported = new Map<string, Promise<{ default?: unknown }>>();
 
 /** Import failures that mean "this process cannot import that .ts file as an ES module". */
