@@ -192,7 +192,7 @@ export async function run(): Promise<BenchTable> {
       notes: [
         `${Math.round(size / 1e6)} MB of JSON lines, ${r.events.toLocaleString('en-US')} events: 20-level books of ${DATA.markets} markets (both tokens), band quoter (${r.orders} orders, ${r.fills} fills); generated in ${genSeconds.toFixed(0)} s, deleted afterwards; load at each round's start ${load.map((l) => l.toFixed(1)).join(', ')}`,
         'peak RSS: VmHWM of each process, read from /proc every 20 ms while it runs (startup included: node and the modules it loads, dist/ under `npm run bench:dist`); the launcher is bin/clobot.mjs starting the replaying node with its heap flags (bin/relaunch.mjs), loading nothing else',
-        `in one process, at its largest sampled RSS (${mb(r.sampledRssKb)} MB): V8 heap committed ${mb(r.sampledHeapTotalKb)} MB, used ${mb(r.sampledHeapUsedKb)} MB; RSS at its start ${mb(r.startRssKb)} MB. RSS less the committed heap is node, loaded code and other threads (a \`.ts\` strategy through tsx adds its loader thread)`,
+        `in one process, at its largest sampled RSS (${mb(r.sampledRssKb)} MB): V8 heap committed ${mb(r.sampledHeapTotalKb)} MB, used ${mb(r.sampledHeapUsedKb)} MB; RSS at its start ${mb(r.startRssKb)} MB. RSS less the committed heap is node, loaded code and other threads (a \`.ts\` strategy through tsx adds its loader thread; from dist/ it is compiled in the replaying thread, src/strategy/compile-module.ts)`,
       ],
     };
   } finally {
