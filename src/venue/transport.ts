@@ -237,24 +237,32 @@ export class Transport {
       // request in Node 20 (its signal is made transferable), on every order post
       const deadline = this.#spareDeadline ?? newDeadline();
       this.#spareDeadline = undefined;
-      const timer = setTimeout(abortOnDeadline, timeoutMs, deadline.controller);
+      const timer = setTimeout(abortOnDeadline, timeoutMs, deadline);
       timer.unref();
-      const timeout = deadline.signal;
-      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+      // the caller's signal aborts the deadline's controller (with the caller's reason), so fetch
+      // takes one signal: AbortSignal.any made a new one per request, tens of µs on every order
+      // post in Node 20 (the signal is made transferable, natively)
+      const caller = request.signal;
+      const onCallerAbort = caller === undefined ? undefined : (): void => deadline.controller.abort(caller.reason);
+      if (caller !== undefined && onCallerAbort !== undefined) {
+        if (caller.aborted) onCallerAbort();
+        else caller.addEventListener('abort', onCallerAbort, { once: true });
+      }
       let status: number;
       let text: string;
       let responseHeaders: Headers;
       this.counters.attempts++;
       try {
-        const response = await fetch(url, { method, headers, body: bodyText === '' ? undefined : bodyText, signal });
+        const response = await fetch(url, { method, headers, body: bodyText === '' ? undefined : bodyText, signal: deadline.signal });
         status = response.status;
         responseHeaders = response.headers;
         text = await response.text();
       } catch (err) {
         this.#count(route, 'network');
-        throw this.#networkError(route, method, err, timeout, timeoutMs, request.signal);
+        throw this.#networkError(route, method, err, deadline.timedOut, timeoutMs, caller);
       } finally {
         clearTimeout(timer);
+        if (onCallerAbort !== undefined) caller?.removeEventListener('abort', onCallerAbort);
         this.#spareDeadline ??= newDeadline();
       }
       const tsInit = this.#opts.clock.now();
@@ -280,12 +288,12 @@ export class Transport {
     route: RouteId,
     method: string,
     err: unknown,
-    timeout: AbortSignal,
+    timedOut: boolean,
     timeoutMs: number,
     callerSignal: AbortSignal | undefined,
   ): ClobotError {
     const where = `${method} ${ENDPOINTS[route].path}`;
-    if (timeout.aborted) {
+    if (timedOut) {
       // The bytes may well have reached the venue: for a write the outcome is unknown.
       return new TimeoutError(`${where}: no complete answer within ${timeoutMs} ms`, timeoutMs, true);
     }
@@ -312,20 +320,26 @@ export class Transport {
   }
 }
 
-/** An attempt's deadline: a controller and its signal, which Node makes lazily on first read. */
+/**
+ * An attempt's deadline: a controller and its signal, which Node makes lazily on first read;
+ * aborted by its timer (`timedOut`) or by the caller's signal.
+ */
 interface Deadline {
   readonly controller: AbortController;
   readonly signal: AbortSignal;
+  timedOut: boolean;
 }
 
 function newDeadline(): Deadline {
   const controller = new AbortController();
-  return { controller, signal: controller.signal };
+  return { controller, signal: controller.signal, timedOut: false };
 }
 
-/** Ends an attempt at its deadline, with the reason AbortSignal.timeout gives. */
-function abortOnDeadline(deadline: AbortController): void {
-  deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+/** Ends an attempt at its deadline, with the reason AbortSignal.timeout gives (unless the caller aborted it first). */
+function abortOnDeadline(deadline: Deadline): void {
+  if (deadline.signal.aborted) return;
+  deadline.timedOut = true;
+  deadline.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
 }
 
 function retryAfterOf(err: unknown): number | undefined {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AuthError,
@@ -180,6 +181,33 @@ describe('transport: writes are sent at most once', () => {
     expect(both.filter((r) => r.status === 'fulfilled' && r.value.text === '[]')).toHaveLength(1);
     expect((await post()).text).toBe('[]');
     expect(server.requests).toHaveLength(5);
+  });
+
+  it("the caller's signal ends a write waiting for its answer (outcome unknown, the caller's reason kept); its deadline still times out a silent venue", async () => {
+    let arrived!: () => void;
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    // never answers; tells when the first request is in
+    const server = await serve(() => arrived());
+    const body = [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }];
+    const caller = new AbortController();
+    const venue = client(server.url, { timeoutMs: 150 });
+    const pending = rejection(venue.send({ route: 'postOrders', body, signal: caller.signal }));
+    await got;
+    const reason = new Error('run stopped');
+    caller.abort(reason);
+    const err = await pending;
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).message).toBe('POST /orders: aborted by the caller');
+    expect((err as TransportError).requestSent).toBe(true);
+    expect((err as TransportError).cause).toBe(reason);
+    // a caller's signal that stays quiet: the deadline ends the attempt as a timeout, and the
+    // attempt leaves no listener on the caller's signal
+    const quiet = new AbortController();
+    const timedOut = await rejection(venue.send({ route: 'postOrders', body, signal: quiet.signal }));
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(getEventListeners(quiet.signal, 'abort')).toHaveLength(0);
+    await wait(200);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a write whose connection drops after sending is outcome-unknown and is not retried', async () => {
