@@ -243,11 +243,7 @@ export class Transport {
       // takes one signal: AbortSignal.any made a new one per request, tens of µs on every order
       // post in Node 20 (the signal is made transferable, natively)
       const caller = request.signal;
-      const onCallerAbort = caller === undefined ? undefined : (): void => deadline.controller.abort(caller.reason);
-      if (caller !== undefined && onCallerAbort !== undefined) {
-        if (caller.aborted) onCallerAbort();
-        else caller.addEventListener('abort', onCallerAbort, { once: true });
-      }
+      const unfollow = caller === undefined ? undefined : followCaller(caller, deadline.controller);
       let status: number;
       let text: string;
       let responseHeaders: Headers;
@@ -262,7 +258,7 @@ export class Transport {
         throw this.#networkError(route, method, err, deadline.timedOut, timeoutMs, caller);
       } finally {
         clearTimeout(timer);
-        if (onCallerAbort !== undefined) caller?.removeEventListener('abort', onCallerAbort);
+        unfollow?.();
         this.#spareDeadline ??= newDeadline();
       }
       const tsInit = this.#opts.clock.now();
@@ -333,6 +329,39 @@ interface Deadline {
 function newDeadline(): Deadline {
   const controller = new AbortController();
   return { controller, signal: controller.signal, timedOut: false };
+}
+
+/** The deadlines of the attempts in flight under each caller's signal (see followCaller). */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * Has the caller's signal abort `controller` (with the caller's reason) until the returned
+ * function is called. One listener per caller signal, however many attempts wait on it at once:
+ * a listener each made Node warn of a leak past 10 (a run's one stop signal under a burst of
+ * requests), where AbortSignal.any had made a new signal per request instead.
+ */
+function followCaller(caller: AbortSignal, controller: AbortController): () => void {
+  if (caller.aborted) {
+    controller.abort(caller.reason);
+    return () => undefined;
+  }
+  let waiting = followers.get(caller);
+  if (waiting === undefined) {
+    const created = new Set<AbortController>();
+    waiting = created;
+    followers.set(caller, created);
+    caller.addEventListener(
+      'abort',
+      () => {
+        followers.delete(caller);
+        for (const c of created) c.abort(caller.reason);
+      },
+      { once: true },
+    );
+  }
+  const set = waiting;
+  set.add(controller);
+  return () => set.delete(controller);
 }
 
 /** Ends an attempt at its deadline, with the reason AbortSignal.timeout gives (unless the caller aborted it first). */
