@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { RateLimitError, TransportError } from '../core/errors.ts';
+import { onAbort } from '../core/on-abort.ts';
 import { ENDPOINTS, type RouteId } from './endpoints.ts';
 import { windowsFor, type RateLimitConfig, type RateWindow } from './rate-limits.ts';
 import type { BudgetSnapshot, BudgetWindowState, RatePermit, RequestBudget } from './request-budget.ts';
@@ -80,8 +81,8 @@ interface Waiter {
   readonly cost: number;
   readonly resolve: (permit: RatePermit) => void;
   readonly reject: (err: unknown) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: (() => void) | undefined;
+  /** Stops following the caller's signal (undefined without one). */
+  detach: (() => void) | undefined;
 }
 
 interface RouteState {
@@ -124,18 +125,17 @@ export class RateBudget implements RequestBudget {
     }
     if (signal?.aborted) return Promise.reject(abortError(route, signal));
     return new Promise<RatePermit>((resolve, reject) => {
-      const onAbort =
-        signal === undefined
-          ? undefined
-          : (): void => {
-              const i = state.queue.indexOf(waiter);
-              if (i >= 0) state.queue.splice(i, 1);
-              reject(abortError(route, signal));
-              // the next waiter may fit now (or none is left: the timer goes)
-              this.#pump(route, state);
-            };
-      const waiter: Waiter = { cost, resolve, reject, signal, onAbort };
-      if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+      const waiter: Waiter = { cost, resolve, reject, detach: undefined };
+      // waiters under one signal share one listener on it (core/on-abort.ts)
+      if (signal !== undefined) {
+        waiter.detach = onAbort(signal, () => {
+          const i = state.queue.indexOf(waiter);
+          if (i >= 0) state.queue.splice(i, 1);
+          reject(abortError(route, signal));
+          // the next waiter may fit now (or none is left: the timer goes)
+          this.#pump(route, state);
+        });
+      }
       state.queue.push(waiter);
       this.#pump(route, state);
     });
@@ -272,7 +272,7 @@ export class RateBudget implements RequestBudget {
         return;
       }
       state.queue.shift();
-      if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
+      head.detach?.();
       head.resolve(this.#take(state, head.cost));
     }
     if (state.timer !== undefined) {

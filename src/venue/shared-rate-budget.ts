@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
 import { RateLimitError, TransportError } from '../core/errors.ts';
 import type { RedisTarget } from '../core/redis-url.ts';
+import { onAbort } from '../core/on-abort.ts';
 import { ENDPOINTS, type RouteId } from './endpoints.ts';
 import { RateBudget } from './rate-budget.ts';
 import { windowsFor, type RateLimitConfig } from './rate-limits.ts';
@@ -262,15 +263,18 @@ export class SharedRateBudget implements RequestBudget {
 
   #sleep(ms: number, route: RouteId, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        sub.unsubscribe();
-        reject(abortError(route, signal!));
-      };
+      let detach: (() => void) | undefined;
       const sub = this.#clock.scheduler.schedule(() => {
-        signal?.removeEventListener('abort', onAbort);
+        detach?.();
         resolve();
       }, Math.max(1, ms));
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // sleeps under one signal share one listener on it (core/on-abort.ts)
+      if (signal !== undefined) {
+        detach = onAbort(signal, () => {
+          sub.unsubscribe();
+          reject(abortError(route, signal));
+        });
+      }
     });
   }
 }

@@ -8,6 +8,7 @@ import {
   VenueRejectError,
   isRetryable,
 } from '../core/errors.ts';
+import { onAbort } from '../core/on-abort.ts';
 import { delay } from './delay.ts';
 import { ENDPOINTS, type RouteGroup, type RouteId } from './endpoints.ts';
 import type { VenueLogger } from './logger.ts';
@@ -241,9 +242,10 @@ export class Transport {
       timer.unref();
       // the caller's signal aborts the deadline's controller (with the caller's reason), so fetch
       // takes one signal: AbortSignal.any made a new one per request, tens of µs on every order
-      // post in Node 20 (the signal is made transferable, natively)
+      // post in Node 20 (the signal is made transferable, natively); every attempt in flight under
+      // one caller's signal shares one listener on it (core/on-abort.ts)
       const caller = request.signal;
-      const unfollow = caller === undefined ? undefined : followCaller(caller, deadline.controller);
+      const unfollow = caller === undefined ? undefined : onAbort(caller, () => deadline.controller.abort(caller.reason));
       let status: number;
       let text: string;
       let responseHeaders: Headers;
@@ -329,39 +331,6 @@ interface Deadline {
 function newDeadline(): Deadline {
   const controller = new AbortController();
   return { controller, signal: controller.signal, timedOut: false };
-}
-
-/** The deadlines of the attempts in flight under each caller's signal (see followCaller). */
-const followers = new WeakMap<AbortSignal, Set<AbortController>>();
-
-/**
- * Has the caller's signal abort `controller` (with the caller's reason) until the returned
- * function is called. One listener per caller signal, however many attempts wait on it at once:
- * a listener each made Node warn of a leak past 10 (a run's one stop signal under a burst of
- * requests), where AbortSignal.any had made a new signal per request instead.
- */
-function followCaller(caller: AbortSignal, controller: AbortController): () => void {
-  if (caller.aborted) {
-    controller.abort(caller.reason);
-    return () => undefined;
-  }
-  let waiting = followers.get(caller);
-  if (waiting === undefined) {
-    const created = new Set<AbortController>();
-    waiting = created;
-    followers.set(caller, created);
-    caller.addEventListener(
-      'abort',
-      () => {
-        followers.delete(caller);
-        for (const c of created) c.abort(caller.reason);
-      },
-      { once: true },
-    );
-  }
-  const set = waiting;
-  set.add(controller);
-  return () => set.delete(controller);
 }
 
 /** Ends an attempt at its deadline, with the reason AbortSignal.timeout gives (unless the caller aborted it first). */

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { networkInterfaces } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.ts';
@@ -65,6 +66,28 @@ describe('latency, stall and drop', () => {
     await expect(fetch(`${sb.url}/version`, { signal: AbortSignal.timeout(150) })).rejects.toThrow(/timeout|aborted/i);
     const after = (await call(`${sb.url}/admin/stats`)).body.routes.getVersion ?? 0;
     expect(after).toBe(before + 1);
+  });
+
+  it('requests held by a fault share one listener on the closing signal; closing ends their waits', async () => {
+    // CI's soak printed MaxListenersExceededWarning: the crash loop's stalls held more than 10
+    // requests at once, each with its own listener on this signal
+    const own = await startSandbox({ seed: 5, markets: 40, events: 10, limits: { enabled: false }, faults: { latencyMs: 600_000 } });
+    const closing = own.context.closing;
+    const N = 20;
+    let answers: Promise<PromiseSettledResult<Response>[]> | undefined;
+    try {
+      answers = Promise.allSettled(Array.from({ length: N }, () => fetch(`${own.url}/version`)));
+      // a request is counted, then waits its latency in the same turn: counted means waiting
+      while (own.context.stats.snapshot().total < N) await new Promise((resolve) => setImmediate(resolve));
+      expect(getEventListeners(closing, 'abort')).toHaveLength(1);
+    } finally {
+      // far shorter than the latency: closing cut the waits short
+      await own.close();
+    }
+    const settled = await answers;
+    expect(settled).toHaveLength(N);
+    expect(closing.aborted).toBe(true);
+    expect(getEventListeners(closing, 'abort')).toHaveLength(0);
   });
 
   it('dropRate destroys connections without an answer', async () => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { isOutcomeUnknown, RateLimitError, TransportError } from '../../src/core/errors.ts';
@@ -125,6 +126,25 @@ describe('RateBudget (virtual time)', () => {
     clock.advanceBy(W + 1);
     await settle();
     expect(after.permit).toBeDefined();
+  });
+
+  it("many waiters under one caller's signal: one listener on it, admitted waiters leave it, its abort rejects the rest", async () => {
+    const { clock, b } = budget(5);
+    const held = await Promise.all(Array.from({ length: 5 }, () => b.acquire('getOk')));
+    const caller = new AbortController();
+    const waiters = Array.from({ length: 20 }, () => track(b.acquire('getOk', 1, caller.signal)));
+    // a listener each made Node warn of a leak past 10 (a run's one stop signal over a burst)
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    for (const permit of held) permit.release();
+    clock.advanceBy(W + 1);
+    await settle();
+    expect(waiters.filter((w) => w.permit !== undefined)).toHaveLength(5);
+    caller.abort(new Error('run stopped'));
+    await settle();
+    const rejected = waiters.filter((w) => w.error !== undefined);
+    expect(rejected).toHaveLength(15);
+    expect(rejected.every((w) => w.error instanceof TransportError && (w.error.cause as Error).message === 'run stopped')).toBe(true);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('keeps no timer once no request waits: the last waiter aborted (a run that stopped) leaves nothing to hold the process', async () => {
