@@ -8,7 +8,6 @@ import { MarketCache, type TrackedToken } from '../data/market-cache.ts';
 import type { HeartbeatSupervisor } from '../execution/heartbeat.ts';
 import type { OrderTracker } from '../execution/order-tracker.ts';
 import type { Portfolio, PortfolioTotals } from '../portfolio/portfolio.ts';
-import { reservedByOpenBuys } from '../portfolio/free-balance.ts';
 import { StrategyLedger, type StrategyFigures } from '../portfolio/strategy-ledger.ts';
 import type { RiskEngine } from '../risk/risk-engine.ts';
 import type { Micros } from '../core/fixed.ts';
@@ -17,10 +16,11 @@ import type { AccountSync } from './account-sync.ts';
 import type { CommandRunner } from './command-runner.ts';
 import type { CommandResult, EngineCommand } from './commands.ts';
 import type { EngineDesk } from './engine-desk.ts';
-import { ENGINE_METRICS, STATUS_429, type EngineCounts } from './engine-metrics.ts';
+import type { EngineCounts } from './engine-metrics.ts';
 import { buildEngineParts, refreshCompleteSets } from './engine-parts.ts';
 import { cancelUnsent, settleOrdersAtStop, type StopOptions } from './engine-stop.ts';
-import { buildSummary, type EngineSummary, type StopReport } from './engine-summary.ts';
+import type { EngineSummary, StopReport } from './engine-summary.ts';
+import { figuresByStrategy, gatherSummary, type SummarySources } from './engine-summary-gather.ts';
 import type { EventBus } from './event-bus.ts';
 import type { FeeRates } from './fee-rates.ts';
 import type { FillBook } from './fill-book.ts';
@@ -37,7 +37,6 @@ import type { EngineOptions, MarketSettlement } from './ports.ts';
 import type { Reconciler } from './reconciler.ts';
 import type { RewardAccrual } from './reward-accrual.ts';
 import type { RiskSnapshot } from './risk-snapshot.ts';
-import type { RunTally } from './run-tally.ts';
 import { startStrategies } from './strategy-start.ts';
 import type { StrategyHost } from './strategy-host.ts';
 import type { UnbookedSells } from './unbooked-sells.ts';
@@ -61,7 +60,7 @@ export { DEFAULT_DRAIN_MS, DEFAULT_STOP_DEADLINE_MS } from './engine-stop.ts';
  * canceller, the reconciler and the fill book, built and wired by engine-parts.ts; this class
  * holds them, runs start and stop, and is the run's one face to them (the heartbeat's watch:
  * heartbeat-watch.ts; when strategies start: strategy-start.ts; our orders at a stop:
- * engine-stop.ts).
+ * engine-stop.ts; the run summary gathered from the parts: engine-summary-gather.ts).
  */
 export class TradingEngine {
   readonly cache = new MarketCache();
@@ -88,12 +87,13 @@ export class TradingEngine {
   readonly #feeRates: FeeRates;
   readonly #account: AccountSync;
   readonly #halts: Halts;
-  readonly #tally: RunTally;
   readonly #health: HealthMonitor;
   readonly #commands: CommandRunner;
   readonly #venue: VenueStateTracker;
   /** Our estimated liquidity rewards (docs/rewards.md), apart from trading PnL. */
   readonly rewards: RewardAccrual;
+  /** What the run summary reads (engine-summary-gather.ts). */
+  readonly #summarySources: SummarySources;
   #stopReport: StopReport | undefined;
   readonly #alerts: string[] = [];
 
@@ -109,7 +109,6 @@ export class TradingEngine {
     this.portfolio = parts.portfolio;
     this.risk = parts.risk;
     this.heartbeat = parts.heartbeat;
-    this.#tally = parts.tally;
     this.#halts = parts.halts;
     this.#canceller = parts.canceller;
     this.#venue = parts.venue;
@@ -128,6 +127,7 @@ export class TradingEngine {
     this.#host = parts.host;
     this.#router = parts.router;
     this.#commands = parts.commands;
+    this.#summarySources = { ...parts, ledger: this.ledger, strategies: options.strategies };
   }
 
   get clock(): Clock {
@@ -362,34 +362,12 @@ export class TradingEngine {
    * to the run's (StrategyLedger.figures); every hosted strategy has a row, traded or not.
    */
   strategyFigures(mark: (tokenId: TokenId) => Micros | undefined = (tokenId) => this.#snapshot.mark(tokenId)): StrategyFigures[] {
-    return this.ledger.figures(this.portfolio, mark, this.#opts.strategies.map((s) => s.id));
+    return figuresByStrategy(this.#summarySources, mark);
   }
 
+  /** The run summary now (gathered from the parts: engine-summary-gather.ts). */
   summary(): EngineSummary {
-    const mark = (tokenId: TokenId) => this.#snapshot.mark(tokenId);
-    const totals = this.portfolio.totals(mark);
-    const metrics = this.#desk.metrics;
-    return buildSummary({
-      counts: this.#desk.counters,
-      deniedByCode: metrics.total(ENGINE_METRICS.denied, 'code'),
-      firstFault: this.#tally.firstFault,
-      totals,
-      byStrategy: this.strategyFigures(mark),
-      fillsBySettlement: this.#fills.settlement,
-      reserved: reservedByOpenBuys(this.#desk.tracker.open()),
-      account: { source: this.#account.source, outside: this.#account.outside() },
-      http429: metrics.value(ENGINE_METRICS.httpResponses, STATUS_429),
-      heartbeats: {
-        sent: metrics.value(ENGINE_METRICS.heartbeatsSent),
-        acknowledged: metrics.value(ENGINE_METRICS.heartbeatsAcknowledged),
-        missed: metrics.value(ENGINE_METRICS.heartbeatsMissed),
-      },
-      openOrders: this.#desk.tracker.open().length,
-      strategies: this.#host.states(),
-      stop: this.#stopReport,
-      alerts: this.#alerts,
-      rewards: this.rewards.summary(),
-    });
+    return gatherSummary(this.#summarySources, this.#stopReport, this.#alerts);
   }
 
   /** The run's account figures at the run's marks (cash, position value, fees, realized and unrealized PnL), Micros. */
