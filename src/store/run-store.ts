@@ -2,42 +2,31 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { FillEvent } from '../core/events.ts';
-import { BackgroundCheckpointer } from './checkpointer.ts';
 import { DeferredJournal } from './deferred-journal.ts';
 import { FillWrites } from './fill-writes.ts';
 import { IdReservations } from './id-reservations.ts';
-import { LazySavepoints } from './lazy-savepoints.ts';
+import { readLoadedRun } from './loaded-run.ts';
 import { OrderWrites, type OrderSave } from './order-writes.ts';
-import { replayPortfolio } from './replay-portfolio.ts';
 import { RunNotes } from './run-notes.ts';
 import { StagedOrders } from './staged-orders.ts';
+import { StoreCheckpoints } from './store-checkpoints.ts';
 import { storeFailure } from './store-file.ts';
 import { releaseLock } from './store-lock.ts';
 import { openStoreFile, releaseOpened, type OpenedStore } from './store-open.ts';
-import { journalRows, readBalances, readCursors, readFills, readHeartbeat, readJournalSeq, readOrders } from './store-queries.ts';
+import { journalRows } from './store-queries.ts';
+import { StoreTransactions } from './store-transactions.ts';
 import type { JournalInput, JournalRow, LoadedRun, LockHolder, OrderStateInput, OrderUpdate, RunInfo, RunStoreOptions, StoreDurability } from './store-types.ts';
-
-/**
- * Background checkpoint period. A checkpoint (its copy and two fsyncs on the worker) stalls a
- * commit of the owner that lands during it, now and then by tens to hundreds of ms on this
- * machine's ext4; fewer checkpoints, fewer stalled ticks. Measured on the live order path (15
- * orders a tick every ~25 ms, a one-off trace not kept, two runs each): the tick's COMMIT p99 4.4-5.9
- * ms every 500 ms, 0.2-0.4 ms every 5 s (its p50 ~15 us higher: the WAL restarts less often).
- * The WAL holds at most a few MB more between checkpoints.
- */
-const CHECKPOINT_INTERVAL_MS = 5_000;
-/**
- * When checkpoints are SQLite's own (inline): once the WAL holds this much. SQLite's default is
- * 1,000 pages, ~4 MB with 4 KB pages; a store made with 8 KB pages (store-open.ts) keeps ~4 MB.
- */
-const AUTO_CHECKPOINT_BYTES = 4_096_000;
 
 /**
  * The crash-safe state of one run: a SQLite file (WAL) owned by one process at a time. Every
  * method is synchronous (better-sqlite3) and every hot-path statement is prepared once. The
- * parts: opening and the lock (store-open.ts), id blocks (id-reservations.ts), order writes
- * (order-writes.ts), fills and balances (fill-writes.ts), journal, heartbeat and cursors
- * (run-notes.ts); this class holds the transaction and the checkpointer.
+ * parts: opening and the lock (store-open.ts), transactions and their savepoints
+ * (store-transactions.ts), WAL checkpoints (store-checkpoints.ts), id blocks
+ * (id-reservations.ts), order writes (order-writes.ts) and the orders staged before their post
+ * (staged-orders.ts), fills and balances (fill-writes.ts), journal, heartbeat and cursors
+ * (run-notes.ts), the reads (store-queries.ts; what a restart loads: loaded-run.ts); this class
+ * is their one face, and checks each call against the store's state (open, no failed deferred
+ * write).
  *
  * How the engine is meant to call it (see docs/store.md):
  * - on start: `open(path, { create: true, runName })`; a fresh store gets a random run id, a
@@ -63,16 +52,8 @@ export class RunStore {
   readonly #info: RunInfo;
   readonly #takenOverFrom: LockHolder | undefined;
   #closed = false;
-  #checkpointer: BackgroundCheckpointer | undefined;
-  #checkpointFailure: string | undefined;
-  #depth = 0;
-  /** Callbacks waiting for the outermost transaction to end (see afterCommit). */
-  #afterCommit: ((committed: boolean) => void)[] = [];
-  /** Told how long each outermost transaction's COMMIT took, seconds (timeCommits). */
-  #commitTime: ((seconds: number) => void) | undefined;
-
-  readonly #tx: (fn: () => unknown) => unknown;
-  readonly #nested: LazySavepoints;
+  readonly #checkpoints: StoreCheckpoints;
+  readonly #tx: StoreTransactions;
   readonly #touchRun: Database.Statement;
   readonly #ids: IdReservations;
   readonly #orders: OrderWrites;
@@ -92,10 +73,7 @@ export class RunStore {
   static open(path: string, options: RunStoreOptions = {}): RunStore {
     const opened = openStoreFile(path, options);
     try {
-      const store = new RunStore(opened);
-      if ((options.checkpoints ?? 'background') === 'background') store.#startCheckpointer();
-      else store.#inlineCheckpoints();
-      return store;
+      return new RunStore(opened, options.checkpoints ?? 'background');
     } catch (err) {
       releaseOpened(opened.file);
       opened.db.close();
@@ -103,7 +81,7 @@ export class RunStore {
     }
   }
 
-  private constructor(opened: OpenedStore) {
+  private constructor(opened: OpenedStore, checkpoints: 'background' | 'inline') {
     const { file, db } = opened;
     this.file = file;
     this.#db = db;
@@ -111,8 +89,6 @@ export class RunStore {
     this.durability = opened.durability;
     this.#now = opened.now;
     this.#takenOverFrom = opened.takenOver;
-    this.#tx = db.transaction((fn: () => unknown) => fn());
-    this.#nested = new LazySavepoints(db);
     const touchRun = db.prepare('UPDATE run SET updated_at = ? WHERE id = 1');
     this.#touchRun = touchRun;
     this.#ids = new IdReservations(db, file, opened.durability, opened.now, (at) => touchRun.run(at));
@@ -120,16 +96,27 @@ export class RunStore {
     this.#fills = new FillWrites(db, file);
     this.#notes = new RunNotes(db, file);
     this.#staged = new StagedOrders(db, file, opened.info.runId);
+    const ids = this.#ids;
+    const staged = this.#staged;
+    this.#tx = new StoreTransactions(db, {
+      // what this level staged or folded is undone: fold again when next needed
+      rolledBack: () => staged.rolledBack(),
+      // id blocks reserved inside are fsynced before the transaction returns
+      outermostEnded: () => {
+        if (ids.pending) ids.settle();
+      },
+    });
     // orders a previous life staged and did not fold before it ended
     this.#foldStaged();
     this.#staged.readGreatest();
     const notes = this.#notes;
     this.#later = new DeferredJournal((entries) =>
       this.transaction(() => {
-        this.#nested.writing();
+        this.#tx.writing();
         for (const entry of entries) notes.journal(entry);
       }),
     );
+    this.#checkpoints = new StoreCheckpoints(db, file, checkpoints);
   }
 
   /** 8 hex characters: the client order id prefix of this run, kept across restarts. */
@@ -161,12 +148,12 @@ export class RunStore {
 
   /** Where checkpoints run now (`inline` after a background worker failed: see `checkpointFailure`). */
   get checkpoints(): 'background' | 'inline' {
-    return this.#checkpointer ? 'background' : 'inline';
+    return this.#checkpoints.mode;
   }
 
   /** Why the background checkpointer stopped, if it failed. */
   get checkpointFailure(): string | undefined {
-    return this.#checkpointFailure;
+    return this.#checkpoints.failure;
   }
 
   /**
@@ -177,7 +164,7 @@ export class RunStore {
    */
   reserveIds(n: number): { from: number; to: number } {
     this.#assertOpenWriting();
-    return this.#ids.reserve(n, this.#depth > 0);
+    return this.#ids.reserve(n, this.#tx.open);
   }
 
   /**
@@ -304,42 +291,12 @@ export class RunStore {
    */
   transaction<T>(fn: () => T): T {
     this.#assertOpen();
-    const nested = this.#depth > 0;
-    this.#depth++;
-    let committed = false;
-    try {
-      const result = (nested ? this.#nested.run(fn) : this.#commitTime === undefined ? this.#tx(fn) : this.#timed(fn, this.#commitTime)) as T;
-      committed = true;
-      return result;
-    } finally {
-      // what this level staged or folded is undone: fold again when next needed
-      if (!committed) this.#staged.rolledBack();
-      this.#depth--;
-      if (this.#depth === 0) {
-        if (this.#ids.pending) this.#ids.settle();
-        if (this.#afterCommit.length > 0) {
-          const waiting = this.#afterCommit;
-          this.#afterCommit = [];
-          for (const callback of waiting) callback(committed);
-        }
-      }
-    }
+    return this.#tx.run(fn);
   }
 
   /** Tells `observe` how long each outermost transaction's COMMIT takes (from the end of its work to its return), seconds: the run's metrics. */
   timeCommits(observe: (seconds: number) => void): void {
-    this.#commitTime = observe;
-  }
-
-  #timed<T>(fn: () => T, observe: (seconds: number) => void): T {
-    let workDone = 0;
-    const result = this.#tx(() => {
-      const r = fn();
-      workDone = performance.now();
-      return r;
-    }) as T;
-    observe((performance.now() - workDone) / 1000);
-    return result;
+    this.#tx.timeCommits(observe);
   }
 
   /**
@@ -348,34 +305,14 @@ export class RunStore {
    * orders from here, so an order's hash is durable before the order can leave the process.
    */
   afterCommit(callback: (committed: boolean) => void): void {
-    if (this.#depth === 0) callback(true);
-    else this.#afterCommit.push(callback);
+    this.#tx.afterCommit(callback);
   }
 
   /** Everything a restarted run needs, in one consistent read. `orders: 'open'` skips finished ones. */
   load(options: { orders?: 'all' | 'open' } = {}): LoadedRun {
     this.#flushLater();
     this.#foldStaged();
-    return this.transaction(() => {
-      const fills = readFills(this.#db);
-      const balances = readBalances(this.#db);
-      const portfolio = replayPortfolio(fills, balances);
-      const heartbeat = readHeartbeat(this.#db);
-      return {
-        runId: this.#info.runId,
-        runName: this.#info.runName,
-        nextId: this.#ids.nextId,
-        orders: readOrders(this.#db, options.orders ?? 'all'),
-        fills,
-        heartbeatId: heartbeat?.id,
-        heartbeatAt: heartbeat?.at,
-        positions: portfolio.positions(),
-        balance: portfolio.balance(),
-        balances,
-        cursors: readCursors(this.#db),
-        journalSeq: readJournalSeq(this.#db),
-      };
-    });
+    return this.transaction(() => readLoadedRun(this.#db, this.#info, this.#ids.nextId, options.orders ?? 'all'));
   }
 
   /** Journal rows from sequence `from` (default the first), oldest first, read page by page. */
@@ -406,8 +343,7 @@ export class RunStore {
     }
     this.#closed = true;
     releaseOpened(this.file);
-    this.#checkpointer?.stop();
-    this.#checkpointer = undefined;
+    this.#checkpoints.stop();
     try {
       releaseLock(this.#db);
       this.#touchRun.run(this.#now());
@@ -431,7 +367,7 @@ export class RunStore {
   #assertWritable(): void {
     this.#assertOpen();
     this.#assertNoDeferredFailure();
-    this.#nested.writing();
+    this.#tx.writing();
   }
 
   #assertNoDeferredFailure(): void {
@@ -442,31 +378,15 @@ export class RunStore {
   /** Open, and about to write: the nested levels around the write get their savepoints. */
   #assertOpenWriting(): void {
     this.#assertOpen();
-    this.#nested.writing();
+    this.#tx.writing();
   }
 
   /** Folds the staged orders into the orders table (in the open transaction, if any). */
   #foldStaged(): void {
     if (!this.#staged.pending) return;
     this.transaction(() => {
-      this.#nested.writing();
+      this.#tx.writing();
       this.#staged.fold((rows) => this.#orders.saveMany(rows));
     });
-  }
-
-  #startCheckpointer(): void {
-    this.#db.pragma('wal_autocheckpoint = 0');
-    this.#checkpointer = new BackgroundCheckpointer(this.file, CHECKPOINT_INTERVAL_MS, (reason) => {
-      // back to SQLite's own checkpoints: slower commits now and then, but the WAL stays bounded
-      this.#checkpointer = undefined;
-      this.#checkpointFailure = reason;
-      if (!this.#closed) this.#inlineCheckpoints();
-    });
-  }
-
-  /** SQLite checkpoints in the committing call once the WAL holds AUTO_CHECKPOINT_BYTES. */
-  #inlineCheckpoints(): void {
-    const pageSize = this.#db.pragma('page_size', { simple: true }) as number;
-    this.#db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(AUTO_CHECKPOINT_BYTES / pageSize))}`);
   }
 }
