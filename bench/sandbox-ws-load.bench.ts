@@ -75,6 +75,7 @@ const PROBER_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHmac } = require('node:crypto');
 const { base, tokens, creds, windowMs, everyMs, timeoutMs } = workerData;
+const WARM_PAIRS = 5;
 const key = Buffer.from(creds.secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 const book = [], beat = [], bookAt = [], beatAt = [];
 let bookLate = 0, beatLate = 0, bookFailed = 0, beatFailed = 0;
@@ -96,7 +97,16 @@ function beatHeaders() {
   const sig = createHmac('sha256', key).update(ts + 'POST' + '/heartbeats').digest('hex');
   return { SERVICE_ADDRESS: creds.address, SERVICE_API_KEY: creds.apiKey, SERVICE_PASSPHRASE: creds.passphrase, SERVICE_TIMESTAMP: ts, SERVICE_SIGNATURE: sig };
 }
+const connects = [];
+require('node:diagnostics_channel').subscribe('undici:client:connected', () => connects.push(performance.now()));
 (async () => {
+  // warm: the pool holds the connections a bot keeps open (a request pair at a time, as below) before the window
+  for (let i = 0; i < WARM_PAIRS; i++) {
+    await Promise.all([timed(base + '/book?token_id=' + tokens[i % tokens.length], {}, [], []), timed(base + '/heartbeats', { method: 'POST', headers: beatHeaders() }, [], [])]);
+  }
+  const warmConnects = connects.length;
+  parentPort.postMessage({ warm: true });
+  await new Promise((r) => parentPort.once('message', r));
   const t0 = performance.now();
   const pending = [];
   for (let i = 0; performance.now() - t0 < windowMs; i++) {
@@ -106,7 +116,7 @@ function beatHeaders() {
     await new Promise((r) => setTimeout(r, everyMs));
   }
   await Promise.all(pending);
-  parentPort.postMessage({ book, beat, bookAt, beatAt, bookLate, beatLate, bookFailed, beatFailed });
+  parentPort.postMessage({ book, beat, bookAt, beatAt, bookLate, beatLate, bookFailed, beatFailed, warmConnects, windowConnects: connects.length - warmConnects });
 })();
 `;
 
@@ -131,6 +141,9 @@ interface ProbeResult {
   beatLate: number;
   bookFailed: number;
   beatFailed: number;
+  /** Connections the prober opened before the window (kept in its pool) and within it (a request found every pooled connection busy). */
+  warmConnects: number;
+  windowConnects: number;
 }
 interface CaseResult {
   readonly label: string;
@@ -159,13 +172,16 @@ const CASES: readonly Case[] = [
   { label: `${Math.max(...SUBSCRIBERS)} x all assets, default caps`, subscribers: Math.max(...SUBSCRIBERS), options: {} },
 ];
 
-function runWorker<T>(source: string, workerData: unknown): { done: Promise<T>; worker: Worker } {
-  const worker = new Worker(source, { eval: true, workerData });
-  const done = new Promise<T>((resolve, reject) => {
-    worker.once('message', (m: T) => resolve(m));
+/** The prober: `warm` once its connections are open (it then waits for 'go'), `done` with its report. */
+function runProber(workerData: unknown): { warm: Promise<void>; done: Promise<ProbeResult>; worker: Worker } {
+  const worker = new Worker(PROBER_WORKER, { eval: true, workerData });
+  let warmed: () => void = () => undefined;
+  const warm = new Promise<void>((resolve) => (warmed = resolve));
+  const done = new Promise<ProbeResult>((resolve, reject) => {
+    worker.on('message', (m: ProbeResult | { warm: true }) => ('warm' in m ? warmed() : resolve(m)));
     worker.once('error', reject);
   });
-  return { done, worker };
+  return { warm, done, worker };
 }
 
 /**
@@ -215,9 +231,7 @@ async function measure(server: Server, c: Case): Promise<CaseResult> {
     // warm-up: the routes compiled and every book seeded before anything is timed
     for (const token of tokens) await (await fetch(`${sandbox.url}/book?token_id=${token}`)).arrayBuffer();
     const wsUrl = `${sandbox.url.replace(/^http/, 'ws')}/ws/market`;
-    const subs =
-      c.subscribers > 0 ? runChild<SubscriberResult>(SUBSCRIBERS_WORKER, { url: wsUrl, n: c.subscribers, assets: tokens, windowMs: WINDOW_MS }) : undefined;
-    const probe = runWorker<ProbeResult>(PROBER_WORKER, {
+    const probe = runProber({
       base: sandbox.url,
       tokens,
       creds: { address, apiKey: credentials.apiKey, secret: credentials.secret.reveal(), passphrase: credentials.passphrase.reveal() },
@@ -225,6 +239,10 @@ async function measure(server: Server, c: Case): Promise<CaseResult> {
       everyMs: PROBE_EVERY_MS,
       timeoutMs: REQUEST_TIMEOUT_MS,
     });
+    await probe.warm;
+    const subs =
+      c.subscribers > 0 ? runChild<SubscriberResult>(SUBSCRIBERS_WORKER, { url: wsUrl, n: c.subscribers, assets: tokens, windowMs: WINDOW_MS }) : undefined;
+    probe.worker.postMessage('go');
     const loop = monitorEventLoopDelay({ resolution: 2 });
     loop.enable();
     const [probeResult, subsResult] = await Promise.all([probe.done, subs?.done]);
@@ -300,6 +318,7 @@ export async function run(): Promise<BenchTable> {
         ratio(beatSteady),
         medRange(results.map((r) => r.loopP99)),
         late,
+        medRange(results.map((r) => r.probe.windowConnects)),
         subs.length === 0 ? '-' : medRange(subs.map((s) => s.snapshots)),
         subs.length === 0 ? '-' : medRange(subs.map((s) => (s.allSnapshotsMs < 0 ? NaN : s.allSnapshotsMs))),
         closes.size === 0 ? '-' : [...closes].map(([code, n]) => `${code}:${n}`).join(' '),
@@ -322,6 +341,7 @@ export async function run(): Promise<BenchTable> {
       'after snaps / none',
       'server loop delay p99',
       'late or failed',
+      'prober connects',
       'snapshots got',
       'all snapshots ms',
       'closes (code:n)',
@@ -333,6 +353,7 @@ export async function run(): Promise<BenchTable> {
       ...(BEFORE !== undefined && BEFORE !== '' ? [`'before:' rows: the sandbox of ${BEFORE}, measured in the same rounds, each round's cases after this tree's`] : []),
       `server on the main thread, prober in a worker thread, subscribers in a child process at nice ${SUBS_NICE} (CLOBOT_BENCH_WS_SUBS_NICE; 0: the same priority as the server); synthetic flow on (intensity 1), rate limits off`,
       `prober: one GET /book (a random asset) and one L2-signed POST /heartbeats every ${PROBE_EVERY_MS} ms for ${WINDOW_MS} ms from the subscribers' first connect; a request unanswered after ${REQUEST_TIMEOUT_MS} ms counts as late`,
+      `the prober opens its connections before the window (a bot keeps its HTTP connections open); 'prober connects': connections it opened within the window, each when a request found every pooled connection busy (a new connection waits in the kernel's accept queue behind a connect burst: libuv accepts one connection per turn of the event loop)`,
       `'server loop delay p99': the server thread's event-loop delay over the window (perf_hooks.monitorEventLoopDelay, 2 ms resolution), ms`,
       `'all snapshots ms': from the first connect until every connection has its snapshot (no answer: some never got one in the window); closes: WS close codes seen by the subscribers (1006: dropped by the server without a close frame)`,
       `the rows with N subscribers lift the per-caller caps (every subscriber is on 127.0.0.1, one caller); the 'default caps' row keeps them`,

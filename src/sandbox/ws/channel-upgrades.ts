@@ -1,14 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-
-/**
- * CPU time the admission of queued upgrades may take in one turn of the event loop, ms (at least
- * one upgrade is admitted a turn): a connect burst's hundreds of upgrade requests arrive in a few
- * polls of the sockets, and their handshakes (header checks, a SHA-1, the 101 answer written,
- * a WebSocket made) done there held the HTTP routes for tens of milliseconds.
- */
-const UPGRADE_TURN_MS = 1;
+import { eventLoopBudget, type SlicedWork } from './turn-budget.ts';
 
 /** An upgrade request for a channel's path, waiting for its turn. */
 interface QueuedUpgrade {
@@ -29,21 +22,19 @@ interface ChannelUpgrades {
 
 /**
  * The upgrades of one HTTP server waiting for their handshake, in the order they came, over all
- * the channels served on it: each turn of the event loop admits upgrades for about
- * `UPGRADE_TURN_MS`, then yields (setImmediate), so HTTP requests and heartbeats are served
- * between the slices of a connect burst. A socket waits unread (node leaves an upgraded socket
+ * the channels served on it, admitted an upgrade a step under the event loop's `TurnBudget`: a
+ * connect burst's hundreds of upgrade requests arrive in a few polls of the sockets, and their
+ * handshakes (header checks, a SHA-1, the 101 answer written, a WebSocket made) done there held
+ * the HTTP routes for tens of milliseconds. A socket waits unread (node leaves an upgraded socket
  * paused until someone reads it), and one that fails or closes while it waits is destroyed.
  */
-class UpgradeQueue {
+class UpgradeQueue implements SlicedWork {
   readonly #waiting = new Set<QueuedUpgrade>();
-  #scheduled = false;
 
   add(upgrade: QueuedUpgrade): void {
     upgrade.socket.on('error', upgrade.onError);
     this.#waiting.add(upgrade);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#admit());
+    eventLoopBudget.wake(this);
   }
 
   /** Destroys the waiting sockets of `channel` (its handler is going away). */
@@ -56,25 +47,22 @@ class UpgradeQueue {
     }
   }
 
-  #admit(): void {
-    this.#scheduled = false;
-    const started = performance.now();
-    let admitted = 0;
+  pending(): boolean {
+    return this.#waiting.size > 0;
+  }
+
+  /** Does the handshake of the upgrade that has waited longest. */
+  step(): void {
     for (const upgrade of this.#waiting) {
-      if (admitted > 0 && performance.now() - started >= UPGRADE_TURN_MS) break;
       this.#waiting.delete(upgrade);
-      admitted++;
       const { request, socket, head, channel } = upgrade;
       socket.off('error', upgrade.onError);
       if (socket.destroyed || channel.closed()) {
         socket.destroy();
-        continue;
+        return;
       }
       channel.wss.handleUpgrade(request, socket, head, (ws) => channel.accept(ws, request));
-    }
-    if (this.#waiting.size > 0 && !this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.#admit());
+      return;
     }
   }
 }
@@ -86,7 +74,7 @@ const queues = new WeakMap<Server, UpgradeQueue>();
  * Serves `server`'s WebSocket upgrades on `paths` with `wss` (the sandbox's channels share the
  * app's HTTP server, each its own paths): a request for another path is left to the other
  * channels' handlers, and answered 404 only when no other handler listens; once `closed()` holds,
- * the socket is destroyed. The handshakes are done a slice per turn of the event loop, over all
+ * the socket is destroyed. The handshakes are done a step at a time under the event loop's budget, over all
  * the channels of the server (`UpgradeQueue`). Returns the function that stops serving (and
  * destroys this channel's sockets still waiting for their handshake).
  */

@@ -10,7 +10,9 @@ import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.t
 import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';
 import { serveUpgrades } from './channel-upgrades.ts';
 import { rawDataText } from './raw-data-text.ts';
-import { WriteBatches } from './write-batches.ts';
+import { Outbox } from './outbox.ts';
+import { eventLoopBudget, type SlicedWork, type TurnBudget } from './turn-budget.ts';
+import { textFrame, textFrameHeader } from './text-frame.ts';
 
 /** Paths the market channel answers on (the root mount and the trading prefix). */
 export const MARKET_CHANNEL_PATHS: readonly string[] = ['/ws/market', '/clob/ws/market'];
@@ -25,17 +27,11 @@ export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER = 20_000;
 /** WebSocket close code of a connection refused by a per-caller cap (RFC 6455: policy violation). */
 export const WS_CLOSE_CAP_EXCEEDED = 1008;
 /**
- * Snapshot text sent per turn of the event loop, bytes: the snapshots that subscriptions ask for
- * are sent in slices of about this much, each slice in its own turn (setImmediate), so HTTP
- * requests and heartbeats are served between them however many sockets subscribe at once.
+ * Book texts one step of the snapshot work makes (each an engine book read and a JSON text, tens
+ * of microseconds): the first snapshot of a burst makes hundreds, and made in one go they held the
+ * HTTP routes for several milliseconds.
  */
-const SNAPSHOT_BYTES_PER_TURN = 256 * 1024;
-/**
- * CPU time one turn of the snapshot drain may take, ms: snapshots that share one message (a
- * connect burst asking for the same assets) cost a write each, not a build, and go out until this
- * much time has passed; then the turn yields to the HTTP routes.
- */
-const SNAPSHOT_TURN_MS = 1;
+const SNAPSHOT_TEXTS_PER_STEP = 16;
 
 export interface MarketChannelOptions {
   readonly engine: MatchingEngine;
@@ -51,6 +47,8 @@ export interface MarketChannelOptions {
   readonly maxConnectionsPerCaller?: number;
   /** Assets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
   readonly maxSubscriptionsPerCaller?: number;
+  /** The event-loop budget the channel's work is done under (default: this thread's, shared with the upgrade admission). */
+  readonly budget?: TurnBudget;
 }
 
 export interface MarketChannelStats {
@@ -66,7 +64,7 @@ export interface MarketChannelStats {
   readonly droppedByRequest: number;
   /** Connections closed by a per-caller cap (connections or subscriptions), code 1008. */
   readonly refusedByCap: number;
-  /** Turns of the event loop that sent queued snapshots (a slice of about 256 KiB each). */
+  /** Turns of the event loop that worked on queued snapshots (the snapshots of a burst take many, between HTTP requests). */
   readonly snapshotSlices: number;
 }
 
@@ -80,12 +78,12 @@ class Connection {
   readonly assets = new Set<TokenId>();
   /** Assets asked for whose snapshot has not been sent yet (they join `assets` when it is). */
   readonly pending = new Set<TokenId>();
-  /** Subscription messages received and not applied yet, in order (`#drain` applies them a slice per turn). */
+  /** Subscription messages received and not applied yet, in order (applied a connection a step). */
   readonly requests: SubscriptionRequest[] = [];
   custom = false;
   constructor(
     readonly ws: WebSocket,
-    /** The connection's TCP socket (the one `ws` writes to), corked for a turn by `WriteBatches`. */
+    /** The connection's TCP socket: the channel's frames are written to it by the `Outbox`, `ws` writes only its control frames. */
     readonly socket: Duplex,
     readonly caller: string,
     readonly use: CallerUse,
@@ -111,16 +109,19 @@ class Connection {
  *   fault `wsSilent`: a connection that looks alive and says nothing).
  * - Backpressure: a connection whose unsent data passes `maxBufferedBytes` is terminated; it
  *   never buffers without bound. Its client reconnects and gets fresh snapshots.
- * - Subscription messages are queued and applied, and the snapshots they ask for sent, a slice
- *   per turn of the event loop (about 1 ms of work, at most 256 KiB of snapshot text built), so
- *   HTTP requests are served between slices however many sockets subscribe at once; a connection
- *   joins an asset's deltas when its snapshot goes out. A `PING` applies the connection's own
+ * - The channel's work is done a step at a time under the event loop's `TurnBudget` (about 1 ms
+ *   a turn over the handshakes, subscriptions, snapshots and writes of every channel), so HTTP
+ *   requests are served between the steps however many sockets connect and subscribe at once:
+ *   subscription messages are queued and applied a connection a step; a snapshot's book texts
+ *   are made 16 a step, then it is sent; a connection joins an asset's deltas when its snapshot
+ *   goes out. A `PING` applies the connection's own
  *   queued messages and sends its queued snapshot first. Identical subscription texts are parsed
  *   once, and connections asking for the same assets share one snapshot message.
- * - A message that goes to many connections is encoded once (one Buffer per event), and each
- *   connection's writes of a turn leave in one system call (`WriteBatches`): with 300
- *   subscribers on every asset, a write per subscriber per event had the main thread in `writev`
- *   most of the time.
+ * - A message that goes to many connections is framed once (one WebSocket frame per event, the
+ *   same bytes for every connection: `textFrame`), queued for each connection's socket and
+ *   written by the `Outbox`: a socket's queued frames in one system call, a socket a step. With
+ *   300 subscribers on every asset, a `ws.send` per subscriber per event and a `writev` per
+ *   subscriber in one turn held the HTTP routes for 5-15 ms at a time.
  * - Caps per caller (remote IP address): `maxConnectionsPerCaller` connections and
  *   `maxSubscriptionsPerCaller` assets over them; past either, the connection is closed with
  *   1008 (`WS_CLOSE_CAP_EXCEEDED`) and a reason naming the cap.
@@ -159,9 +160,21 @@ export class MarketChannel {
   readonly #requestQueue = new Set<Connection>();
   /** Connections with snapshots to send, in the order they asked; drained a slice per turn. */
   readonly #snapshotQueue = new Set<Connection>();
-  /** Each connection's writes of a turn go out in one system call. */
-  readonly #batches = new WriteBatches();
-  #drainScheduled = false;
+  /** This thread's event-loop budget: handshakes, subscriptions, snapshots and writes share it, a step at a time. */
+  readonly #budget: TurnBudget;
+  /** The frames queued for each connection's socket, written a socket a step. */
+  readonly #outbox: Outbox;
+  /** Applies the subscription messages of the connection first in line, a connection a step. */
+  readonly #requestWork: SlicedWork = {
+    pending: () => this.#requestQueue.size > 0,
+    step: () => {
+      for (const conn of this.#requestQueue) return this.#applyRequests(conn);
+    },
+  };
+  /** Makes the book texts of the connection first in line, SNAPSHOT_TEXTS_PER_STEP a step, then sends its snapshot. */
+  readonly #snapshotWork: SlicedWork = { pending: () => this.#snapshotQueue.size > 0, step: () => this.#snapshotStep() };
+  /** The budget's turn count when the snapshot work last ran (for `snapshotSlices`). */
+  #snapshotTurn = -1;
   readonly #callers = new Map<string, CallerUse>();
   readonly #maxConnectionsPerCaller: number;
   readonly #maxSubscriptionsPerCaller: number;
@@ -185,6 +198,8 @@ export class MarketChannel {
     this.#maxConnectionsPerCaller = options.maxConnectionsPerCaller ?? DEFAULT_MAX_CONNECTIONS_PER_CALLER;
     this.#maxSubscriptionsPerCaller = options.maxSubscriptionsPerCaller ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
+    this.#budget = options.budget ?? eventLoopBudget;
+    this.#outbox = new Outbox(this.#budget);
     this.#unlisten = this.#engine.onEvent((event) => this.#onEngineEvent(event));
   }
 
@@ -266,7 +281,7 @@ export class MarketChannel {
       // answers keep their order on a connection: its own queued requests and snapshot go before the PONG
       if (conn.requests.length > 0) this.#applyRequests(conn);
       if (conn.pending.size > 0) this.#sendSnapshot(conn, this.#clock.now());
-      this.#send(conn, 'PONG', false);
+      this.#send(conn, PONG_FRAME, false);
       return;
     }
     const request = parseSubscription(text);
@@ -280,7 +295,7 @@ export class MarketChannel {
     // arrive in one poll of the sockets, and applying them there would hold the HTTP routes
     conn.requests.push(request);
     this.#requestQueue.add(conn);
-    this.#scheduleDrain();
+    this.#budget.wake(this.#requestWork);
   }
 
   /** Applies a connection's queued subscription messages, in the order they came. */
@@ -297,7 +312,7 @@ export class MarketChannel {
 
   /**
    * Counts the new assets against the caller's cap and queues their snapshot; the connection
-   * joins each asset's deltas when the snapshot is sent (`#drain`), so it gets the state
+   * joins each asset's deltas when the snapshot is sent (`#snapshotStep`), so it gets the state
    * at that moment and every later change.
    */
   #subscribe(conn: Connection, assets: readonly string[]): void {
@@ -319,52 +334,57 @@ export class MarketChannel {
     use.subscriptions += added;
     for (const id of fresh) conn.pending.add(id);
     this.#snapshotQueue.add(conn);
-    this.#scheduleDrain();
-  }
-
-  #scheduleDrain(): void {
-    if (this.#drainScheduled || this.#closed) return;
-    this.#drainScheduled = true;
-    setImmediate(() => {
-      this.#drainScheduled = false;
-      this.#drain();
-    });
+    this.#budget.wake(this.#snapshotWork);
   }
 
   /**
-   * Sends queued snapshots, about SNAPSHOT_BYTES_PER_TURN per turn (at least one connection's),
-   * then yields to the event loop. Each token's `book` text is made once per book change and
-   * shared by every connection. A connection already past `maxBufferedBytes` is dropped, never
-   * sent more.
+   * One step of the snapshot work, for the connection first in line: makes up to
+   * SNAPSHOT_TEXTS_PER_STEP of the book texts its snapshot lacks (each token's text is made once
+   * per book change and shared by every connection), or, once none is lacking, sends the snapshot
+   * and writes it at once (so the step's time counts its copy into the socket).
    */
-  #drain(): void {
-    const now = this.#clock.now();
-    const started = performance.now();
-    for (const conn of this.#requestQueue) {
-      if (performance.now() - started >= SNAPSHOT_TURN_MS) break;
-      this.#applyRequests(conn);
-    }
-    let built = 0;
-    if (this.#snapshotQueue.size > 0) this.#snapshotSlices++;
+  #snapshotStep(): void {
     for (const conn of this.#snapshotQueue) {
-      if (built >= SNAPSHOT_BYTES_PER_TURN || performance.now() - started >= SNAPSHOT_TURN_MS) break;
-      built += this.#sendSnapshot(conn, now);
-      // written now, so that the turn's time counts the copy of a snapshot into the socket
-      this.#batches.release(conn.socket);
+      if (this.#snapshotTurn !== this.#budget.turns) {
+        this.#snapshotTurn = this.#budget.turns;
+        this.#snapshotSlices++;
+      }
+      const now = this.#clock.now();
+      if (!conn.custom && !this.#reusable(conn) && this.#makeTexts(conn, now)) return;
+      this.#sendSnapshot(conn, now);
+      this.#outbox.release(conn.socket);
+      return;
     }
-    if (this.#requestQueue.size > 0 || this.#snapshotQueue.size > 0) this.#scheduleDrain();
+  }
+
+  /** Makes book texts the connection's pending snapshot lacks, up to SNAPSHOT_TEXTS_PER_STEP; true when it made that many (more may be lacking). */
+  #makeTexts(conn: Connection, now: number): boolean {
+    let made = 0;
+    for (const id of conn.pending) {
+      if (this.#snapshotText.has(id)) continue;
+      if (made === SNAPSHOT_TEXTS_PER_STEP) return true;
+      this.#snapshotOf(id, now, false);
+      made++;
+    }
+    return false;
+  }
+
+  /** True when the connection asks for the assets of the last snapshot message, in its order, and no book changed since. */
+  #reusable(conn: Connection): boolean {
+    const last = this.#lastSnapshot;
+    return last !== undefined && last.epoch === this.#textEpoch && sameOrder(conn.pending, last.ids);
   }
 
   /**
-   * Sends a connection's pending snapshots as one array and joins it to their deltas; the bytes
-   * of the message when it was built for this connection, 0 when it shared the last one.
+   * Sends a connection's pending snapshots as one array and joins it to their deltas (the
+   * message of the last connection when it asked for the same, else one made of the shared texts).
    */
-  #sendSnapshot(conn: Connection, now: number): number {
+  #sendSnapshot(conn: Connection, now: number): void {
     this.#snapshotQueue.delete(conn);
-    if (!this.#connections.has(conn) || conn.pending.size === 0) return 0;
+    if (!this.#connections.has(conn) || conn.pending.size === 0) return;
     // the same assets asked for in the same order with no book changed since: the same bytes as the last one
-    const last = this.#lastSnapshot;
-    const reuse = !conn.custom && last !== undefined && last.epoch === this.#textEpoch && sameOrder(conn.pending, last.ids);
+    const reused = !conn.custom && this.#reusable(conn) ? this.#lastSnapshot?.message : undefined;
+    const reuse = reused !== undefined;
     const ids = reuse || conn.custom ? undefined : [...conn.pending];
     const epoch = this.#textEpoch;
     // `[book,book,...]` copied together from the shared texts (no string is built or encoded per connection)
@@ -381,15 +401,14 @@ export class MarketChannel {
     }
     conn.pending.clear();
     let message: Buffer;
-    if (reuse) message = last.message;
+    if (reused !== undefined) message = reused;
     else {
       parts.push(ARRAY_CLOSE);
       message = Buffer.concat(parts);
       // kept only when no book changed while it was made (a book call may expire orders)
       if (ids !== undefined && epoch === this.#textEpoch) this.#lastSnapshot = { ids, epoch, message };
     }
-    this.#send(conn, message);
-    return reuse ? 0 : message.length;
+    this.#send(conn, textFrameHeader(message.length), true, message);
   }
 
   /** The `book` text of a token, made from the engine on the first ask after a change. */
@@ -425,6 +444,7 @@ export class MarketChannel {
     for (const id of [...conn.assets, ...conn.pending]) this.#unsubscribe(conn, id);
     this.#snapshotQueue.delete(conn);
     this.#requestQueue.delete(conn);
+    this.#outbox.forget(conn.socket);
     conn.requests.length = 0;
     conn.use.connections--;
     if (conn.use.connections === 0 && conn.use.subscriptions === 0) this.#callers.delete(conn.caller);
@@ -436,25 +456,18 @@ export class MarketChannel {
   }
 
   /**
-   * Sends one text message (a Buffer: its UTF-8 bytes, made once for every connection that gets
-   * it); a market message (`data`) is held back while the channel is silent. The write is held
-   * with the connection's other writes of this turn (`WriteBatches`).
+   * Queues one text message for a connection: its whole frame, made once for every connection
+   * that gets it, or a frame header and the `payload` it heads (a shared snapshot). A market
+   * message (`data`) is held back while the channel is silent. Backpressure: a connection whose
+   * unsent bytes (queued here and in its socket) pass `maxBufferedBytes` is dropped, not waited for.
    */
-  #send(conn: Connection, text: string | Buffer, data = true): void {
-    const ws = conn.ws;
-    if (ws.readyState !== WebSocket.OPEN) return;
+  #send(conn: Connection, frame: Buffer, data = true, payload?: Buffer): void {
+    if (conn.ws.readyState !== WebSocket.OPEN) return;
     if (data && this.#silent()) return;
-    // backpressure: a connection that has not taken what it was sent is dropped, not waited for
-    if (ws.bufferedAmount > this.#maxBuffered) {
-      this.#droppedSlow++;
-      this.#drop(conn);
-      return;
-    }
-    this.#batches.hold(conn.socket);
-    if (typeof text === 'string') ws.send(text);
-    else ws.send(text, { binary: false });
     this.#sent++;
-    if (ws.bufferedAmount > this.#maxBuffered) {
+    let queued = this.#outbox.queue(conn.socket, frame);
+    if (payload !== undefined) queued = this.#outbox.queue(conn.socket, payload);
+    if (queued + conn.socket.writableLength > this.#maxBuffered) {
       this.#droppedSlow++;
       this.#drop(conn);
     }
@@ -515,7 +528,7 @@ export class MarketChannel {
         yesChanges ??= mask & 1 ? priceChanges(event, yesTop) : undefined;
         noChanges ??= mask & 2 ? priceChanges(event, noTop) : undefined;
         const list = mask === 3 ? [...(yesChanges ?? []), ...(noChanges ?? [])] : mask === 1 ? (yesChanges ?? []) : (noChanges ?? []);
-        text = Buffer.from(JSON.stringify(priceChangeMessage(event, list)));
+        text = textFrame(JSON.stringify(priceChangeMessage(event, list)));
         texts[mask] = text;
       }
       return text;
@@ -538,7 +551,7 @@ export class MarketChannel {
     for (const conn of [...subs]) {
       if (!conn.custom) continue;
       this.#lastTop.set(top.tokenId, key);
-      text ??= Buffer.from(JSON.stringify(bestBidAskMessage(conditionId, top, ts)));
+      text ??= textFrame(JSON.stringify(bestBidAskMessage(conditionId, top, ts)));
       this.#send(conn, text);
     }
   }
@@ -549,7 +562,7 @@ export class MarketChannel {
     for (const tokenId of pair) {
       const subs = this.#subs.get(tokenId);
       if (subs === undefined) continue;
-      const text = Buffer.from(JSON.stringify(lastTradeMessage(trade, ts, tokenId)));
+      const text = textFrame(JSON.stringify(lastTradeMessage(trade, ts, tokenId)));
       for (const conn of [...subs]) this.#send(conn, text);
     }
   }
@@ -559,10 +572,10 @@ export class MarketChannel {
     for (const tokenId of event.tokenIds) {
       const subs = this.#subs.get(tokenId);
       if (subs === undefined) continue;
-      const tick = Buffer.from(JSON.stringify(tickSizeMessage(event, tokenId)));
+      const tick = textFrame(JSON.stringify(tickSizeMessage(event, tokenId)));
       for (const conn of [...subs]) this.#send(conn, tick);
       // Clients drop their book on a tick change (PROTOCOL); send the new one right away.
-      const snapshot = Buffer.from(JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now))));
+      const snapshot = textFrame(JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now))));
       for (const conn of [...(this.#subs.get(tokenId) ?? [])]) this.#send(conn, snapshot);
     }
   }
@@ -587,6 +600,7 @@ export class MarketChannel {
 }
 
 const ARRAY_OPEN = Buffer.from('[');
+const PONG_FRAME = textFrame('PONG');
 const COMMA = Buffer.from(',');
 const ARRAY_CLOSE = Buffer.from(']');
 
