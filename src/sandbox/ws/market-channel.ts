@@ -340,8 +340,8 @@ export class MarketChannel {
   /**
    * One step of the snapshot work, for the connection first in line: makes up to
    * SNAPSHOT_TEXTS_PER_STEP of the book texts its snapshot lacks (each token's text is made once
-   * per book change and shared by every connection), or, once none is lacking, sends the snapshot
-   * and writes it at once (so the step's time counts its copy into the socket).
+   * per book change and shared by every connection), or, once none is lacking, queues the
+   * snapshot (the outbox writes it a chunk a step).
    */
   #snapshotStep(): void {
     for (const conn of this.#snapshotQueue) {
@@ -352,7 +352,6 @@ export class MarketChannel {
       const now = this.#clock.now();
       if (!conn.custom && !this.#reusable(conn) && this.#makeTexts(conn, now)) return;
       this.#sendSnapshot(conn, now);
-      this.#outbox.release(conn.socket);
       return;
     }
   }
