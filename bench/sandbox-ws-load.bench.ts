@@ -2,7 +2,11 @@
  * A sandbox that WebSocket subscribers cannot stall (issue 28 point 6): `GET /book` and
  * `POST /heartbeats` latency while N market-channel connections, each subscribed to every asset
  * of the world, connect, take their snapshots and then follow the synthetic flow's deltas; N = 0
- * is the baseline. Server on the bench's main thread; the prober in a worker thread and the
+ * is the baseline. The prober opens its connections before the window and keeps them, as a
+ * bot's HTTP client does: a connection opened during the connect burst would wait behind the
+ * burst's 300 in the kernel's accept queue (Node 20's libuv accepts one connection per turn of the
+ * event loop), which measures the accept queue, not the routes; the connections it still opens
+ * within the window are counted ('prober connects'). Server on the bench's main thread; the prober in a worker thread and the
  * subscribers in a child process at the lowest CPU priority (SUBS_NICE), so neither waits on the
  * server's event loop and the subscribers' reading does not take the server's core (2 cores).
  *
