@@ -20,7 +20,9 @@
 import { pathToFileURL } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { LiveClock } from '../src/core/clock.ts';
 import { Secret } from '../src/core/secret.ts';
@@ -41,6 +43,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const PROBE_EVERY_MS = 50;
 /** Another tree's sandbox server module, measured in the same rounds (the "before" rows). */
 const BEFORE = process.env['CLOBOT_BENCH_WS_BEFORE'];
+/** CLOBOT_BENCH_WS_DETAIL=1: each case's four slowest requests of each kind, with when they started (ms after the subscribers were started), on stderr. */
+const DETAIL = process.env['CLOBOT_BENCH_WS_DETAIL'] === '1';
 const KEY = '0x2222222222222222222222222222222222222222222222222222222222222222';
 
 /** N connections, each subscribing to every asset on open; counts what comes back (run in its own process: runChild). */
@@ -235,6 +239,11 @@ async function measure(server: Server, c: Case): Promise<CaseResult> {
     // warm-up: the routes compiled and every book seeded before anything is timed
     for (const token of tokens) await (await fetch(`${sandbox.url}/book?token_id=${token}`)).arrayBuffer();
     const wsUrl = `${sandbox.url.replace(/^http/, 'ws')}/ws/market`;
+    // every case starts from a collected heap: the sandboxes of the cases before it (a world of
+    // tens of MB each) are garbage, and without this the case that happens to come next pays
+    // their major collection, in the middle of its window
+    collectGarbage();
+    collectGarbage();
     const probe = runProber({
       base: sandbox.url,
       tokens,
@@ -247,16 +256,47 @@ async function measure(server: Server, c: Case): Promise<CaseResult> {
     const subs =
       c.subscribers > 0 ? runChild<SubscriberResult>(SUBSCRIBERS_WORKER, { url: wsUrl, n: c.subscribers, assets: tokens, windowMs: WINDOW_MS }) : undefined;
     probe.worker.postMessage('go');
+    const goAt = performance.timeOrigin + performance.now();
+    const gcs: string[] = [];
+    const stalls: string[] = [];
+    let gcObserver: PerformanceObserver | undefined;
+    let stallTimer: NodeJS.Timeout | undefined;
+    if (DETAIL) {
+      gcObserver = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.duration > 3) gcs.push(`${(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? "?"}:${e.duration.toFixed(1)}ms@${(performance.timeOrigin + e.startTime - goAt).toFixed(0)}`);
+      });
+      gcObserver.observe({ entryTypes: ['gc'] });
+      let last = performance.now();
+      stallTimer = setInterval(() => {
+        const now = performance.now();
+        if (now - last > 8) stalls.push(`${(now - last).toFixed(0)}ms@${(performance.timeOrigin + last - goAt).toFixed(0)}`);
+        last = now;
+      }, 1);
+    }
     const loop = monitorEventLoopDelay({ resolution: 2 });
     loop.enable();
     const [probeResult, subsResult] = await Promise.all([probe.done, subs?.done]);
     loop.disable();
     await probe.worker.terminate();
     subs?.child.kill();
+    if (DETAIL) {
+      const worst = (lat: number[], at: number[]): string =>
+        lat.map((l, i) => [l, (at[i] ?? 0) - goAt]).sort((a, b) => (b[0] as number) - (a[0] as number)).slice(0, 4).map(([l, t]) => `${(l as number).toFixed(1)}ms@${(t as number).toFixed(0)}`).join(' ');
+      const lastSnap = subsResult !== undefined && subsResult.lastSnapshotAt > 0 ? (subsResult.lastSnapshotAt - goAt).toFixed(0) : '-';
+      gcObserver?.disconnect();
+      clearInterval(stallTimer);
+      console.error(`${server.tag}${c.label}: book ${worst(probeResult.book, probeResult.bookAt)} | beat ${worst(probeResult.beat, probeResult.beatAt)} | last snapshot @${lastSnap} | gc>3ms ${gcs.join(' ')} | loop stalls>8ms ${stalls.join(' ')}`);
+    }
     return { label: c.label, tag: server.tag, subscribers: c.subscribers, probe: probeResult, subs: subsResult, loopP99: loop.percentile(99) / 1e6 };
   } finally {
     await sandbox.close();
   }
+}
+
+/** A full garbage collection of this process's heap (V8's `gc`, exposed at run time). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 function pct(values: readonly number[], p: number): number {
@@ -355,6 +395,7 @@ export async function run(): Promise<BenchTable> {
       `cells: median (min-max) over rounds; a ratio is taken against the same round's 'none' case of the same server (its whole-window p99)`,
       `'after snaps': only the requests that started after the last snapshot arrived (the subscribers following the flow's deltas, the connect burst over); 'none' rows: the whole window`,
       ...(BEFORE !== undefined && BEFORE !== '' ? [`'before:' rows: the sandbox of ${BEFORE}, measured in the same rounds, each round's cases after this tree's`] : []),
+      `before each case's window the bench's heap is collected in full (the sandboxes of the cases before it are garbage, which the next case would otherwise pay for in its window)`,
       `server on the main thread, prober in a worker thread, subscribers in a child process at nice ${SUBS_NICE} (CLOBOT_BENCH_WS_SUBS_NICE; 0: the same priority as the server); synthetic flow on (intensity 1), rate limits off`,
       `prober: one GET /book (a random asset) and one L2-signed POST /heartbeats every ${PROBE_EVERY_MS} ms for ${WINDOW_MS} ms from the subscribers' first connect; a request unanswered after ${REQUEST_TIMEOUT_MS} ms counts as late`,
       `the prober opens its connections before the window (a bot keeps its HTTP connections open); 'prober connects': connections it opened within the window, each when a request found every pooled connection busy (a new connection waits in the kernel's accept queue behind a connect burst: libuv accepts one connection per turn of the event loop)`,

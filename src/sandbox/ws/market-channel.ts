@@ -2,15 +2,15 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../../core/clock.ts';
-import { formatMicros, type Micros } from '../../core/fixed.ts';
-import type { ConditionId, OrderBook, TokenId } from '../../core/types.ts';
+import type { Micros } from '../../core/fixed.ts';
+import type { TokenId } from '../../core/types.ts';
 import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
-import type { BookChanged, SimEvent, TickSizeChanged, TokenTop, Trade } from '../../sim/types.ts';
-import type { WireWsBook, WireWsPriceChange } from '../../venue/wire/ws-market.ts';
-import { bestBidAskMessage, bookMessage, lastTradeMessage, priceChangeMessage, priceChanges, tickSizeMessage } from './market-messages.ts';
 import { serveUpgrades } from './channel-upgrades.ts';
 import { rawDataText } from './raw-data-text.ts';
+import { MarketFanout } from './market-fanout.ts';
 import { Outbox } from './outbox.ts';
+import { SnapshotTexts } from './snapshot-texts.ts';
+import { parseSubscription, type SubscriptionRequest } from './subscription-request.ts';
 import { eventLoopBudget, type SlicedWork, type TurnBudget } from './turn-budget.ts';
 import { textFrame, textFrameHeader } from './text-frame.ts';
 
@@ -32,6 +32,8 @@ export const WS_CLOSE_CAP_EXCEEDED = 1008;
  * HTTP routes for several milliseconds.
  */
 const SNAPSHOT_TEXTS_PER_STEP = 16;
+/** Assets a step of the departure work takes a connection gone out of (a Set delete each, well under a microsecond). */
+const DEPARTURES_PER_STEP = 200;
 
 export interface MarketChannelOptions {
   readonly engine: MatchingEngine;
@@ -64,6 +66,8 @@ export interface MarketChannelStats {
   readonly droppedByRequest: number;
   /** Connections closed by a per-caller cap (connections or subscriptions), code 1008. */
   readonly refusedByCap: number;
+  /** Connections gone that are still being taken out of their assets' deltas (a step at a time). */
+  readonly departing: number;
   /** Turns of the event loop that worked on queued snapshots (the snapshots of a burst take many, between HTTP requests). */
   readonly snapshotSlices: number;
 }
@@ -100,11 +104,9 @@ class Connection {
  *   does. Subscribing to an asset already subscribed sends nothing (the venue ignores it too), so
  *   a client re-syncs by unsubscribing and subscribing again. Unknown assets and malformed
  *   messages are ignored without an answer.
- * - `BookChanged` -> `price_change` (one message per market per connection, only the assets it
- *   holds; size = new aggregate, `"0"` removes), `TradeExecuted` -> `last_trade_price` for the
- *   taker's asset and, mirrored (1 - price, other side), for its complement; `TickSizeChanged`
- *   -> `tick_size_change` followed by a fresh `book` snapshot of the asset.
- * - With `custom_feature_enabled`, `best_bid_ask` whenever an asset's top of book changes.
+ * - The engine's events become deltas (`price_change`, `last_trade_price`, `tick_size_change`
+ *   and a fresh `book`, and `best_bid_ask` with `custom_feature_enabled`) in `MarketFanout`
+ *   (market-fanout.ts); snapshots are made of shared texts by `SnapshotTexts` (snapshot-texts.ts).
  * - Text `PING` is answered `PONG`, also while `silent()` holds every market message back (the
  *   fault `wsSilent`: a connection that looks alive and says nothing).
  * - Backpressure: a connection whose unsent data passes `maxBufferedBytes` is terminated; it
@@ -114,12 +116,13 @@ class Connection {
  *   requests are served between the steps however many sockets connect and subscribe at once:
  *   subscription messages are queued and applied a connection a step; a snapshot's book texts
  *   are made 16 a step, then it is sent; a connection joins an asset's deltas when its snapshot
- *   goes out. A `PING` applies the connection's own
- *   queued messages and sends its queued snapshot first. Identical subscription texts are parsed
- *   once, and connections asking for the same assets share one snapshot message.
+ *   goes out, and a connection that goes is taken out of its assets' deltas 200 assets a step.
+ *   A `PING` applies the connection's own queued messages and sends its queued snapshot first.
+ *   Identical subscription texts are parsed once, and connections asking for the same assets
+ *   share one snapshot message.
  * - A message that goes to many connections is framed once (one WebSocket frame per event, the
  *   same bytes for every connection: `textFrame`), queued for each connection's socket and
- *   written by the `Outbox`: a socket's queued frames in one system call, a socket a step. With
+ *   written by the `Outbox`: up to 64 KiB of a socket's queue in one system call a step. With
  *   300 subscribers on every asset, a `ws.send` per subscriber per event and a `writev` per
  *   subscriber in one turn held the HTTP routes for 5-15 ms at a time.
  * - Caps per caller (remote IP address): `maxConnectionsPerCaller` connections and
@@ -131,29 +134,18 @@ export class MarketChannel {
   readonly #clock: Clock;
   readonly #maxBuffered: number;
   readonly #paths: ReadonlySet<string>;
-  readonly #lastTradeFallback: ((tokenId: TokenId) => Micros | undefined) | undefined;
   readonly #silent: () => boolean;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<Connection>();
   readonly #subs = new Map<TokenId, Set<Connection>>();
-  readonly #pairs = new Map<ConditionId, readonly [TokenId, TokenId]>();
-  /** Last top sent as best_bid_ask, per asset with a custom-feature subscriber. */
-  readonly #lastTop = new Map<TokenId, string>();
-  /** The `book` message of a token (UTF-8) as of its last change, shared by every snapshot until the next. */
-  readonly #snapshotText = new Map<TokenId, Buffer>();
-  /** Counts the changes that made a cached `book` text stale; a whole snapshot message is reused only within one count. */
-  #textEpoch = 0;
-  /**
-   * The last whole snapshot message (`[book,...]`) and the assets it holds in order: a connect
-   * burst of clients asking for the same assets (a bot fleet, every asset of the venue) shares
-   * one message instead of a copy of hundreds of KB each, which the garbage collector then held
-   * the event loop to free.
-   */
-  #lastSnapshot: { readonly ids: readonly TokenId[]; readonly epoch: number; readonly message: Buffer } | undefined;
+  /** The deltas of the engine's events, to the connections that hold their assets. */
+  readonly #fanout: MarketFanout<Connection>;
+  /** The snapshots' shared `book` texts and the last snapshot message. */
+  readonly #texts: SnapshotTexts;
   /**
    * The last subscription message (its UTF-8 bytes) and what it asked for: a connect burst of
    * clients sending the same text (hundreds of asset ids each) is decoded and parsed once, and its
-   * asset ids are the same strings, which `sameOrder` then compares by reference.
+   * asset ids are the same strings, which the snapshot's reuse then compares by reference.
    */
   #lastRequest: { readonly bytes: Buffer; readonly request: SubscriptionRequest | undefined } | undefined;
   /** Connections with subscription messages to apply, in the order they came; applied a slice per turn. */
@@ -173,6 +165,10 @@ export class MarketChannel {
   };
   /** Makes the book texts of the connection first in line, SNAPSHOT_TEXTS_PER_STEP a step, then sends its snapshot. */
   readonly #snapshotWork: SlicedWork = { pending: () => this.#snapshotQueue.size > 0, step: () => this.#snapshotStep() };
+  /** Connections gone whose assets still list them (`#forget`), in the order they went. */
+  readonly #departures = new Set<Connection>();
+  /** Takes the connections gone out of their assets' deltas, DEPARTURES_PER_STEP assets a step. */
+  readonly #departureWork: SlicedWork = { pending: () => this.#departures.size > 0, step: () => this.#departureStep() };
   /** The budget's turn count when the snapshot work last ran (for `snapshotSlices`). */
   #snapshotTurn = -1;
   readonly #callers = new Map<string, CallerUse>();
@@ -193,14 +189,21 @@ export class MarketChannel {
     this.#clock = options.clock;
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#paths = new Set(options.paths ?? MARKET_CHANNEL_PATHS);
-    this.#lastTradeFallback = options.lastTradeFallback;
     this.#silent = options.silent ?? (() => false);
     this.#maxConnectionsPerCaller = options.maxConnectionsPerCaller ?? DEFAULT_MAX_CONNECTIONS_PER_CALLER;
     this.#maxSubscriptionsPerCaller = options.maxSubscriptionsPerCaller ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER;
+    this.#texts = new SnapshotTexts(this.#engine, options.lastTradeFallback);
+    this.#fanout = new MarketFanout<Connection>({
+      engine: this.#engine,
+      texts: this.#texts,
+      subscribers: (tokenId) => this.#subs.get(tokenId),
+      anySubscriber: () => this.#subs.size > 0,
+      send: (conn, frame) => this.#send(conn, frame),
+    });
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
     this.#budget = options.budget ?? eventLoopBudget;
     this.#outbox = new Outbox(this.#budget);
-    this.#unlisten = this.#engine.onEvent((event) => this.#onEngineEvent(event));
+    this.#unlisten = this.#engine.onEvent((event) => this.#fanout.onEvent(event));
   }
 
   /** Serves the channel on `server`'s upgrade requests for the channel's paths. */
@@ -220,6 +223,7 @@ export class MarketChannel {
       droppedSlow: this.#droppedSlow,
       droppedByRequest: this.#droppedByRequest,
       refusedByCap: this.#refusedByCap,
+      departing: this.#departures.size,
       snapshotSlices: this.#snapshotSlices,
     };
   }
@@ -239,6 +243,8 @@ export class MarketChannel {
     this.#unlisten();
     this.#detach?.();
     for (const c of [...this.#connections]) this.#drop(c);
+    this.#departures.clear();
+    this.#subs.clear();
     this.#wss.close();
   }
 
@@ -350,28 +356,10 @@ export class MarketChannel {
         this.#snapshotSlices++;
       }
       const now = this.#clock.now();
-      if (!conn.custom && !this.#reusable(conn) && this.#makeTexts(conn, now)) return;
+      if (!conn.custom && !this.#texts.reusable(conn.pending) && this.#texts.makeLacking(conn.pending, now, SNAPSHOT_TEXTS_PER_STEP)) return;
       this.#sendSnapshot(conn, now);
       return;
     }
-  }
-
-  /** Makes book texts the connection's pending snapshot lacks, up to SNAPSHOT_TEXTS_PER_STEP; true when it made that many (more may be lacking). */
-  #makeTexts(conn: Connection, now: number): boolean {
-    let made = 0;
-    for (const id of conn.pending) {
-      if (this.#snapshotText.has(id)) continue;
-      if (made === SNAPSHOT_TEXTS_PER_STEP) return true;
-      this.#snapshotOf(id, now, false);
-      made++;
-    }
-    return false;
-  }
-
-  /** True when the connection asks for the assets of the last snapshot message, in its order, and no book changed since. */
-  #reusable(conn: Connection): boolean {
-    const last = this.#lastSnapshot;
-    return last !== undefined && last.epoch === this.#textEpoch && sameOrder(conn.pending, last.ids);
   }
 
   /**
@@ -381,15 +369,10 @@ export class MarketChannel {
   #sendSnapshot(conn: Connection, now: number): void {
     this.#snapshotQueue.delete(conn);
     if (!this.#connections.has(conn) || conn.pending.size === 0) return;
-    // the same assets asked for in the same order with no book changed since: the same bytes as the last one
-    const reused = !conn.custom && this.#reusable(conn) ? this.#lastSnapshot?.message : undefined;
-    const reuse = reused !== undefined;
-    const ids = reuse || conn.custom ? undefined : [...conn.pending];
-    const epoch = this.#textEpoch;
-    // `[book,book,...]` copied together from the shared texts (no string is built or encoded per connection)
-    const parts: Buffer[] = [];
+    const message = conn.custom
+      ? this.#texts.freshMessage(conn.pending, now, (book) => this.#fanout.noteTop(book))
+      : this.#texts.message(conn.pending, now);
     for (const id of conn.pending) {
-      if (!reuse) parts.push(parts.length === 0 ? ARRAY_OPEN : COMMA, this.#snapshotOf(id, now, conn.custom));
       conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
@@ -399,28 +382,7 @@ export class MarketChannel {
       set.add(conn);
     }
     conn.pending.clear();
-    let message: Buffer;
-    if (reused !== undefined) message = reused;
-    else {
-      parts.push(ARRAY_CLOSE);
-      message = Buffer.concat(parts);
-      // kept only when no book changed while it was made (a book call may expire orders)
-      if (ids !== undefined && epoch === this.#textEpoch) this.#lastSnapshot = { ids, epoch, message };
-    }
     this.#send(conn, textFrameHeader(message.length), true, message);
-  }
-
-  /** The `book` text of a token, made from the engine on the first ask after a change. */
-  #snapshotOf(id: TokenId, now: number, custom: boolean): Buffer {
-    let text = this.#snapshotText.get(id);
-    if (text === undefined || custom) {
-      // The book call may expire orders and dispatch their events (which clear this cache); the text is made after.
-      const book = this.#engine.book(id, now);
-      text = Buffer.from(JSON.stringify(this.#bookMessage(book)));
-      this.#snapshotText.set(id, text);
-      if (custom) this.#lastTop.set(id, topKey(book.bids[0]?.price, book.asks[0]?.price));
-    }
-    return text;
   }
 
   #unsubscribe(conn: Connection, id: TokenId): void {
@@ -430,23 +392,52 @@ export class MarketChannel {
     }
     if (!conn.assets.delete(id)) return;
     conn.use.subscriptions--;
+    this.#leave(conn, id);
+  }
+
+  /** Takes a connection out of an asset's deltas. */
+  #leave(conn: Connection, id: TokenId): void {
     const set = this.#subs.get(id);
     set?.delete(conn);
     if (set !== undefined && set.size === 0) {
       this.#subs.delete(id);
-      this.#lastTop.delete(id);
+      this.#fanout.forgetAsset(id);
     }
   }
 
+  /**
+   * Forgets a connection that is gone: its caller's counts are freed at once, and it is taken out
+   * of its assets' deltas by the departure work, DEPARTURES_PER_STEP assets a step (a mass
+   * disconnect of 300 connections on 400 assets each held the HTTP routes for tens of ms). Until
+   * then a delta still finds it and skips it: nothing is sent to a socket that is not open.
+   */
   #forget(conn: Connection): void {
     if (!this.#connections.delete(conn)) return;
-    for (const id of [...conn.assets, ...conn.pending]) this.#unsubscribe(conn, id);
+    conn.use.subscriptions -= conn.assets.size + conn.pending.size;
+    conn.pending.clear();
     this.#snapshotQueue.delete(conn);
     this.#requestQueue.delete(conn);
     this.#outbox.forget(conn.socket);
     conn.requests.length = 0;
     conn.use.connections--;
     if (conn.use.connections === 0 && conn.use.subscriptions === 0) this.#callers.delete(conn.caller);
+    if (conn.assets.size === 0) return;
+    this.#departures.add(conn);
+    this.#budget.wake(this.#departureWork);
+  }
+
+  /** One step of the departure work: up to DEPARTURES_PER_STEP assets of the connection first in line. */
+  #departureStep(): void {
+    for (const conn of this.#departures) {
+      let n = 0;
+      for (const id of conn.assets) {
+        if (n++ === DEPARTURES_PER_STEP) return;
+        conn.assets.delete(id);
+        this.#leave(conn, id);
+      }
+      this.#departures.delete(conn);
+      return;
+    }
   }
 
   #drop(conn: Connection): void {
@@ -472,172 +463,7 @@ export class MarketChannel {
     }
   }
 
-  // ------------------------------------------------------------------------ engine events
-
-  #onEngineEvent(event: SimEvent): void {
-    this.#forgetSnapshots(event);
-    if (this.#subs.size === 0) return;
-    switch (event.type) {
-      case 'BookChanged':
-        this.#onBookChanged(event);
-        return;
-      case 'TradeExecuted':
-        this.#onTrade(event.trade, event.ts);
-        return;
-      case 'TickSizeChanged':
-        this.#onTickSize(event);
-        return;
-      default:
-        return;
-    }
-  }
-
-  /** Drops the cached `book` texts an event makes stale (levels, hash, last trade, tick). */
-  #forgetSnapshots(event: SimEvent): void {
-    if (this.#snapshotText.size === 0) return;
-    if (event.type === 'BookChanged' || event.type === 'TradeExecuted' || event.type === 'TickSizeChanged') this.#textEpoch++;
-    switch (event.type) {
-      case 'BookChanged':
-        for (const top of event.tops) this.#snapshotText.delete(top.tokenId);
-        return;
-      case 'TradeExecuted':
-        for (const id of this.#pair(event.trade.conditionId) ?? []) this.#snapshotText.delete(id);
-        return;
-      case 'TickSizeChanged':
-        for (const id of event.tokenIds) this.#snapshotText.delete(id);
-        return;
-      default:
-        return;
-    }
-  }
-
-  #onBookChanged(event: BookChanged): void {
-    const [yesTop, noTop] = event.tops;
-    this.#pairs.set(event.conditionId, [yesTop.tokenId, noTop.tokenId]);
-    const yesSubs = this.#subs.get(yesTop.tokenId);
-    const noSubs = this.#subs.get(noTop.tokenId);
-    if (yesSubs === undefined && noSubs === undefined) return;
-    let yesChanges: WireWsPriceChange[] | undefined;
-    let noChanges: WireWsPriceChange[] | undefined;
-    // One text per distinct asset set (YES, NO, both), made on first use.
-    const texts: (Buffer | undefined)[] = [undefined, undefined, undefined, undefined];
-    const textFor = (mask: number): Buffer => {
-      let text = texts[mask];
-      if (text === undefined) {
-        yesChanges ??= mask & 1 ? priceChanges(event, yesTop) : undefined;
-        noChanges ??= mask & 2 ? priceChanges(event, noTop) : undefined;
-        const list = mask === 3 ? [...(yesChanges ?? []), ...(noChanges ?? [])] : mask === 1 ? (yesChanges ?? []) : (noChanges ?? []);
-        text = textFrame(JSON.stringify(priceChangeMessage(event, list)));
-        texts[mask] = text;
-      }
-      return text;
-    };
-    if (yesSubs !== undefined) {
-      for (const conn of [...yesSubs]) this.#send(conn, textFor(noSubs?.has(conn) === true ? 3 : 1));
-    }
-    if (noSubs !== undefined) {
-      for (const conn of [...noSubs]) if (yesSubs?.has(conn) !== true) this.#send(conn, textFor(2));
-    }
-    this.#bestBidAsk(event.conditionId, yesTop, yesSubs, event.ts);
-    this.#bestBidAsk(event.conditionId, noTop, noSubs, event.ts);
-  }
-
-  #bestBidAsk(conditionId: ConditionId, top: TokenTop, subs: Set<Connection> | undefined, ts: number): void {
-    if (subs === undefined) return;
-    const key = topKey(top.bestBid, top.bestAsk);
-    if (this.#lastTop.get(top.tokenId) === key) return;
-    let text: Buffer | undefined;
-    for (const conn of [...subs]) {
-      if (!conn.custom) continue;
-      this.#lastTop.set(top.tokenId, key);
-      text ??= textFrame(JSON.stringify(bestBidAskMessage(conditionId, top, ts)));
-      this.#send(conn, text);
-    }
-  }
-
-  #onTrade(trade: Trade, ts: number): void {
-    const pair = this.#pair(trade.conditionId);
-    if (pair === undefined) return;
-    for (const tokenId of pair) {
-      const subs = this.#subs.get(tokenId);
-      if (subs === undefined) continue;
-      const text = textFrame(JSON.stringify(lastTradeMessage(trade, ts, tokenId)));
-      for (const conn of [...subs]) this.#send(conn, text);
-    }
-  }
-
-  #onTickSize(event: TickSizeChanged): void {
-    const now = event.ts;
-    for (const tokenId of event.tokenIds) {
-      const subs = this.#subs.get(tokenId);
-      if (subs === undefined) continue;
-      const tick = textFrame(JSON.stringify(tickSizeMessage(event, tokenId)));
-      for (const conn of [...subs]) this.#send(conn, tick);
-      // Clients drop their book on a tick change (PROTOCOL); send the new one right away.
-      const snapshot = textFrame(JSON.stringify(this.#bookMessage(this.#engine.book(tokenId, now))));
-      for (const conn of [...(this.#subs.get(tokenId) ?? [])]) this.#send(conn, snapshot);
-    }
-  }
-
-  #bookMessage(book: OrderBook): WireWsBook {
-    const message = bookMessage(book);
-    if (message.last_trade_price === undefined && this.#lastTradeFallback !== undefined) {
-      const last = this.#lastTradeFallback(book.tokenId);
-      if (last !== undefined) message.last_trade_price = formatMicros(last);
-    }
-    return message;
-  }
-
-  #pair(conditionId: ConditionId): readonly [TokenId, TokenId] | undefined {
-    let pair = this.#pairs.get(conditionId);
-    if (pair === undefined) {
-      pair = this.#engine.market(conditionId)?.tokenIds;
-      if (pair !== undefined) this.#pairs.set(conditionId, pair);
-    }
-    return pair;
-  }
 }
 
-const ARRAY_OPEN = Buffer.from('[');
 const PONG_FRAME = textFrame('PONG');
-const COMMA = Buffer.from(',');
-const ARRAY_CLOSE = Buffer.from(']');
 
-function topKey(bid: number | undefined, ask: number | undefined): string {
-  return `${bid ?? ''}|${ask ?? ''}`;
-}
-
-/** What a client's text message asks of the market channel (PROTOCOL "Market data"). */
-interface SubscriptionRequest {
-  readonly assets: readonly TokenId[];
-  readonly unsubscribe: boolean;
-  readonly custom: boolean | undefined;
-}
-
-/** A subscription or unsubscription message, or undefined for anything else (ignored, as the venue does). */
-function parseSubscription(text: string): SubscriptionRequest | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
-  const m = message as Record<string, unknown>;
-  const ids = m['assets_ids'];
-  if (!Array.isArray(ids)) return undefined;
-  const custom = m['custom_feature_enabled'];
-  return {
-    assets: ids.filter((id): id is string => typeof id === 'string'),
-    unsubscribe: m['operation'] === 'unsubscribe',
-    custom: typeof custom === 'boolean' ? custom : undefined,
-  };
-}
-
-/** True when `pending` holds exactly `ids`, in the same order (no key string is built per connection). */
-function sameOrder(pending: ReadonlySet<TokenId>, ids: readonly TokenId[]): boolean {
-  if (pending.size !== ids.length) return false;
-  let i = 0;
-  for (const id of pending) if (id !== ids[i++]) return false;
-  return true;
-}

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startSandbox } from '../../../src/sandbox/server.ts';
 import { WS_CLOSE_CAP_EXCEEDED } from '../../../src/sandbox/ws/market-channel.ts';
+import { TurnBudget } from '../../../src/sandbox/ws/turn-budget.ts';
 import { channelRig, TestClient, until, type ChannelRig } from './helpers.ts';
 
 /**
@@ -99,6 +100,35 @@ describe('snapshots without blocking', () => {
     for (const s of subscribers) expect(s.messages().filter((m) => m['event_type'] === 'book')).toHaveLength(tokens.length);
     // 12 snapshots of ~200 books each: more than one slice of 256 KiB, so several turns
     expect(rig.channel.stats().snapshotSlices).toBeGreaterThan(1);
+  });
+});
+
+describe('a connection that goes', () => {
+  it("frees its caller's counts at once and leaves its assets' deltas a step at a time; the others keep theirs", async () => {
+    // one step a turn, so the departure's steps can be seen; 240 assets: two steps of 200
+    const rig = await setup({ markets: 140, events: 20, channel: { budget: new TurnBudget(0), maxSubscriptionsPerCaller: 2 * 240 } });
+    const tokens = tokensOf(rig).slice(0, 240);
+    expect(tokens).toHaveLength(240);
+    const stays = await open(rig);
+    const goes = await open(rig);
+    for (const c of [stays, goes]) c.send({ assets_ids: tokens, type: 'market' });
+    for (const c of [stays, goes]) await until(() => c.frames.some(Array.isArray), 'snapshot');
+    expect(rig.channel.stats()).toMatchObject({ connections: 2, subscriptions: 480, departing: 0 });
+    await goes.close();
+    await until(() => rig.channel.stats().connections === 1, 'the close seen');
+    // the caller's room is back at once: a new connection takes the whole of it again
+    expect(rig.channel.stats().subscriptions).toBe(240);
+    const next = await open(rig);
+    next.send({ assets_ids: tokens, type: 'market' });
+    await until(() => next.frames.some(Array.isArray), 'snapshot of the new connection');
+    expect(next.closed).toBe(false);
+    await until(() => rig.channel.stats().departing === 0, 'the departure done');
+    // deltas still reach the connections that stayed
+    const before = stays.frames.length;
+    rig.flow.start();
+    rig.clock.advanceTo(rig.clock.now() + 10_000);
+    await until(() => stays.messages().slice(before).some((m) => m['event_type'] === 'price_change'), 'a delta after the departure');
+    expect(rig.channel.stats()).toMatchObject({ connections: 2, subscriptions: 480, departing: 0 });
   });
 });
 
