@@ -42,11 +42,19 @@ function quote(ctx: StrategyContext<P>, market: MarketSnapshot): OrderIntent | u
   if (ask - bid < ctx.params.minSpreadTicks * tick) return { kind: 'quote', tokenId: market.tokenId, bids: [], asks: [] };
   bid = Math.max(tick, Math.min(bid, MICROS_PER_UNIT - tick));
   ask = Math.max(tick, Math.min(ask, MICROS_PER_UNIT - tick));
+  // The two outcomes of a market pay 1 together: our BUY here and our BUY on the other outcome at
+  // p + q >= 1 would trade with each other (so would two SELLs at p + q <= 1), and risk denies
+  // such an order (SELF_CROSS). When the other outcome's quote was set on an older book, keep
+  // this one a tick clear of it.
+  for (const o of market.complementTokenId === undefined ? [] : ctx.openOrders(market.complementTokenId)) {
+    if (o.side === 'BUY') bid = Math.min(bid, MICROS_PER_UNIT - o.price - tick);
+    else ask = Math.max(ask, MICROS_PER_UNIT - o.price + tick);
+  }
   const size = Math.max(qty(ctx.params.size), rules.minOrderSize);
   const held = ctx.position(market.tokenId).size;
-  const canBuy = held + size <= qty(ctx.params.maxInventory);
+  const canBuy = held + size <= qty(ctx.params.maxInventory) && bid > 0;
   const sellSize = Math.min(size, held);
-  const canSell = sellSize >= rules.minOrderSize;
+  const canSell = sellSize >= rules.minOrderSize && ask < MICROS_PER_UNIT;
   return {
     kind: 'quote',
     tokenId: market.tokenId,

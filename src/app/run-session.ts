@@ -300,6 +300,13 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         if (e.type === 'batch') log.debug('order batch', { orders: e.orders, tickToTradeMs: e.timings.tickToTradeSeconds * 1000, prepareMs: e.timings.prepareSeconds * 1000 });
       });
     }
+    // every refusal with its reason: the venue's at warn, risk's at info (the strategy hears both as events; the summary only counts them)
+    engine.bus.subscribe((e) => {
+      if (e.type !== 'order') return;
+      const o = e.event;
+      if (o.type === 'OrderRejected') log.warn('order rejected', { strategy: e.strategyId, clientOrderId: o.clientOrderId, reason: o.reason });
+      else if (o.type === 'OrderDenied') log.info('order denied by risk', { strategy: e.strategyId, clientOrderId: o.clientOrderId, code: o.code, reason: o.reason });
+    });
     if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     options.beforeStart?.(engine);

@@ -161,6 +161,13 @@ describe('e2e: the default strategy', () => {
     expect(summary.strategies).toEqual({ mm: 'STOPPED' });
     expect(summary.openOrders).toBe(0);
     // the config's relative log path resolved against the working directory
-    expect(readFileSync(join(result.dir, '.clobot/logs/run.log'), 'utf8')).toContain('run started');
+    const log = readFileSync(join(result.dir, '.clobot/logs/run.log'), 'utf8');
+    expect(log).toContain('run started');
+    // each refusal is a log line with its reason: the venue's rejections and risk's denials
+    const lines = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rejected = lines.filter((l) => l['msg'] === 'order rejected');
+    expect(rejected).toHaveLength(summary.ordersRejected);
+    for (const l of rejected) expect(l).toMatchObject({ level: 40, strategy: 'mm', reason: expect.any(String) as unknown });
+    expect(lines.filter((l) => l['msg'] === 'order denied by risk')).toHaveLength(summary.ordersDeniedTotal);
   }, 80_000);
 });
