@@ -79,9 +79,9 @@ interface CallerUse {
 }
 
 class Connection {
-  readonly assets = new Set<TokenId>();
+  assets = new Set<TokenId>();
   /** Assets asked for whose snapshot has not been sent yet (they join `assets` when it is). */
-  readonly pending = new Set<TokenId>();
+  pending = new Set<TokenId>();
   /** Subscription messages received and not applied yet, in order (applied a connection a step). */
   readonly requests: SubscriptionRequest[] = [];
   custom = false;
@@ -322,23 +322,24 @@ export class MarketChannel {
    * at that moment and every later change.
    */
   #subscribe(conn: Connection, assets: readonly string[]): void {
-    let added = 0;
-    const fresh: TokenId[] = [];
+    const before = conn.pending.size;
     for (const id of assets) {
       if (conn.assets.has(id) || conn.pending.has(id) || this.#engine.tokenInfo(id) === undefined) continue;
-      fresh.push(id);
-      added++;
+      conn.pending.add(id);
     }
+    // an asset named twice in one message counts once
+    const added = conn.pending.size - before;
     if (added === 0) return;
     const use = conn.use;
-    if (use.subscriptions + added > this.#maxSubscriptionsPerCaller) {
+    const past = use.subscriptions + added > this.#maxSubscriptionsPerCaller;
+    const reason = past ? `too many subscriptions from ${conn.caller.slice(0, 45)}: ${use.subscriptions} + ${added} (max ${this.#maxSubscriptionsPerCaller})` : '';
+    use.subscriptions += added;
+    if (past) {
       this.#refusedByCap++;
       this.#forget(conn);
-      conn.ws.close(WS_CLOSE_CAP_EXCEEDED, `too many subscriptions from ${conn.caller.slice(0, 45)}: ${use.subscriptions} + ${added} (max ${this.#maxSubscriptionsPerCaller})`);
+      conn.ws.close(WS_CLOSE_CAP_EXCEEDED, reason);
       return;
     }
-    use.subscriptions += added;
-    for (const id of fresh) conn.pending.add(id);
     this.#snapshotQueue.add(conn);
     this.#budget.wake(this.#snapshotWork);
   }
@@ -373,7 +374,6 @@ export class MarketChannel {
       ? this.#texts.freshMessage(conn.pending, now, (book) => this.#fanout.noteTop(book))
       : this.#texts.message(conn.pending, now);
     for (const id of conn.pending) {
-      conn.assets.add(id);
       let set = this.#subs.get(id);
       if (set === undefined) {
         set = new Set();
@@ -381,7 +381,14 @@ export class MarketChannel {
       }
       set.add(conn);
     }
-    conn.pending.clear();
+    // the pending set becomes the held one when nothing is held yet (a first subscription: no copy of hundreds of ids)
+    if (conn.assets.size === 0) {
+      conn.assets = conn.pending;
+      conn.pending = new Set();
+    } else {
+      for (const id of conn.pending) conn.assets.add(id);
+      conn.pending.clear();
+    }
     this.#send(conn, textFrameHeader(message.length), true, message);
   }
 

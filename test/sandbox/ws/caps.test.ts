@@ -75,6 +75,21 @@ describe('per-caller caps', () => {
     expect(rig.channel.stats().subscriptions).toBe(5);
   });
 
+  it('counts an asset named twice in one message once against maxSubscriptionsPerCaller', async () => {
+    const rig = await setup({ channel: { maxSubscriptionsPerCaller: 3 } });
+    const tokens = tokensOf(rig);
+    const a = await open(rig);
+    a.send({ assets_ids: [tokens[0], tokens[0], tokens[1]], type: 'market' });
+    await a.sync();
+    expect(rig.channel.stats().subscriptions).toBe(2);
+    // the third asset fits the cap of 3
+    a.send({ assets_ids: [tokens[2]], type: 'market' });
+    await a.sync();
+    expect(a.closed).toBe(false);
+    expect(a.messages().filter((m) => m['event_type'] === 'book')).toHaveLength(3);
+    expect(rig.channel.stats()).toMatchObject({ subscriptions: 3, refusedByCap: 0 });
+  });
+
   it('the sandbox takes the caps from SandboxOptions.ws and refuses values out of range', async () => {
     await expect(startSandbox({ ws: { maxConnectionsPerCaller: 0 } })).rejects.toThrow(/sandbox\.ws\.maxConnectionsPerCaller: must be an integer in 1\.\.1000000, was 0/);
     const sb = await startSandbox({ flow: { enabled: false }, markets: 10, events: 3, ws: { maxConnectionsPerCaller: 1 } });
