@@ -25,9 +25,10 @@ afterAll(async () => {
   await sb.close();
 });
 
+/** Advances the clock by one poll interval, then waits (turn by turn, bounded by the test's timeout) until `until` holds. */
 async function settle(clock: SimulatedClock, ms: number, until: () => boolean): Promise<void> {
   clock.advanceBy(ms);
-  for (let i = 0; i < 500 && !until(); i++) await new Promise((r) => setImmediate(r));
+  while (!until()) await new Promise((r) => setImmediate(r));
 }
 
 describe('pollFeeRates', () => {
@@ -38,13 +39,15 @@ describe('pollFeeRates', () => {
     const watched: WatchedMarket[] = [{ conditionId: market.conditionId, tokenIds: [yes, no], takerBps: market.takerBaseFee, makerBps: market.makerBaseFee }];
     const events: MarketEvent[] = [];
     const errors: unknown[] = [];
+    // Reads answered, not started: a round still in flight when the clock next ticks would skip
+    // that tick (the poll's exhaustMap), and a read started before the fee change may be served after it.
     let reads = 0;
     let fail = false;
     const sub = pollFeeRates({
       clock,
       fetch: (tokenId) => {
-        reads++;
-        return fail ? getFeeRate(venue, `9${tokenId}`) : getFeeRate(venue, tokenId);
+        const read = fail ? getFeeRate(venue, `9${tokenId}`) : getFeeRate(venue, tokenId);
+        return read.finally(() => reads++);
       },
       markets: () => watched,
       intervalMs: 1000,
@@ -56,13 +59,14 @@ describe('pollFeeRates', () => {
       const next = market.takerBaseFee === 300 ? 40 : 300;
       const r = await fetch(`${sb.url}/admin/fee-rate`, { method: 'POST', body: JSON.stringify({ conditionId: market.conditionId, takerBps: next }), headers: { 'content-type': 'application/json' } });
       expect(r.status).toBe(200);
-      await settle(clock, 1000, () => events.length === 2);
+      await settle(clock, 1000, () => reads === 4);
       expect(events).toMatchObject([
         { type: 'feeRate', tokenId: yes, takerBps: next, makerBps: market.makerBaseFee },
         { type: 'feeRate', tokenId: no, takerBps: next, makerBps: market.makerBaseFee },
       ]);
       fail = true;
-      await settle(clock, 1000, () => errors.length === 2);
+      await settle(clock, 1000, () => reads === 6);
+      expect(errors).toHaveLength(2);
       fail = false;
       await settle(clock, 1000, () => reads === 8);
       expect(events).toHaveLength(2); // a failed read changed nothing, the next read saw the same rate
