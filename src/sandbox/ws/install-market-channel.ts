@@ -3,11 +3,11 @@ import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
 import type { SandboxContext } from '../context.ts';
 import { MarketChannel } from './market-channel.ts';
 
-/** The market channel's caps per caller (remote IP address) and its backpressure limit (`SandboxOptions.ws`). */
+/** The WebSocket channels' caps per caller (remote IP address), each channel counted on its own, and their backpressure limit (`SandboxOptions.ws`). */
 export interface SandboxWsOptions {
-  /** Connections one caller may hold open; one more is closed at once with code 1008 and a reason. Default 64. */
+  /** Connections one caller may hold open on a channel; one more is closed at once with code 1008 and a reason. Default 64. */
   readonly maxConnectionsPerCaller?: number;
-  /** Assets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
+  /** Subscriptions (market channel: assets; user channel: markets) one caller may hold over all its connections to a channel; a subscription past it closes that connection with 1008. Default 20,000. */
   readonly maxSubscriptionsPerCaller?: number;
   /** A connection whose unsent data passes this many bytes is dropped (its client reconnects). Default 4 MiB. */
   readonly maxBufferedBytes?: number;

@@ -16,6 +16,8 @@ export function installUserChannel(app: FastifyInstance, ctx: SandboxContext, op
     clock: ctx.clock,
     apiKey: (key) => ctx.apiKeys.get(key),
     maxBufferedBytes: options.maxBufferedBytes,
+    maxConnectionsPerCaller: options.maxConnectionsPerCaller,
+    maxSubscriptionsPerCaller: options.maxSubscriptionsPerCaller,
     resendRate: () => ctx.faults.settings.wsUserResendRate,
   });
   channel.attach(app.server);

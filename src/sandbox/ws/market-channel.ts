@@ -5,10 +5,11 @@ import type { Clock } from '../../core/clock.ts';
 import type { Micros } from '../../core/fixed.ts';
 import type { TokenId } from '../../core/types.ts';
 import type { MatchingEngine } from '../../sim/matching/matching-engine.ts';
+import { CallerCaps, WS_CLOSE_CAP_EXCEEDED, type CallerUse } from './caller-caps.ts';
 import { serveUpgrades } from './channel-upgrades.ts';
 import { rawDataText } from './raw-data-text.ts';
 import { MarketFanout } from './market-fanout.ts';
-import { Outbox } from './outbox.ts';
+import { DEFAULT_MAX_BUFFERED_BYTES, Outbox } from './outbox.ts';
 import { SnapshotTexts } from './snapshot-texts.ts';
 import { parseSubscription, type SubscriptionRequest } from './subscription-request.ts';
 import { eventLoopBudget, type SlicedWork, type TurnBudget } from './turn-budget.ts';
@@ -16,16 +17,8 @@ import { textFrame, textFrameHeader } from './text-frame.ts';
 
 /** Paths the market channel answers on (the root mount and the trading prefix). */
 export const MARKET_CHANNEL_PATHS: readonly string[] = ['/ws/market', '/clob/ws/market'];
-/** A client whose unsent data passes this many bytes is dropped (4 MiB). */
-export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Largest client message accepted (64 KiB: a subscription of several hundred assets). */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
-/** Connections one caller (remote IP address) may hold open at once. */
-export const DEFAULT_MAX_CONNECTIONS_PER_CALLER = 64;
-/** Asset subscriptions one caller may hold over all its connections (a 5,000-market world twice over). */
-export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER = 20_000;
-/** WebSocket close code of a connection refused by a per-caller cap (RFC 6455: policy violation). */
-export const WS_CLOSE_CAP_EXCEEDED = 1008;
 /**
  * Book texts one step of the snapshot work makes (each an engine book read and a JSON text, tens
  * of microseconds): the first snapshot of a burst makes hundreds, and made in one go they held the
@@ -72,12 +65,6 @@ export interface MarketChannelStats {
   readonly snapshotSlices: number;
 }
 
-/** What one caller (remote IP address) holds: connections and subscribed assets over them. */
-interface CallerUse {
-  connections: number;
-  subscriptions: number;
-}
-
 class Connection {
   assets = new Set<TokenId>();
   /** Assets asked for whose snapshot has not been sent yet (they join `assets` when it is). */
@@ -89,7 +76,6 @@ class Connection {
     readonly ws: WebSocket,
     /** The connection's TCP socket: the channel's frames are written to it by the `Outbox`, `ws` writes only its control frames. */
     readonly socket: Duplex,
-    readonly caller: string,
     readonly use: CallerUse,
   ) {}
 }
@@ -171,9 +157,7 @@ export class MarketChannel {
   readonly #departureWork: SlicedWork = { pending: () => this.#departures.size > 0, step: () => this.#departureStep() };
   /** The budget's turn count when the snapshot work last ran (for `snapshotSlices`). */
   #snapshotTurn = -1;
-  readonly #callers = new Map<string, CallerUse>();
-  readonly #maxConnectionsPerCaller: number;
-  readonly #maxSubscriptionsPerCaller: number;
+  readonly #caps: CallerCaps;
   readonly #unlisten: () => void;
   #detach: (() => void) | undefined;
   #closed = false;
@@ -190,8 +174,7 @@ export class MarketChannel {
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#paths = new Set(options.paths ?? MARKET_CHANNEL_PATHS);
     this.#silent = options.silent ?? (() => false);
-    this.#maxConnectionsPerCaller = options.maxConnectionsPerCaller ?? DEFAULT_MAX_CONNECTIONS_PER_CALLER;
-    this.#maxSubscriptionsPerCaller = options.maxSubscriptionsPerCaller ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER;
+    this.#caps = new CallerCaps(options.maxConnectionsPerCaller, options.maxSubscriptionsPerCaller);
     this.#texts = new SnapshotTexts(this.#engine, options.lastTradeFallback);
     this.#fanout = new MarketFanout<Connection>({
       engine: this.#engine,
@@ -255,18 +238,13 @@ export class MarketChannel {
       ws.terminate();
       return;
     }
-    let use = this.#callers.get(caller);
-    if (use === undefined) {
-      use = { connections: 0, subscriptions: 0 };
-      this.#callers.set(caller, use);
-    }
-    if (use.connections >= this.#maxConnectionsPerCaller) {
+    const use = this.#caps.admit(caller);
+    if (typeof use === 'string') {
       this.#refusedByCap++;
-      ws.close(WS_CLOSE_CAP_EXCEEDED, `too many connections from ${caller.slice(0, 45)}: ${use.connections} open (max ${this.#maxConnectionsPerCaller})`);
+      ws.close(WS_CLOSE_CAP_EXCEEDED, use);
       return;
     }
-    use.connections++;
-    const conn = new Connection(ws, socket, caller, use);
+    const conn = new Connection(ws, socket, use);
     this.#connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(conn, data, isBinary));
     ws.on('close', () => this.#forget(conn));
@@ -330,14 +308,11 @@ export class MarketChannel {
     // an asset named twice in one message counts once
     const added = conn.pending.size - before;
     if (added === 0) return;
-    const use = conn.use;
-    const past = use.subscriptions + added > this.#maxSubscriptionsPerCaller;
-    const reason = past ? `too many subscriptions from ${conn.caller.slice(0, 45)}: ${use.subscriptions} + ${added} (max ${this.#maxSubscriptionsPerCaller})` : '';
-    use.subscriptions += added;
-    if (past) {
+    const past = this.#caps.subscribe(conn.use, added);
+    if (past !== undefined) {
       this.#refusedByCap++;
       this.#forget(conn);
-      conn.ws.close(WS_CLOSE_CAP_EXCEEDED, reason);
+      conn.ws.close(WS_CLOSE_CAP_EXCEEDED, past);
       return;
     }
     this.#snapshotQueue.add(conn);
@@ -394,11 +369,11 @@ export class MarketChannel {
 
   #unsubscribe(conn: Connection, id: TokenId): void {
     if (conn.pending.delete(id)) {
-      conn.use.subscriptions--;
+      this.#caps.unsubscribe(conn.use, 1);
       return;
     }
     if (!conn.assets.delete(id)) return;
-    conn.use.subscriptions--;
+    this.#caps.unsubscribe(conn.use, 1);
     this.#leave(conn, id);
   }
 
@@ -420,14 +395,12 @@ export class MarketChannel {
    */
   #forget(conn: Connection): void {
     if (!this.#connections.delete(conn)) return;
-    conn.use.subscriptions -= conn.assets.size + conn.pending.size;
+    this.#caps.release(conn.use, conn.assets.size + conn.pending.size);
     conn.pending.clear();
     this.#snapshotQueue.delete(conn);
     this.#requestQueue.delete(conn);
     this.#outbox.forget(conn.socket);
     conn.requests.length = 0;
-    conn.use.connections--;
-    if (conn.use.connections === 0 && conn.use.subscriptions === 0) this.#callers.delete(conn.caller);
     if (conn.assets.size === 0) return;
     this.#departures.add(conn);
     this.#budget.wake(this.#departureWork);

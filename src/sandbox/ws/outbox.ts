@@ -1,6 +1,9 @@
 import type { Duplex } from 'node:stream';
 import { eventLoopBudget, type SlicedWork, type TurnBudget } from './turn-budget.ts';
 
+/** A connection whose unsent data (queued and in its socket) passes this many bytes is dropped by its channel (4 MiB). */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
 /**
  * Bytes one step writes to a socket (a chunk of a large frame, or several small ones): a
  * snapshot of every asset is about 260 KB, and written whole it left what the kernel did not take

@@ -8,8 +8,9 @@ import type { OrderState, SimEvent, Trade } from '../../sim/types.ts';
 import type { TradeStatus } from '../../venue/domain/statuses.ts';
 import type { ApiKeyRecord } from '../trading/api-keys.ts';
 import type { World } from '../world/world.ts';
-import { DEFAULT_MAX_BUFFERED_BYTES, WS_CLOSE_CAP_EXCEEDED } from './market-channel.ts';
+import { CallerCaps, WS_CLOSE_CAP_EXCEEDED, type CallerUse } from './caller-caps.ts';
 import { serveUpgrades } from './channel-upgrades.ts';
+import { DEFAULT_MAX_BUFFERED_BYTES } from './outbox.ts';
 import { rawDataText } from './raw-data-text.ts';
 import { userOrderMessage, userTradeMessage, type UserOrderEventType } from './user-channel-messages.ts';
 
@@ -28,6 +29,10 @@ export interface UserChannelOptions {
   /** The issued API key's record (secret and passphrase are checked against the subscription's). */
   readonly apiKey: (apiKey: string) => ApiKeyRecord | undefined;
   readonly maxBufferedBytes?: number;
+  /** Connections one caller (remote IP address) may hold, authenticated or not; one more is closed with 1008. Default 64. */
+  readonly maxConnectionsPerCaller?: number;
+  /** Markets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
+  readonly maxSubscriptionsPerCaller?: number;
   readonly paths?: readonly string[];
   /** Share (0..1) of `trade` messages sent twice, as the venue re-sends (fault `wsUserResendRate`). */
   readonly resendRate?: () => number;
@@ -39,12 +44,16 @@ export interface UserChannelStats {
   /** Open sockets, authenticated or not. */
   readonly connections: number;
   readonly authenticated: number;
+  /** Σ markets held over connections (a connection on every market of its account holds none). */
+  readonly subscriptions: number;
   readonly messagesSent: number;
   /** `trade` messages sent a second time (`resendRate`). */
   readonly resent: number;
   readonly pings: number;
   /** Subscriptions refused for bad or missing credentials (closed with 1008). */
   readonly refusedAuth: number;
+  /** Connections closed by a per-caller cap (connections or market subscriptions), code 1008. */
+  readonly refusedByCap: number;
   readonly droppedByRequest: number;
   readonly droppedSlow: number;
 }
@@ -52,12 +61,17 @@ export interface UserChannelStats {
 class Connection {
   /** Set by a subscription with valid credentials. */
   apiKey: string | undefined;
-  /** Condition ids subscribed; empty: every market of the account. */
+  /** True while the subscription named no market: every market of the account. */
+  everyMarket = true;
+  /** Condition ids subscribed (lower case; only markets of the world are held). */
   readonly markets = new Set<string>();
-  constructor(readonly ws: WebSocket) {}
+  constructor(
+    readonly ws: WebSocket,
+    readonly use: CallerUse,
+  ) {}
 
   wants(conditionId: string): boolean {
-    return this.markets.size === 0 || this.markets.has(conditionId.toLowerCase());
+    return this.everyMarket || this.markets.has(conditionId.toLowerCase());
   }
 }
 
@@ -69,7 +83,8 @@ class Connection {
  * - Subscribe: `{"auth": {"apiKey", "secret", "passphrase"}, "type": "user", "markets": [condition
  *   ids]}` (empty or absent `markets`: every market). The credentials are an issued L2 key's;
  *   anything else closes the socket with 1008 and a reason that names no secret. Later messages
- *   `{"operation": "subscribe" | "unsubscribe", "markets": [...]}` change the markets. Text
+ *   `{"operation": "subscribe" | "unsubscribe", "markets": [...]}` change the markets (once a
+ *   market is named, unsubscribing the last one leaves none, not every market). Text
  *   `PING` is answered `PONG`.
  * - `order` messages (user-channel-messages.ts): PLACEMENT when an order of the key rests,
  *   UPDATE when it matches (the size matched so far), CANCELLATION when it is cancelled or
@@ -80,6 +95,12 @@ class Connection {
  *   anyone listens, instead of at the next call. A trade final at once (settlement off) is sent
  *   MATCHED then CONFIRMED. `resendRate` re-sends a share of them (seeded by trade id and status).
  * - Backpressure: a socket past `maxBufferedBytes` of unsent data is terminated.
+ * - Caps per caller (remote IP address), as on the market channel (`CallerCaps`):
+ *   `maxConnectionsPerCaller` connections, authenticated or not, and `maxSubscriptionsPerCaller`
+ *   markets over them (a condition id the world does not know is ignored, not held); past either
+ *   the connection is closed with 1008 and a reason naming the cap. Messages are sent at once
+ *   (`ws.send`), not through the market channel's `Outbox`: an event goes to the connections of
+ *   its account's key only, which the connection cap bounds.
  * - `dropAll()` terminates every socket (admin `POST /admin/ws/user/drop`), for reconnect tests.
  */
 export class UserChannel {
@@ -94,12 +115,13 @@ export class UserChannel {
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<Connection>();
   readonly #byKey = new Map<string, Set<Connection>>();
+  readonly #caps: CallerCaps;
   readonly #unlisten: () => void;
   #detach: (() => void) | undefined;
   #closed = false;
   #settleTimer: Subscription | undefined;
   #settleAt = Number.POSITIVE_INFINITY;
-  readonly #counts = { sent: 0, resent: 0, pings: 0, refusedAuth: 0, droppedByRequest: 0, droppedSlow: 0 };
+  readonly #counts = { sent: 0, resent: 0, pings: 0, refusedAuth: 0, refusedByCap: 0, droppedByRequest: 0, droppedSlow: 0 };
 
   constructor(options: UserChannelOptions) {
     this.#engine = options.engine;
@@ -108,6 +130,7 @@ export class UserChannel {
     this.#apiKey = options.apiKey;
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#paths = new Set(options.paths ?? USER_CHANNEL_PATHS);
+    this.#caps = new CallerCaps(options.maxConnectionsPerCaller, options.maxSubscriptionsPerCaller);
     this.#resendRate = options.resendRate ?? (() => 0);
     this.#silent = options.silent ?? (() => false);
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
@@ -117,20 +140,26 @@ export class UserChannel {
   /** Serves the channel on `server`'s upgrade requests for the channel's paths. */
   attach(server: Server): void {
     if (this.#detach !== undefined) throw new Error('UserChannel.attach: already attached');
-    this.#detach = serveUpgrades(server, this.#paths, this.#wss, () => this.#closed, (ws) => this.#accept(ws));
+    this.#detach = serveUpgrades(server, this.#paths, this.#wss, () => this.#closed, (ws, request) => this.#accept(ws, request.socket.remoteAddress ?? 'unknown'));
   }
 
   stats(): UserChannelStats {
     let authenticated = 0;
-    for (const c of this.#connections) if (c.apiKey !== undefined) authenticated++;
+    let subscriptions = 0;
+    for (const c of this.#connections) {
+      if (c.apiKey !== undefined) authenticated++;
+      subscriptions += c.markets.size;
+    }
     const n = this.#counts;
     return {
       connections: this.#connections.size,
       authenticated,
+      subscriptions,
       messagesSent: n.sent,
       resent: n.resent,
       pings: n.pings,
       refusedAuth: n.refusedAuth,
+      refusedByCap: n.refusedByCap,
       droppedByRequest: n.droppedByRequest,
       droppedSlow: n.droppedSlow,
     };
@@ -156,12 +185,18 @@ export class UserChannel {
 
   // ------------------------------------------------------------------------ connections
 
-  #accept(ws: WebSocket): void {
+  #accept(ws: WebSocket, caller: string): void {
     if (this.#closed) {
       ws.terminate();
       return;
     }
-    const conn = new Connection(ws);
+    const use = this.#caps.admit(caller);
+    if (typeof use === 'string') {
+      this.#counts.refusedByCap++;
+      ws.close(WS_CLOSE_CAP_EXCEEDED, use);
+      return;
+    }
+    const conn = new Connection(ws, use);
     this.#connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(conn, data, isBinary));
     ws.on('close', () => this.#forget(conn));
@@ -189,8 +224,31 @@ export class UserChannel {
       this.#authenticate(conn, m, markets);
       return;
     }
-    if (m['operation'] === 'unsubscribe') for (const id of markets) conn.markets.delete(id);
-    else if (m['operation'] === 'subscribe') for (const id of markets) conn.markets.add(id);
+    if (m['operation'] === 'unsubscribe') this.#unsubscribe(conn, markets);
+    else if (m['operation'] === 'subscribe') this.#subscribe(conn, markets);
+  }
+
+  /**
+   * Adds the markets of the world among `markets` to the connection's, counted against its
+   * caller's cap (past it: closed with 1008). Naming any market, known or not, ends "every market".
+   */
+  #subscribe(conn: Connection, markets: readonly string[]): void {
+    if (markets.length > 0) conn.everyMarket = false;
+    const before = conn.markets.size;
+    for (const id of markets) if (this.#world.marketByConditionId(id) !== undefined) conn.markets.add(id);
+    const added = conn.markets.size - before;
+    if (added === 0) return;
+    const past = this.#caps.subscribe(conn.use, added);
+    if (past === undefined) return;
+    this.#counts.refusedByCap++;
+    this.#forget(conn);
+    conn.ws.close(WS_CLOSE_CAP_EXCEEDED, past);
+  }
+
+  #unsubscribe(conn: Connection, markets: readonly string[]): void {
+    const before = conn.markets.size;
+    for (const id of markets) conn.markets.delete(id);
+    this.#caps.unsubscribe(conn.use, before - conn.markets.size);
   }
 
   /** A subscription: valid credentials of an issued key and `type: user`, or the socket is closed (1008). */
@@ -210,8 +268,8 @@ export class UserChannel {
     if (!sameText(record.secret, a['secret']) || !sameText(record.passphrase, a['passphrase'])) return refuse('invalid api credentials: secret or passphrase');
     if (conn.apiKey !== undefined && conn.apiKey !== apiKey) this.#byKey.get(conn.apiKey)?.delete(conn);
     conn.apiKey = apiKey;
-    conn.markets.clear();
-    for (const id of markets) conn.markets.add(id);
+    this.#unsubscribe(conn, [...conn.markets]);
+    conn.everyMarket = true;
     let set = this.#byKey.get(apiKey);
     if (set === undefined) {
       set = new Set();
@@ -219,10 +277,12 @@ export class UserChannel {
     }
     set.add(conn);
     this.#armSettlement();
+    this.#subscribe(conn, markets);
   }
 
   #forget(conn: Connection): void {
     if (!this.#connections.delete(conn)) return;
+    this.#caps.release(conn.use, conn.markets.size);
     if (conn.apiKey === undefined) return;
     const set = this.#byKey.get(conn.apiKey);
     set?.delete(conn);

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startSandbox } from '../../../src/sandbox/server.ts';
-import { WS_CLOSE_CAP_EXCEEDED } from '../../../src/sandbox/ws/market-channel.ts';
+import { WS_CLOSE_CAP_EXCEEDED } from '../../../src/sandbox/ws/caller-caps.ts';
 import { TurnBudget } from '../../../src/sandbox/ws/turn-budget.ts';
 import { channelRig, TestClient, until, type ChannelRig } from './helpers.ts';
 

@@ -4,6 +4,7 @@ import { SimulatedClock } from '../../../src/core/clock.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../../src/sandbox/profile.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.ts';
 import { rawDataText } from '../../../src/sandbox/ws/raw-data-text.ts';
+import { WS_CLOSE_CAP_EXCEEDED } from '../../../src/sandbox/ws/caller-caps.ts';
 import { WS_CLOSE_AUTH_FAILED } from '../../../src/sandbox/ws/user-channel.ts';
 import type { SandboxMarket } from '../../../src/sandbox/world/model.ts';
 import { pickMarket, TestTrader, top, units } from '../trading/harness.ts';
@@ -201,5 +202,64 @@ describe.each(SANDBOX_PROFILES)('sandbox user channel (profile %s)', (profile: S
     const again = await Listener.open(sb.url, subscription(bob));
     expect(again.closed).toBeUndefined();
     again.close();
+  });
+});
+
+describe('sandbox user channel: caps per caller (issue 28 point 6)', () => {
+  const clock = new SimulatedClock(NOW_MS);
+  let sb: RunningSandbox;
+  let alice: TestTrader;
+
+  beforeAll(async () => {
+    sb = await startSandbox({ flow: { enabled: false }, seed: 4, markets: 20, events: 5, clock, profile: 'polymarket', limits: { enabled: false }, ws: { maxConnectionsPerCaller: 2, maxSubscriptionsPerCaller: 3 } });
+    alice = await new TestTrader(sb.url, 'polymarket', clock, 0x41).login();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  const closeOf = (ws: WebSocket): Promise<{ code: number; reason: string }> => new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const stats = async (): Promise<Record<string, number>> => (await (await fetch(`${sb.url}/admin/ws/user`)).json()) as Record<string, number>;
+
+  it('closes a connection past maxConnectionsPerCaller (authenticated or not) with 1008 and a reason; a freed slot is taken again', async () => {
+    const a = await Listener.open(sb.url);
+    const b = await Listener.open(sb.url, subscription(alice));
+    const third = new WebSocket(`${sb.url.replace(/^http/, 'ws')}/ws/user`);
+    expect(await closeOf(third)).toEqual({ code: WS_CLOSE_CAP_EXCEEDED, reason: 'too many connections from 127.0.0.1: 2 open (max 2)' });
+    expect(await stats()).toMatchObject({ connections: 2, refusedByCap: 1 });
+    a.close();
+    await b.ping();
+    while ((await stats())['connections'] !== 1) await new Promise((r) => setImmediate(r));
+    const again = await Listener.open(sb.url, subscription(alice));
+    expect(again.closed).toBeUndefined();
+    for (const l of [b, again]) l.close();
+    while ((await stats())['connections'] !== 0) await new Promise((r) => setImmediate(r));
+  });
+
+  it('holds only markets of the world, counts them against maxSubscriptionsPerCaller over all connections, and closes the one past it', async () => {
+    const [m1, m2, m3, m4, m5] = sb.world.markets.map((m) => m.conditionId);
+    const madeUp = ['0x' + '1'.repeat(64), '0x' + '2'.repeat(64), 'not a market'];
+    const a = await Listener.open(sb.url, subscription(alice, [m1!, m2!, ...madeUp]));
+    expect(a.closed).toBeUndefined();
+    expect(await stats()).toMatchObject({ subscriptions: 2 }); // the made-up ids are not held
+    const b = new WebSocket(`${sb.url.replace(/^http/, 'ws')}/ws/user`);
+    await new Promise((resolve) => b.once('open', resolve));
+    const refused = closeOf(b);
+    b.send(JSON.stringify(subscription(alice, [m3!, m4!])));
+    expect(await refused).toEqual({ code: WS_CLOSE_CAP_EXCEEDED, reason: 'too many subscriptions from 127.0.0.1: 2 + 2 (max 3)' });
+    await a.ping();
+    expect(a.closed).toBeUndefined();
+    // unsubscribing gives the room back to the caller's other connections
+    a.ws.send(JSON.stringify({ operation: 'unsubscribe', markets: [m1] }));
+    const c = await Listener.open(sb.url, subscription(alice, [m3!, m4!]));
+    expect(c.closed).toBeUndefined();
+    expect(await stats()).toMatchObject({ connections: 2, subscriptions: 3 });
+    // a later subscribe past the cap closes that connection
+    a.ws.send(JSON.stringify({ operation: 'subscribe', markets: [m5] }));
+    await a.until(() => a.closed !== undefined);
+    expect(a.closed).toEqual({ code: WS_CLOSE_CAP_EXCEEDED, reason: 'too many subscriptions from 127.0.0.1: 3 + 1 (max 3)' });
+    await c.ping();
+    expect(c.closed).toBeUndefined();
+    c.close();
   });
 });
