@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../../src/core/events.ts';
 import { readRecordingSync } from '../../src/data/recording/reader.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { firstLine } from '../child-lines.ts';
 import { tempDir } from '../data/recording/helpers.ts';
 
 /** `clobot record` as a user runs it: a real process against a real sandbox, stopped by a signal or a duration. */
@@ -30,10 +31,6 @@ function record(args: string[]): Run {
   return { child, stderr: () => err, stdout: () => out, exit };
 }
 
-async function until(what: () => boolean, ms: number): Promise<void> {
-  for (let waited = 0; waited < ms && !what(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 /** Events in tsInit order, every token one of the header's (the reader checks it), books sorted. */
 function checkRecording(path: string): { events: MarketEvent[]; header: ReturnType<typeof readRecordingSync>['header'] } {
   const { header, events } = readRecordingSync(path);
@@ -56,7 +53,7 @@ describe('clobot record', () => {
     const out = tmp.path('embedded.jsonl.gz');
     const r = record([config, '--out', out, '--transport', 'poll']);
     try {
-      await until(() => r.stderr().includes('\n'), 20_000);
+      await firstLine(r.child, r.stderr, r.child.stderr);
       expect(r.stderr()).toMatch(/^recording 3 markets \(6 tokens\) from http:\/\/127\.0\.0\.1:\d+ over poll to .*embedded\.jsonl\.gz\n/);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       r.child.kill('SIGINT');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LiveClock } from '../../src/core/clock.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { ADMIN_TOKEN_ENV, SERVER_SECRET_ENV } from '../../src/cli/commands/sandbox.ts';
+import { firstLine } from '../child-lines.ts';
 import { call } from './helpers.ts';
 import { TestTrader } from './trading/harness.ts';
 
@@ -29,8 +30,7 @@ function run(args: string[], env: Record<string, string> = {}): Run {
 }
 
 async function listening(r: Run): Promise<string> {
-  for (let i = 0; i < 200 && !r.stdout().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  const line = r.stdout().split('\n')[0] as string;
+  const line = await firstLine(r.child, r.stdout);
   expect(line, r.stderr()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
   return line.slice('listening on '.length);
 }

@@ -1,25 +1,25 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { firstLine } from '../../child-lines.ts';
 import { call } from '../helpers.ts';
 
 /** `clobot sandbox --no-flow` / `--flow-intensity <x>` / `--flow-actions-per-second <n>` as a user runs them. */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-function run(args: string[]): { out: () => string; err: () => string; kill: () => void; exit: Promise<number | null> } {
+function run(args: string[]): { child: ChildProcess; out: () => string; err: () => string; kill: () => void; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['bin/clobot.mjs', ...args], { cwd: ROOT });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { out: () => out, err: () => err, kill: () => child.kill('SIGTERM'), exit };
+  return { child, out: () => out, err: () => err, kill: () => child.kill('SIGTERM'), exit };
 }
 
 async function url(r: ReturnType<typeof run>): Promise<string> {
-  for (let i = 0; i < 200 && !r.out().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  const line = r.out().split('\n')[0] as string;
+  const line = await firstLine(r.child, r.out);
   expect(line, r.err()).toMatch(/^listening on /);
   return line.slice('listening on '.length);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { firstLine } from '../../child-lines.ts';
 import { send } from './harness.ts';
 
 /** `clobot sandbox` with the trading flags, as a user runs it. */
@@ -20,8 +21,7 @@ describe('clobot sandbox trading flags', () => {
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      for (let i = 0; i < 200 && !out.includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      const line = out.split('\n')[0] as string;
+      const line = await firstLine(child, () => out);
       expect(line, err).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
       const url = line.slice('listening on '.length);
       const faults = (await send(`${url}/admin/faults`, 'GET', {})).body;
