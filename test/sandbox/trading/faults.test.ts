@@ -75,8 +75,10 @@ describe('stallMs', () => {
       answered = true;
       return a;
     });
+    // placed: looked for until it is there (no count of looks: on a loaded machine the post can
+    // take longer to reach the venue than a fixed number of them; the test's time limit bounds it)
     let seen: any;
-    for (let i = 0; i < 100 && seen === undefined; i++) {
+    while (seen === undefined) {
       seen = (await adminOrders()).find((o) => o.hash === signed.orderHash);
       if (seen === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     }
