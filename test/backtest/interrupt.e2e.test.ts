@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,9 +14,18 @@ const STRATEGY_API = fileURLToPath(new URL('../../src/strategy/index.ts', import
 const tmp = new TempDir();
 afterAll(() => tmp.remove());
 
-// a strategy that says on stderr when it has seen 100 books: the test's cue to press Ctrl-C
-const STRATEGY = `import { defineStrategy } from ${JSON.stringify(STRATEGY_API)};
+// A strategy that says on stderr when it has seen 100 books: the test's cue to press Ctrl-C. From
+// then on each book takes a quarter of a millisecond until the test has pressed it (the file named
+// by CUE_PRESSED, written once the signal is sent): at full speed the rest of the data replays in
+// under a second, and on a loaded machine the test can take longer than that to hear the cue and
+// send the signal (CI once saw every event replayed before it landed); paused, the rest would take
+// a minute and a half. Pressed, the replay goes on at full speed to the end of its batch, where the
+// signal is taken.
+const STRATEGY = `import { existsSync } from 'node:fs';
+import { defineStrategy } from ${JSON.stringify(STRATEGY_API)};
 let books = 0;
+let pressed = false;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 export default defineStrategy({
   name: 'cue',
   onBook({ ctx }) {
@@ -24,10 +33,20 @@ export default defineStrategy({
       ctx.log.info('cue: 100 books seen');
       process.stderr.write('cue: replaying\\n');
     }
+    if (books > 100 && !pressed) {
+      pressed = existsSync(process.env.CUE_PRESSED ?? '');
+      if (!pressed) Atomics.wait(pause, 0, 0, 0.25);
+    }
     return undefined;
   },
 });
 `;
+
+/** The environment of a backtest of the cue strategy, and `sent`, to call once Ctrl-C was sent (the strategy then stops pausing). */
+function cue(name: string): { env: NodeJS.ProcessEnv; sent: () => void } {
+  const file = tmp.path(`${name}.pressed`);
+  return { env: { ...process.env, CLOBOT_DEBUG: '', CUE_PRESSED: file }, sent: () => writeFileSync(file, '') };
+}
 
 describe('Ctrl-C during a backtest', async () => {
   tmp.write('cue.ts', STRATEGY);
@@ -40,14 +59,18 @@ describe('Ctrl-C during a backtest', async () => {
 
   it('stops at the event reached, says so in one line, writes the partial summary and report, exit 130', async () => {
     const out = tmp.path('out');
-    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' } });
+    const key = cue('one');
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: key.env });
     let stderr = '';
     let stdout = '';
     let sent = false;
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (!sent && stderr.includes('cue: replaying')) sent = child.kill('SIGINT');
+      if (!sent && stderr.includes('cue: replaying')) {
+        sent = child.kill('SIGINT');
+        key.sent();
+      }
     });
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(code, stderr).toBe(130);
@@ -67,12 +90,16 @@ describe('Ctrl-C during a backtest', async () => {
   it('a sweep: the running points stop at the event reached (partial), the others are not run; sweep.json says so, exit 130', async () => {
     const out = tmp.path('sweep');
     const args = ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress', '--workers', '2', '--sweep', 'backtest.latencyMs=10,20,30,40,50,60'];
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' } });
+    const key = cue('sweep');
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: key.env });
     let stderr = '';
     let sent = false;
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (!sent && stderr.includes('cue: replaying')) sent = child.kill('SIGINT');
+      if (!sent && stderr.includes('cue: replaying')) {
+        sent = child.kill('SIGINT');
+        key.sent();
+      }
     });
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(code, stderr).toBe(130);
@@ -94,7 +121,8 @@ describe('Ctrl-C during a backtest', async () => {
     if (process.platform === 'win32') return; // no process groups to signal
     const out = tmp.path('group');
     // its own process group, as a terminal's foreground job; the signal goes to the whole group
-    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: { ...process.env, CLOBOT_DEBUG: '' }, detached: true });
+    const key = cue('group');
+    const child = spawn(process.execPath, ['bin/clobot.mjs', 'backtest', config, '--data', data, '--out', out, '--no-progress'], { cwd: ROOT, env: key.env, detached: true });
     let stderr = '';
     let sent = false;
     child.stdout.on('data', () => undefined);
@@ -103,6 +131,7 @@ describe('Ctrl-C during a backtest', async () => {
       if (!sent && stderr.includes('cue: replaying')) {
         process.kill(-child.pid!, 'SIGINT');
         sent = true;
+        key.sent();
       }
     });
     const code = await new Promise<number | null>((done) => child.on('close', done));
