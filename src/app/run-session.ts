@@ -3,7 +3,7 @@ import { interval, tap } from 'rxjs';
 import type { Logger } from 'pino';
 import { keepEventLoopPolling } from '../core/busy-poll.ts';
 import { LiveClock, type Clock } from '../core/clock.ts';
-import { ConfigError } from '../core/errors.ts';
+import { ConfigError, StoreError } from '../core/errors.ts';
 import { fieldLogger, type FieldLogger } from '../core/log.ts';
 import { MemoryMetrics } from '../core/metrics.ts';
 import type { RunConfig } from '../config/run-config.ts';
@@ -185,6 +185,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     const store = storePath ? RunStore.open(storePath, { create: true, runName: config.name, account }) : undefined;
     if (store) closers.push(() => store.close());
     const restore = store ? restoreFromStore(store) : undefined;
+    if (store && restore?.resumed && sandbox && config.mode === 'live') throw embeddedResumeRefused(store.file, restore.orders.length, restore.fills.length);
     if (restore?.resumed) log.info('resuming from the store', { store: storePath, orders: restore.orders.length, fills: restore.fills.length });
     // the run's markets, so the store can be replayed offline (`clobot backtest --data <store>`)
     store?.journal({ type: 'markets', at: clock.now(), source: tradingUrl, markets: markets.map(recordedMarketOf) });
@@ -378,6 +379,21 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
     for (const close of closers) await close();
     throw err;
   }
+}
+
+/**
+ * A live store with orders or fills of its own cannot be resumed on the embedded sandbox: that
+ * venue starts empty each time, so the store's orders, positions and cash are not at it (the
+ * strategies would sell shares the account does not hold: venue rejects, the kill switch).
+ */
+function embeddedResumeRefused(file: string, orders: number, fills: number): StoreError {
+  return new StoreError(
+    `${file}: holds ${orders} order(s) and ${fills} fill(s) of an earlier live run, but this run's venue is the embedded sandbox, ` +
+      'which starts empty each time (none of them is at it); give a new store (--store <file> or store.path), or run against a venue ' +
+      'that outlives the run (`clobot sandbox` in another terminal, then --venue <url>) to resume across restarts',
+    'OTHER_VENUE',
+    file,
+  );
 }
 
 /** Longest wait at the stop for the last alerts (the run's end) to be sent, ms. */

@@ -65,4 +65,4 @@ export function reportError(err: unknown): number {
   return code;
 }
 
-const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED', 'READ_ONLY', 'OTHER_ACCOUNT', 'DISK_FULL']);
+const STORE_INPUT_ERRORS: ReadonlySet<StoreErrorCode> = new Set(['NOT_FOUND', 'NOT_A_STORE', 'CORRUPT', 'NEWER_FORMAT', 'LOCKED', 'READ_ONLY', 'OTHER_ACCOUNT', 'OTHER_VENUE', 'DISK_FULL']);

@@ -90,9 +90,10 @@ export class StrategyError extends ClobotError {
  * Why a run store could not be opened or written. LOCKED: another process holds it (its lock
  * row, or SQLite's own lock: SQLITE_BUSY); READ_ONLY: the file or its folder cannot be written
  * (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM); DISK_FULL: a new store could not be created
- * for want of space (SQLITE_FULL; the partial file removed).
+ * for want of space (SQLITE_FULL; the partial file removed); OTHER_VENUE: a live store with orders
+ * or fills of its own given to a run on the embedded sandbox, which starts empty each time.
  */
-export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED' | 'OTHER_ACCOUNT' | 'DISK_FULL';
+export type StoreErrorCode = 'NOT_FOUND' | 'NOT_A_STORE' | 'CORRUPT' | 'NEWER_FORMAT' | 'LOCKED' | 'READ_ONLY' | 'INVALID' | 'WRITE_FAILED' | 'OTHER_ACCOUNT' | 'OTHER_VENUE' | 'DISK_FULL';
 
 /**
  * A run store (SQLite state file) problem; the message names the file. Never followed by a
