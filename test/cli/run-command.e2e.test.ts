@@ -112,6 +112,20 @@ describe('a bad config: validate and run refuse it alike, run before starting an
   }, 60_000);
 });
 
+describe('a live run on a venue of its own with no store', () => {
+  it('is warned on stderr, naming the config, before it starts; with --store it is not', () => {
+    const key = `0x${'11'.repeat(32)}`;
+    const live = join(dir, 'live-no-store.yaml');
+    writeFileSync(live, ['mode: live', 'venue:', `  baseUrl: ${venueUrl}`, '  retries: 0', 'data:', '  markets: { slugs: [m] }', 'strategies:', '  - id: mm', `    module: ${MARKET_MAKER}`, ''].join('\n'));
+    const env = { ...process.env, CLOBOT_PRIVATE_KEY: key };
+    const run = (args: string[]) => spawnSync(process.execPath, ['bin/clobot.mjs', 'run', ...args, '--no-status', '--duration', '1s'], { encoding: 'utf8', env });
+    // the counting venue answers 503: the run does not start, but the warning came first
+    const bare = run([live]);
+    expect(bare.stderr.split('\n')[0]).toMatch(new RegExp(`^warning: store \\(${live.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): no store.path \\(nor --store\\) for a live run on ${venueUrl}: .*count as held outside the bot`));
+    expect(run([live, '--store', join(dir, 'live-no-store.sqlite')]).stderr).not.toContain('no store.path');
+  }, 60_000);
+});
+
 describe('clobot run --duration', () => {
   it('600h (beyond a 32-bit timer) keeps the run going until SIGINT stops it, exit 0', async () => {
     const path = join(dir, 'long.yaml');

@@ -16,6 +16,7 @@ import type { ConfigOverride } from '../../config/config-overrides.ts';
 import { takeEarlyUsr2 } from '../early-signals.ts';
 import { reachingVenue, remoteVenueOf } from '../venue-unreachable.ts';
 import type { RunSession } from '../../app/run-session.ts';
+import type { RunConfig } from '../../config/run-config.ts';
 import type { RunningMetricsServer } from '../../telemetry/metrics-server.ts';
 
 /** Who applies SIGUSR2's commands: the run's engine. */
@@ -77,6 +78,8 @@ export function registerRun(program: Command): void {
       // --venue is the venue whatever the file says (a paper config need not name one then)
       const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue, overrides: opts.set });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
+      const noStore = storelessLiveRun(config, opts.venue, opts.store);
+      if (noStore !== undefined) process.stderr.write(`warning: ${noStore}\n`);
       const tty = process.stdout.isTTY === true && opts.status !== false;
       const logLines = control ? new LogLines() : undefined;
       const logger = createLogger({ level: config.logging.level, file: config.logging.file, stdout: !tty, tap: logLines?.tap });
@@ -93,6 +96,7 @@ export function registerRun(program: Command): void {
       // the ones that came while the sources loaded (bin/clobot.mjs counted them)
       for (let n = takeEarlyUsr2(); n > 0; n--) onUsr2();
       logger.info({ config: config.source.file, mode: config.mode }, 'run starting');
+      if (noStore !== undefined) logger.warn(noStore);
       // loaded on use, so other commands start without the engine's modules
       const { startRunSession } = await import('../../app/run-session.ts');
       const { StatusView } = await import('../status-view.ts');
@@ -181,6 +185,23 @@ export function registerRun(program: Command): void {
       }
       if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
+}
+
+/**
+ * The warning of a live run on a venue that outlives it (not the embedded sandbox) with no store:
+ * its orders and fills are kept in memory only, so after a restart the positions it bought are
+ * the account's but not the bot's (held outside the bot: never sold by it), and `clobot status`
+ * has nothing to read. Undefined when the run keeps a store, is paper, or is on the embedded sandbox.
+ */
+export function storelessLiveRun(config: RunConfig, venueFlag: string | undefined, storeFlag: string | undefined): string | undefined {
+  if (config.mode !== 'live' || storeFlag !== undefined || config.store.path !== undefined) return undefined;
+  const venue = remoteVenueOf(config, venueFlag);
+  if (venue === undefined) return undefined;
+  return (
+    `store (${config.source.file}): no store.path (nor --store) for a live run on ${venue}: its orders and fills are kept in memory only, ` +
+    'so after a restart the positions it bought count as held outside the bot (never sold by it) and `clobot status` has nothing to read; ' +
+    'set store.path (say .clobot/live.sqlite) to resume across restarts'
+  );
 }
 
 /**
