@@ -144,9 +144,11 @@ describe('alerts to a local receiver', () => {
   });
 
   it('a receiver that fails, then one that hangs, is retried with backoff; the bus never waits for it', async () => {
-    // the first two answers 500, the third request hangs past the timeout, then all is well
+    // the first two answers 500, the third request hangs past the timeout, then all is well; the
+    // answers must beat the same timeout: 1 s, not 300 ms (a loaded machine can hold a loopback
+    // answer up for 100 ms and more, and a late 200 is one more failed attempt)
     const r = await receiver((n) => (n <= 2 ? 500 : n === 3 ? 'hang' : 200));
-    const config = { ...configFor(r.url, { timeoutMs: 300 }), targets: configFor(r.url).targets.slice(0, 1) };
+    const config = { ...configFor(r.url, { timeoutMs: 1_000 }), targets: configFor(r.url).targets.slice(0, 1) };
     const errors: string[] = [];
     const alerter = new Alerter({ config, run: 'bot-1', backoffMs: 10, onError: (m) => errors.push(m) });
     const bus = new EventBus();

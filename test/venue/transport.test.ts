@@ -129,7 +129,9 @@ describe('transport: reads retry', () => {
       if (n === 1) return; // never answered: the client's deadline fires
       sendJson(res, 200, 'OK');
     });
-    const response = await client(server.url, { timeoutMs: 200 }).send({ route: 'getOk' });
+    // the retry has the same deadline and must beat it: 1 s, not 200 ms (CI saw a loaded machine
+    // hold this loopback answer up about 120 ms)
+    const response = await client(server.url, { timeoutMs: 1_000 }).send({ route: 'getOk' });
     expect(response.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
   });
@@ -168,15 +170,17 @@ describe('transport: writes are sent at most once', () => {
   });
 
   it('every attempt of one client has its own deadline (the controller made ahead is never reused)', async () => {
-    // answers every request but the 1st and the 3rd
-    const server = await serve((_req, res, n) => (n === 1 || n === 3 ? undefined : sendJson(res, 200, [])));
-    const venue = client(server.url, { timeoutMs: 150 });
-    const post = () => venue.send({ route: 'postOrders', body: [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }] });
-    expect(await rejection(post())).toBeInstanceOf(TimeoutError);
+    // answers every post but those of salt 'hang'; those time out after 150 ms, the answered ones
+    // have 10 s (one deadline for all had the answered ones beat 150 ms: a loaded machine can hold
+    // a loopback answer up longer, and CI saw this test take 200 ms more than its two deadlines)
+    const server = await serve((req, res) => ((JSON.parse(req.body) as { order: { salt: string } }[])[0]!.order.salt === 'hang' ? undefined : sendJson(res, 200, [])));
+    const venue = client(server.url);
+    const post = (hang = false) => venue.send({ route: 'postOrders', body: [{ order: { salt: hang ? 'hang' : '1' }, orderType: 'GTC', owner: 'k' }], timeoutMs: hang ? 150 : 10_000 });
+    expect(await rejection(post(true))).toBeInstanceOf(TimeoutError);
     // after a spent deadline the next post is answered, not aborted at once
     expect((await post()).text).toBe('[]');
     // two at once: one takes the controller made ahead, the other makes its own; only the unanswered one times out
-    const both = await Promise.allSettled([post(), post()]);
+    const both = await Promise.allSettled([post(true), post()]);
     expect(both.filter((r) => r.status === 'rejected' && r.reason instanceof TimeoutError)).toHaveLength(1);
     expect(both.filter((r) => r.status === 'fulfilled' && r.value.text === '[]')).toHaveLength(1);
     expect((await post()).text).toBe('[]');
