@@ -6,10 +6,13 @@ import { WatchedTokens } from './watched-tokens.ts';
 
 /** What the poller needs from the venue edge: one request per call, paced by the rate budget. */
 export interface BookFeed {
-  /** One `POST /books` for these tokens (waits for the route's budget before sending). */
-  fetchBooks(tokenIds: readonly TokenId[]): Promise<readonly OrderBook[]>;
+  /**
+   * One `POST /books` for these tokens (waits for the route's budget before sending); `signal`
+   * aborts it, its wait for the budget and its retries (the poller's teardown).
+   */
+  fetchBooks(tokenIds: readonly TokenId[], signal?: AbortSignal): Promise<readonly OrderBook[]>;
   /** One `POST /prices` for these tokens. */
-  fetchPrices(tokenIds: readonly TokenId[]): Promise<readonly TokenPrices[]>;
+  fetchPrices(tokenIds: readonly TokenId[], signal?: AbortSignal): Promise<readonly TokenPrices[]>;
 }
 
 export interface PollOptions {
@@ -35,7 +38,8 @@ export interface PollOptions {
 /**
  * Polls books (and prices) for a set of tokens in chunks, round-robin, and emits them as market
  * events. The chunks are remade when a watched set changes (a token added is polled at once, a
- * token removed is not polled again). Cold: polling starts on subscribe and stops on unsubscribe.
+ * token removed is not polled again). Cold: polling starts on subscribe and stops on unsubscribe,
+ * which aborts the requests in flight (no retry of them goes out after the poller stopped).
  */
 export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
   const chunkSize = Math.max(1, options.chunkSize ?? 20);
@@ -46,6 +50,7 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
 
   return new Observable<MarketEvent>((subscriber) => {
     let stopped = false;
+    const abort = new AbortController();
     let chunks: TokenId[][] = [];
     let lastPolled: number[] = [];
     let builtVersion = -1;
@@ -100,7 +105,7 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
         if (chunks[index] === chunk) lastPolled[index] = now;
         for (const id of chunk) tokenPolledAt.set(id, now);
         try {
-          const books = await feed.fetchBooks(chunk);
+          const books = await feed.fetchBooks(chunk, abort.signal);
           if (stopped) return;
           for (const book of books) if (watched.has(book.tokenId)) subscriber.next({ type: 'book', book, tsEvent: book.tsEvent, tsInit: book.tsInit });
         } catch (err) {
@@ -123,7 +128,7 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
         const chunk = chunks[index]!;
         index = (index + 1) % chunks.length;
         try {
-          const prices = (await feed.fetchPrices(chunk)).filter((p) => watched.has(p.tokenId));
+          const prices = (await feed.fetchPrices(chunk, abort.signal)).filter((p) => watched.has(p.tokenId));
           if (stopped) return;
           if (prices.length > 0) {
             const tsInit = prices[0]!.tsInit;
@@ -151,6 +156,7 @@ export function pollMarkets(options: PollOptions): Observable<MarketEvent> {
     if (options.prices) void pricesLoop();
     return () => {
       stopped = true;
+      abort.abort();
       unlisten();
       wakeAll();
     };

@@ -7,7 +7,7 @@ import type { BookFeed } from './poll-source.ts';
 /** The poller's feed over the venue client: `POST /books` and `POST /prices`, paced by its budget. */
 export function venueBookFeed(client: VenueClient): BookFeed {
   return {
-    fetchBooks: (tokenIds: readonly TokenId[]) => getOrderBooks(client, tokenIds),
-    fetchPrices: (tokenIds: readonly TokenId[]) => getPrices(client, tokenIds),
+    fetchBooks: (tokenIds: readonly TokenId[], signal?: AbortSignal) => getOrderBooks(client, tokenIds, { signal }),
+    fetchPrices: (tokenIds: readonly TokenId[], signal?: AbortSignal) => getPrices(client, tokenIds, { signal }),
   };
 }
