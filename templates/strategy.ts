@@ -27,6 +27,8 @@ type Params = z.output<typeof Params>;
 interface State {
   fills: number;
   bought: number;
+  /** Trading is halted (the halt file, SIGUSR2, the kill switch, ...): quote nothing until it resumes. */
+  halted: boolean;
 }
 
 /** The bid and ask wanted on one token: a quote intent (the engine keeps orders that match it). */
@@ -71,11 +73,11 @@ export default defineStrategy({
   name: '__NAME__',
   params: Params,
 
-  init: (): State => ({ fills: 0, bought: 0 }),
+  init: (): State => ({ fills: 0, bought: 0, halted: false }),
 
   /** A new book on one of this strategy's tokens. */
-  onBook({ ctx, market }) {
-    return quote(ctx, market);
+  onBook({ ctx, state, market }) {
+    return state.halted ? undefined : quote(ctx, market);
   },
 
   /** A fill of one of our orders (always after that order's OrderAccepted): quote again at once. */
@@ -84,7 +86,16 @@ export default defineStrategy({
     if (fill.side === 'BUY') state.bought += fill.size;
     ctx.log.info('fill', { side: fill.side, price: fromMicros(fill.price), size: fromMicros(fill.size) });
     const market = ctx.market(fill.tokenId);
-    return market === undefined ? undefined : quote(ctx, market);
+    return market === undefined || state.halted ? undefined : quote(ctx, market);
+  },
+
+  /**
+   * The run's lifecycle: while trading is halted every order is denied (TRADING_HALTED) and our
+   * resting orders are cancelled, so ask for none until `Resumed` (the next book quotes again).
+   */
+  onLifecycle({ state, event }) {
+    if (event.type === 'Halted') state.halted = true;
+    else if (event.type === 'Resumed') state.halted = false;
   },
 
   /** Accepted, rejected by the venue, denied by risk (`event.code`: a DenyCode), cancelled, expired. */
