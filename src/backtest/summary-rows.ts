@@ -88,7 +88,8 @@ export function summaryRows(s: BacktestSummary): [string, string][] {
     ['fills (maker/taker)', `${m.fills} (${m.makerFills}/${m.takerFills})`],
     ['pnl realized', fmtMoney(m.pnl.realized)],
     ['pnl unrealized', fmtMoney(m.pnl.unrealized)],
-    ['complete sets (at payout, at mid)', Number(m.completeSets.sets) === 0 ? 'none held' : `${m.completeSets.sets}: ${fmtMoney(m.completeSets.value)} (${fmtMoney(m.completeSets.markValue)})`],
+    // worded as `clobot status` words it: the count, then its value at payout, then at mid
+    ['complete sets', Number(m.completeSets.sets) === 0 ? 'none held' : `${m.completeSets.sets} valued at payout ${fmtMoney(m.completeSets.value)} (at mid ${fmtMoney(m.completeSets.markValue)})`],
     ['fees', fmtMoney(m.fees)],
     ['pnl total', fmtMoney(m.pnl.total)],
     // apart from trading PnL: not in the return, equity or ratios (docs/rewards.md)

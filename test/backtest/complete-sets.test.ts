@@ -100,7 +100,7 @@ describe('complete sets at payout in a backtest', async () => {
     expect(html).toContain('<tr><td>Complete sets held (pairs, full neg-risk sets)</td><td>20</td></tr>');
     expect(html).toContain('<tr><td>Complete sets at payout (in position value)</td><td>20</td></tr>');
     expect(html).toContain('<tr><td>Same shares at mid</td><td>15</td></tr>');
-    expect(html).toContain('<td>complete sets (at payout, at mid)</td><td>20: 20.00 (15.00)</td>');
+    expect(html).toContain('<td>complete sets</td><td>20 valued at payout 20.00 (at mid 15.00)</td>');
   });
 
   it('clobot status of a store holding the same fills and the account note reads the sets at payout', () => {
