@@ -24,6 +24,7 @@ import type { TradingMarket } from '../venue/domain/trading.ts';
 import { engineSettings } from './engine-settings.ts';
 import { guardedPersistence } from './guarded-persistence.ts';
 import { watchHaltFile } from './halt-file.ts';
+import { RefusalLog } from './refusal-log.ts';
 import { collectAccount, collectHealth, collectMarketData, collectRateBudget, collectTransport, collectVenueResponses, STATE_METRICS } from './run-metrics.ts';
 import { PrometheusExporter } from '../telemetry/prometheus.ts';
 import { CLOBOT_VERSION } from '../core/version.ts';
@@ -301,13 +302,10 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
         if (e.type === 'batch') log.debug('order batch', { orders: e.orders, tickToTradeMs: e.timings.tickToTradeSeconds * 1000, prepareMs: e.timings.prepareSeconds * 1000 });
       });
     }
-    // every refusal with its reason: the venue's at warn, risk's at info (the strategy hears both as events; the summary only counts them)
-    engine.bus.subscribe((e) => {
-      if (e.type !== 'order') return;
-      const o = e.event;
-      if (o.type === 'OrderRejected') log.warn('order rejected', { strategy: e.strategyId, clientOrderId: o.clientOrderId, reason: o.reason });
-      else if (o.type === 'OrderDenied') log.info('order denied by risk', { strategy: e.strategyId, clientOrderId: o.clientOrderId, code: o.code, reason: o.reason });
-    });
+    // every refusal with its reason: the venue's at warn, risk's at info (the strategy hears both as events; the summary only counts them);
+    // a halt's repeated denials counted in one line
+    const refusals = new RefusalLog(log);
+    engine.bus.subscribe(refusals.event);
     if (config.mode === 'live') closers.unshift(watchRefusedCredentials(venue, engine, log, clock));
     const haltWatch = watchHaltFile(config.risk.haltFile, engine, clock);
     options.beforeStart?.(engine);
@@ -356,6 +354,7 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
           haltWatch.unsubscribe();
           await engine.stop({ keepOrders: stopOptions.keepOrders ?? !config.execution.cancelOnStop, deadlineMs: config.execution.stopDeadlineMs });
           const summary: RunSummary = { ...engine.summary(), marketData: monitor.summary() };
+          refusals.flush();
           if (alerter) {
             // the run's end, with its summary, before the alerter closes (a few seconds at most)
             alerter.raise(runEndedAlert(config.name, summaryLines(summary), clock.now(), fault !== undefined));
