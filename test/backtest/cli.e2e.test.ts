@@ -106,6 +106,8 @@ describe('clobot backtest', async () => {
     expect(summaries.size).toBe(4);
   });
 
+  // four clobot processes one after another: 66 s at the heaviest load CI saw, of the default limit
+  // of 120 (a hang's bound, which a loaded machine must not reach)
   it('--data a b (or a glob) replays the files as one run: the same summary as the whole recording; a sweep takes the same', async () => {
     const events = [...syntheticEvents({ seed: 11, markets: 2, depth: 8, events: 3_000, meanGapMs: 400 })];
     const head = syntheticHeader({ seed: 11, markets: 2 });
@@ -139,7 +141,7 @@ describe('clobot backtest', async () => {
     const none = clobot(['backtest', configPath, '--data', tmp.path('days/*.csv')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toBe(`--data: '${tmp.path('days/*.csv')}' matches no file\n`);
-  });
+  }, 240_000);
 
   it('refuses data that is not a recording nor a usable store, with one line and exit 2', () => {
     const junk = tmp.write('junk.bin', 'hello, world\n');
@@ -209,6 +211,7 @@ describe('clobot backtest', async () => {
     expect(empty.stderr).toBe(`clobot: --to: must be after --from (${new Date(Number(to)).toISOString()}), was ${from}\n`);
   });
 
+  // five clobot processes one after another: 63 s at the heaviest load CI saw (as above)
   it('--set and --sweep reach any config key: the queue model says which ran; a bad key is one error naming it, exit 2', () => {
     const set = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('set'), '--no-progress', '--set', 'backtest.queueModel=optimistic', '--set', 'bq.size=5']);
     expect(set.code, set.stderr).toBe(0);
@@ -242,7 +245,7 @@ describe('clobot backtest', async () => {
     expect(noForm.code).toBe(2);
     expect(noForm.stderr).toContain("option '--set <key=value>' argument 'backtest.queueModel' is invalid. expected <key>=<value>");
     expect(existsSync(tmp.path('bad-set')) || existsSync(tmp.path('bad-sweep'))).toBe(false);
-  });
+  }, 240_000);
 
   it('refuses a bad sweep before running anything', () => {
     const bad = clobot(['backtest', configPath, '--data', binaryFile, '--out', tmp.path('bad'), '--sweep', 'bq.halfSpreadTicks=0,1']);

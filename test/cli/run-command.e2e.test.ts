@@ -69,24 +69,23 @@ describe('a bad config: validate and run refuse it alike, run before starting an
     expect(venueRequests).toBe(0);
   }, 60_000);
 
-  it('module paths that are not a strategy module: /etc/passwd, a folder, package.json, a missing file', () => {
-    mkdirSync(join(dir, 'folder.ts'));
-    const cases: [string, string][] = [
-      ['/etc/passwd', 'must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not'],
-      ['./folder.ts', `must be a .ts, .mts, .js or .mjs file, but ${dir}/folder.ts is a folder`],
-      [resolve('package.json'), `must be a .ts, .mts, .js or .mjs file, but ${resolve('package.json')} is not`],
-      ['./gone.ts', `module file not found (looked at ${dir}/gone.ts)`],
-    ];
-    for (const [n, [module, message]] of cases.entries()) {
-      const path = paperConfig(`module-${n}.yaml`, ['  - id: s', `    module: ${module}`]);
-      const expected = `strategies[0].module (${path}:8): ${message}\n`;
-      const validate = clobot(['validate', path]);
-      expect([validate.status, validate.stderr]).toEqual([2, expected]);
-      const run = clobot(['run', path, '--no-status', '--duration', '1s']);
-      expect([run.status, run.stderr]).toEqual([2, expected]);
-    }
+  // a case a test, each two clobot processes (the four in one test, eight processes, took 71 s of
+  // its 120 at the heaviest load CI saw: each process loads tsx, seconds under load)
+  it.each([
+    { what: '/etc/passwd', module: '/etc/passwd', message: 'must be a .ts, .mts, .js or .mjs file, but /etc/passwd is not' },
+    { what: 'a folder', module: './folder.ts', message: `must be a .ts, .mts, .js or .mjs file, but ${dir}/folder.ts is a folder` },
+    { what: 'package.json', module: resolve('package.json'), message: `must be a .ts, .mts, .js or .mjs file, but ${resolve('package.json')} is not` },
+    { what: 'a missing file', module: './gone.ts', message: `module file not found (looked at ${dir}/gone.ts)` },
+  ])('a module path that is not a strategy module: $what', ({ what, module, message }) => {
+    mkdirSync(join(dir, 'folder.ts'), { recursive: true });
+    const path = paperConfig(`module-${what.replace(/\W+/g, '-')}.yaml`, ['  - id: s', `    module: ${module}`]);
+    const expected = `strategies[0].module (${path}:8): ${message}\n`;
+    const validate = clobot(['validate', path]);
+    expect([validate.status, validate.stderr]).toEqual([2, expected]);
+    const run = clobot(['run', path, '--no-status', '--duration', '1s']);
+    expect([run.status, run.stderr]).toEqual([2, expected]);
     expect(venueRequests).toBe(0);
-  }, 120_000);
+  }, 60_000);
 
   it('a module that loads but is no strategy, and a disabled strategy that is not loaded at all', () => {
     writeFileSync(join(dir, 'nothing.mjs'), 'export default {};\n');
