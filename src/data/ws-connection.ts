@@ -62,6 +62,8 @@ export class WsConnection {
   #lastFrameAt = 0;
   /** Last market message (not PONG), or the open, or the watchdog's last action. */
   #lastDataAt = 0;
+  /** When the watchdog last found this process held up (a look a period late): silence counts from then at the earliest. */
+  #heldAt = 0;
   /** Watchdog actions since the last market message. */
   #silentStreak = 0;
 
@@ -195,19 +197,27 @@ export class WsConnection {
     }, this.#s.pingMs);
   }
 
-  /** Looks for silence four times per `silentAfterMs`, on the clock. */
+  /**
+   * Looks for silence four times per `silentAfterMs`, on the clock. A look that comes a period or
+   * more late finds this process held up (a long pause, a starved CPU): what the venue sent
+   * meanwhile waits unread, and a venue in this process was held up as well, so the silence is
+   * counted again from then. Taken as the venue's, a stall of ours cost a resubscribe and a REST
+   * read of every book of the connection when the process was already behind. On a simulated
+   * clock no look is late.
+   */
   #startWatchdog(ws: WebSocket): void {
     const silentMs = this.#s.silentAfterMs;
     if (!(silentMs > 0)) return;
     this.#watchdog?.unsubscribe();
-    this.#watchdog = this.#clock.scheduler.schedule(
-      () => {
-        if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
-        if (this.#assets.size > 0 && this.#clock.now() - this.#lastDataAt >= silentMs) this.#onSilent(ws);
-        if (this.#ws === ws) this.#startWatchdog(ws);
-      },
-      Math.max(10, Math.floor(silentMs / 4)),
-    );
+    const every = Math.max(10, Math.floor(silentMs / 4));
+    const due = this.#clock.now() + every;
+    this.#watchdog = this.#clock.scheduler.schedule(() => {
+      if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      const now = this.#clock.now();
+      if (now - due >= every) this.#heldAt = now;
+      if (this.#assets.size > 0 && now - Math.max(this.#lastDataAt, this.#heldAt) >= silentMs) this.#onSilent(ws);
+      if (this.#ws === ws) this.#startWatchdog(ws);
+    }, every);
   }
 
   /**
