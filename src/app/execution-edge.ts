@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
 import type { MarketEvent } from '../core/events.ts';
+import type { Micros } from '../core/fixed.ts';
 import type { MetricsCollectorSink } from '../core/metrics.ts';
+import type { TokenId } from '../core/types.ts';
 import type { AccountSource } from '../engine/ports.ts';
 import type { VenueShareSource } from '../engine/reward-accrual.ts';
 import type { TrackedToken } from '../data/market-cache.ts';
@@ -13,6 +15,11 @@ export interface ExecutionEdge {
   readonly observe?: (event: MarketEvent) => void;
   /** Releases what the edge owns beyond the execution client (the signer's helper threads). */
   readonly close?: () => void;
+  /**
+   * Paper, resumed from a store: the simulated venue's account takes the cash and positions the
+   * store's fills left (it lives in the process, so each start has it empty).
+   */
+  readonly restoreAccount?: (cash: Micros, positions: Iterable<readonly [TokenId, Micros]>) => void;
   /** Paper: the simulated venue trades these tokens too (markets that joined the run). */
   readonly addTokens?: (tokens: readonly TrackedToken[]) => void;
   /** Live: where the engine reads the account (the venue's balance and positions). */

@@ -24,5 +24,10 @@ export function paperEdge(config: PaperRunConfig, clock: Clock, tokens: readonly
     balance: config.paper.balance,
     ...simulatedVenueSettings(bt),
   });
-  return { execution, observe: (event) => execution.onMarketEvent(event), addTokens: (added) => execution.addTokens(backtestTokens(added, bt)) };
+  return {
+    execution,
+    observe: (event) => execution.onMarketEvent(event),
+    addTokens: (added) => execution.addTokens(backtestTokens(added, bt)),
+    restoreAccount: (cash, positions) => execution.restoreAccount(cash, positions),
+  };
 }

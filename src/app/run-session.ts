@@ -290,6 +290,11 @@ export async function startRunSession(options: RunSessionOptions): Promise<RunSe
       marketLook: looks.look,
     });
     built.engine = engine;
+    // paper, resumed: the simulated venue starts empty; it holds what the store says we hold
+    if (restore?.resumed && edge.restoreAccount) {
+      const portfolio = engine.portfolio;
+      edge.restoreAccount(portfolio.balance(), [...portfolio.tokenIds()].map((t) => [t, portfolio.size(t) ?? 0] as const));
+    }
     collectHealth(metrics, () => engine.health());
     // alerts: decided on the bus, sent off the engine's path (src/telemetry/alerter.ts)
     const alerter = config.alerts ? startAlerts(config.alerts, config.name, engine, clock, log, closers) : undefined;

@@ -183,6 +183,18 @@ export class SimulatedExecutionClient implements ExecutionClient {
     return this.#venue.account.collateral;
   }
 
+  /**
+   * Sets the account to a run's own: `cash` free collateral and each position's shares free to
+   * sell (a paper run resumed from its store; nothing rests yet). Negative or zero sizes hold nothing.
+   */
+  restoreAccount(cash: Micros, positions: Iterable<readonly [TokenId, Micros]>): void {
+    const account = this.#venue.account;
+    account.collateral = cash;
+    account.collateralReserved = 0;
+    account.tokens.clear();
+    for (const [tokenId, size] of positions) if (size > 0) account.holding(tokenId).free = size;
+  }
+
   /** Tokens held (free and held by resting sells). */
   position(tokenId: TokenId): Micros {
     const h = this.#venue.account.tokens.get(tokenId);
