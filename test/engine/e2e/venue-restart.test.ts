@@ -51,8 +51,21 @@ describe('e2e: a staged venue restart', () => {
       e.events.find((x) => x.type === 'order' && x.event.type === 'OrderAccepted' && x.event.tsInit >= after && isTagged(e, x.event.clientOrderId, tag));
     await waitFor('a quote and a taker order taken before the restart', () => accepted('quote', 0) !== undefined && accepted('take', 0) !== undefined, 30_000);
 
-    await e.admin('/admin/stats/reset', {});
-    const staged = await e.admin<{ startedAt: number; restartingMs: number; postOnlyMs: number }>('/admin/restart', { restartSeconds: RESTARTING_S, postOnlySeconds: POST_ONLY_S });
+    // The restart begins (as POST /admin/restart begins one, with the sandbox's counts reset) at a
+    // moment no order post of the run is on its way: every post sent before it was answered before
+    // it, so the posts it answers 425 are exactly those sent from its start (the events from
+    // `fromEvent`). Begun at any moment, a post sent just before it could reach the route after it
+    // (a loaded machine) and be answered 425 too.
+    const { staged, fromEvent } = await waitFor(
+      'a moment with no order post on its way',
+      () => {
+        if (e.session.engine.inFlight !== 0) return undefined;
+        e.sandbox.context.stats.reset();
+        return { staged: e.sandbox.faults.stageRestart(RESTARTING_S * 1000, POST_ONLY_S * 1000), fromEvent: e.events.length };
+      },
+      30_000,
+      5,
+    );
     const backAt = staged.startedAt + staged.restartingMs;
     const openAt = backAt + staged.postOnlyMs;
 
@@ -75,8 +88,9 @@ describe('e2e: a staged venue restart', () => {
     expect(posts.filter((at) => at >= restarting.tsInit && at < backAt)).toEqual([]);
     const stats = await e.admin<SandboxStats>('/admin/stats');
     const answered425 = (stats.routeStatuses['postOrders']?.['425'] ?? 0) + (stats.routeStatuses['postOrder']?.['425'] ?? 0);
-    // at most the posts already on their way when the restart began
-    expect(answered425).toBe(posts.filter((at) => at >= staged.startedAt && at < restarting.tsInit + 1).length);
+    // the posts sent from the restart's start until the run saw its 425: no more, no fewer
+    const postsFromRestart = e.events.slice(fromEvent).flatMap((x) => (x.type === 'batch' ? [x.at] : []));
+    expect(answered425).toBe(postsFromRestart.filter((at) => at < restarting.tsInit + 1).length);
     // no taker order reached the venue while it was post-only: none refused 503, every order it took then post-only
     expect(stats.routeStatuses['postOrders']?.['503'] ?? 0).toBe(0);
     const logged = await e.admin<LoggedOrder[]>('/admin/orders');
