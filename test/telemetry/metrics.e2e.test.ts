@@ -104,3 +104,40 @@ describe('e2e: /metrics of a live run', () => {
     expect(stderr).not.toMatch(/unreachable|ECONNREFUSED/);
   }, 90_000);
 });
+
+describe('clobot run --metrics-port 0', () => {
+  it('says on stderr where /metrics is (on a terminal the log goes to its file only), and it answers there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clobot-metrics-port-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'paper.yaml');
+    writeFileSync(
+      path,
+      stringify({
+        mode: 'paper',
+        venue: { embedded: { seed: 1, markets: 4, events: 2, flow: { enabled: false } } },
+        data: { markets: { filter: { maxCount: 1 } } },
+        strategies: [{ id: 'mm', module: DEFAULT_MM.module, params: DEFAULT_MM.params }],
+        logging: { level: 'info', file: join(dir, 'run.log') },
+      }),
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env['CLOBOT_METRICS_TOKEN'];
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/clobot.mjs'), 'run', path, '--no-status', '--metrics-port', '0', '--duration', '60s'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = once(child, 'exit');
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        const m = /^metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', () => reject(new Error(`clobot run ended without saying where /metrics is: ${stderr}`)));
+    });
+    try {
+      await waitFor('the run to serve /metrics', async () => (await fetch(url)).status === 200, 60_000);
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  }, 90_000);
+});

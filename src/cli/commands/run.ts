@@ -108,6 +108,8 @@ export function registerRun(program: Command): void {
         await controlServer?.close();
         throw err;
       });
+      // on stderr, as the control server's: on a terminal the log goes to its file only, and --metrics-port 0 picks the port
+      if (metricsServer) process.stderr.write(`metrics on ${metricsServer.url}/metrics${metricsTokenSet() ? '; bearer token from CLOBOT_METRICS_TOKEN' : ''}\n`);
       const storePath = opts.store !== undefined ? resolve(opts.store) : undefined;
       // a venue URL that does not answer is one line naming it (the embedded sandbox is ours)
       const session = await reachingVenue(remoteVenueOf(config, opts.venue), () =>
@@ -236,7 +238,7 @@ async function serveMetrics(opts: RunOptions, session: () => RunSession | undefi
     return await startMetricsServer({
       port: opts.metricsPort,
       host: opts.metricsHost,
-      token: process.env['CLOBOT_METRICS_TOKEN'],
+      token: metricsTokenSet() ? process.env['CLOBOT_METRICS_TOKEN'] : undefined,
       exporter: {
         contentType: PROMETHEUS_CONTENT_TYPE,
         text: () => session()?.prometheus?.text() ?? Promise.reject(new Error('the run is still starting')),
@@ -246,6 +248,12 @@ async function serveMetrics(opts: RunOptions, session: () => RunSession | undefi
     if (err instanceof MetricsServerError) throw new UsageError(err.message);
     throw err;
   }
+}
+
+/** Whether /metrics asks for a bearer token (CLOBOT_METRICS_TOKEN set and not empty). */
+function metricsTokenSet(): boolean {
+  const token = process.env['CLOBOT_METRICS_TOKEN'];
+  return token !== undefined && token !== '';
 }
 
 /**
