@@ -9,6 +9,8 @@ const tmp = tempDir();
 const file = tmp.path('status.db');
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5);
 let runId = '';
+/** A cursor as long as a run's account note with marks of a hundred tokens. */
+const LONG_CURSOR = JSON.stringify({ marks: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${i}`.padStart(77, '7'), 500_000])) });
 
 beforeAll(() => {
   const store = RunStore.open(file, { create: true, runName: 'mm-demo', runId: 'c0ffee01', now: () => T0 });
@@ -34,6 +36,7 @@ beforeAll(() => {
   store.saveFill(fill(other, 't3', { orderId: '0x03', tsInit: T0 + 6 }));
   store.setHeartbeatId('hb-42', T0 + 10);
   store.setCursor('trades.after', '1735787045006', T0 + 10);
+  store.setCursor('note.long', LONG_CURSOR, T0 + 10);
   store.journal({ type: 'run', at: T0, message: 'run started' });
   store.journal({ type: 'order', strategyId: 'mm', event: { type: 'OrderAccepted', clientOrderId: buy.clientOrderId, orderId: '0x01', tsInit: T0 + 1 } });
   store.journal({ type: 'fill', strategyId: 'mm', fill: fill(buy, 't1', { orderId: '0x01', fee: 10_000, tsInit: T0 + 2 }) });
@@ -71,7 +74,7 @@ describe('clobot status', () => {
         marks: 'last fill price',
         outside: [],
       },
-      cursors: { 'trades.after': '1735787045006' },
+      cursors: { 'trades.after': '1735787045006', 'note.long': LONG_CURSOR },
     });
     expect(report.positions).toEqual([
       { tokenId: TOKEN_A, size: '6', avgPrice: '0.5', realizedPnl: '0.4', mark: '0.6', unrealizedPnl: '0.6' },
@@ -114,6 +117,12 @@ describe('clobot status', () => {
     expect(lines[pos + 4]).toMatch(/^521143195…813222426\s+5\s+0\.3\s+0\s+0\.3\s+0$/);
     const open = lines.indexOf('open orders');
     expect(lines[open + 3]).toMatch(new RegExp(`^${runId}0{23}4\\s+mm2\\s+713210456…583992563\\s+BUY\\s+0\\.45\\s+2\\s+0\\s+LIVE\\s+0x4444…444444$`));
+    // a cursor is one table line, clipped (--json has it whole)
+    const cursors = lines.indexOf('cursors (values clipped; --json shows them whole)');
+    expect(cursors).toBeGreaterThan(open);
+    const long = lines.slice(cursors).find((l) => l.startsWith('note.long'))!;
+    expect(long.length).toBeLessThanOrEqual(120);
+    expect(long).toContain('…');
     const ev = lines.indexOf('last 3 events');
     expect(ev).toBeGreaterThan(open);
     expect(lines[ev + 3]).toMatch(/^\s*2\s+2025-01-02T03:04:05\.001Z\s+OrderAccepted\s+mm\s+c0ffee01\S+ accepted as 0x01$/);

@@ -156,8 +156,9 @@ export function formatStatus(r: StatusReport, faults: { count: number; list: rea
   }
 
   if (Object.keys(r.cursors).length > 0) {
-    out.push('', 'cursors');
-    out.push(renderTable(['name', 'value'], Object.entries(r.cursors)));
+    // a cursor may be a note of kilobytes (the account's marks of every token): one line each, clipped
+    out.push('', 'cursors (values clipped; --json shows them whole)');
+    out.push(renderTable(['name', 'value'], Object.entries(r.cursors).map(([name, value]) => [name, clip(value, 100)])));
   }
 
   out.push('', r.events.length === 1 ? 'last event' : `last ${r.events.length} events`);
