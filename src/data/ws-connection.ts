@@ -11,6 +11,8 @@ import { decodeWsMarketText, type WsMarketMessage } from './ws-messages.ts';
 
 /** Confirmation passes per `confirmMs` (see `WsConnection.#startConfirming`). */
 const CONFIRM_TICKS = 3;
+/** Close code of a connection the venue refused (RFC 6455: policy violation; the sandbox's per-caller caps). */
+const CLOSE_POLICY = 1008;
 
 /** What one connection needs from its source's options (see `WsSourceOptions`). */
 export interface WsConnectionSettings {
@@ -159,7 +161,7 @@ export class WsConnection {
       if (this.#ws !== ws || this.#stopped) return;
       this.#s.onError?.(new TransportError(`ws market channel ${this.#url}: ${err.message}`, false, { cause: err }));
     });
-    ws.on('close', () => {
+    ws.on('close', (code: number, reason: Buffer) => {
       if (this.#ws !== ws) return;
       this.#ws = undefined;
       this.#pinger?.unsubscribe();
@@ -169,12 +171,17 @@ export class WsConnection {
       this.#confirmer?.unsubscribe();
       this.#confirmer = undefined;
       this.#books.clear();
-      if (!this.#stopped) this.#scheduleReconnect();
+      if (this.#stopped) return;
+      // refused by the venue's policy (a cap on connections or subscriptions): said once per
+      // refusal with the venue's reason, and tried again only after the longest backoff
+      const refused = code === CLOSE_POLICY;
+      if (refused) this.#s.onError?.(new TransportError(`ws market channel ${this.#url}: the venue closed the connection (${code}): ${reason.toString('utf8').slice(0, 200) || 'no reason given'}`, false));
+      this.#scheduleReconnect(refused);
     });
   }
 
-  #scheduleReconnect(): void {
-    const delay = Math.min(this.#s.maxReconnectDelayMs, this.#s.reconnectDelayMs * 2 ** Math.min(this.#failures, 20));
+  #scheduleReconnect(longest = false): void {
+    const delay = longest ? this.#s.maxReconnectDelayMs : Math.min(this.#s.maxReconnectDelayMs, this.#s.reconnectDelayMs * 2 ** Math.min(this.#failures, 20));
     this.#failures++;
     this.#retry = this.#clock.scheduler.schedule(() => {
       this.#retry = undefined;

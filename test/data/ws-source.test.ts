@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { WebSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { LiveClock, SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError, DecodeError, TransportError } from '../../src/core/errors.ts';
 import type { OrderBook, TokenId } from '../../src/core/types.ts';
@@ -271,6 +271,36 @@ describe('wsMarketSource', () => {
     expect(String(w.errors[0])).toMatch(/price_changes\[0\]\.price/);
     const last = w.books.get(book.asset_id)!;
     expect([last.bids.length, last.asks.length, last.hash]).toEqual([7, 57, book.hash]);
+  });
+
+  it('says why when the venue refuses the connection (1008: a per-caller cap), and tries again only after the longest backoff', async () => {
+    const rig = await channelRig({ seed: 38, channel: { maxConnectionsPerCaller: 1 } });
+    rigs.push(rig);
+    const tokens = rig.world.markets.filter((m) => !m.closed).slice(0, 2).flatMap((m) => m.tokens.map((t) => t.tokenId));
+    const holder = new WebSocket(rig.wsUrl);
+    await new Promise((resolve) => holder.once('open', resolve));
+    const pong = (): Promise<unknown> => {
+      const answered = new Promise((resolve) => holder.once('message', resolve));
+      holder.send('PING');
+      return answered;
+    };
+    const clock = new SimulatedClock(T0);
+    const w = watch({ url: rig.base, tokenIds: tokens, clock, reconnectDelayMs: 10, maxReconnectDelayMs: 5_000 });
+    await until(() => w.errors.length === 1, 'refusal reported');
+    expect(w.errors[0]).toBeInstanceOf(TransportError);
+    expect(String(w.errors[0])).toContain('the venue closed the connection (1008): too many connections from 127.0.0.1: 1 open (max 1)');
+    // no attempt before the longest backoff (the first backoff, 10 ms, would have tried dozens of times)
+    for (let t = 100; t < 5_000; t += 100) {
+      clock.advanceBy(100);
+      await pong();
+    }
+    expect(w.errors).toHaveLength(1);
+    expect(rig.channel.stats().refusedByCap).toBe(1);
+    holder.close();
+    await until(() => rig.channel.stats().connections === 0, 'slot freed');
+    clock.advanceBy(100);
+    // the refused socket had opened before the venue closed it: this is the second open
+    await until(() => w.connects === 2 && tokens.every((t) => w.books.has(t)), 'connected after the backoff');
   });
 
   it('builds the channel URL from a base URL', () => {

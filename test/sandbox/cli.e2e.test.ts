@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { LiveClock } from '../../src/core/clock.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { ADMIN_TOKEN_ENV, SERVER_SECRET_ENV } from '../../src/cli/commands/sandbox.ts';
@@ -50,8 +51,8 @@ describe('clobot sandbox', () => {
     }
   });
 
-  it('takes the world, profile and fault flags, and exits 0 on SIGINT', async () => {
-    const r = run(['sandbox', '--port', '0', '--seed', '5', '--markets', '20', '--events', '4', '--profile', 'polymarket', '--latency-ms', '3', '--error-rate', '0']);
+  it('takes the world, profile, fault and WS cap flags, and exits 0 on SIGINT', async () => {
+    const r = run(['sandbox', '--port', '0', '--seed', '5', '--markets', '20', '--events', '4', '--profile', 'polymarket', '--latency-ms', '3', '--error-rate', '0', '--ws-max-connections-per-caller', '1']);
     try {
       const url = await listening(r);
       const markets = await call(`${url}/markets`);
@@ -60,6 +61,13 @@ describe('clobot sandbox', () => {
       expect((await call(`${url}/admin/faults`)).body).toMatchObject({ latencyMs: 3, errorRate: 0 });
       const fill = (await call<{ asset: string }[]>(`${url}/trades?limit=1&takerOnly=false`)).body[0]!;
       expect(fill.asset).toMatch(/^\d+$/); // polymarket profile: the token id
+      const wsUrl = `${url.replace(/^http/, 'ws')}/ws/market`;
+      const first = new WebSocket(wsUrl);
+      await new Promise((resolve) => first.once('open', resolve));
+      const second = new WebSocket(wsUrl);
+      const closed = await new Promise<[number, string]>((resolve) => second.once('close', (code, reason) => resolve([code, reason.toString()])));
+      expect(closed).toEqual([1008, 'too many connections from 127.0.0.1: 1 open (max 1)']);
+      first.terminate();
       r.child.kill('SIGINT');
       expect(await r.exit).toEqual({ code: 0, signal: null });
     } finally {
@@ -72,6 +80,7 @@ describe('clobot sandbox', () => {
     [['--port', '70000'], '--port'],
     [['--seed', '-1'], '--seed'],
     [['--markets', '0'], '--markets'],
+    [['--ws-max-connections-per-caller', '0'], '--ws-max-connections-per-caller'],
     [['--profile', 'kalshi'], '--profile'],
     [['--error-rate', '1.5'], '--error-rate'],
     [['--latency-ms', 'soon'], '--latency-ms'],

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS, DEFAULT_STARTING_BALANCE, MAX_SANDBOX_MARKETS, startSandbox } from '../../sandbox/server.ts';
 import { TRADING_MODES, type TradingMode } from '../../sandbox/faults.ts';
 import { SANDBOX_PROFILES, type SandboxProfile } from '../../sandbox/profile.ts';
+import { DEFAULT_MAX_CONNECTIONS_PER_CALLER, DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER } from '../../sandbox/ws/caller-caps.ts';
 import { DEFAULT_FLOW_PARAMS, MAX_FLOW_ACTIONS_PER_SECOND, MAX_FLOW_INTENSITY } from '../../sandbox/flow/flow-params.ts';
 import { parseIntOption } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
@@ -44,6 +45,8 @@ interface SandboxFlags {
   gameStarts: number;
   gameStartWithinMs: number;
   wsSilent: boolean;
+  wsMaxConnectionsPerCaller: number;
+  wsMaxSubscriptionsPerCaller: number;
   wsUserResendRate: number;
   resolveAfterMs: number;
   settleMinedMs: number;
@@ -100,6 +103,8 @@ export function registerSandbox(program: Command): void {
     .option('--game-start-within-ms <n>', 'their starts fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
+    .option('--ws-max-connections-per-caller <n>', 'WebSocket connections one caller (remote IP address; every bot on this machine is one) may hold on each channel; one more is closed with 1008', parseIntOption(1, 1_000_000), DEFAULT_MAX_CONNECTIONS_PER_CALLER)
+    .option('--ws-max-subscriptions-per-caller <n>', 'subscriptions one caller may hold over its connections to a channel (market: assets, user: markets); past it, the connection is closed with 1008', parseIntOption(1, 100_000_000), DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER)
     .option('--ws-user-resend-rate <x>', 'share of the user channel\'s trade messages sent twice, as the venue re-sends, 0..1 (seeded)', parseShare, 0)
     .option('--resolve-within-ms <n>', 'their end dates fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--resolve-after-ms <n>', 'a closed market resolves this long after it closed, ms', parseIntOption(0, 2_592_000_000), 2_000)
@@ -160,6 +165,7 @@ export function registerSandbox(program: Command): void {
         },
         startingBalance: flags.startingBalance,
         heartbeatTimeoutMs: flags.heartbeatTimeoutMs,
+        ws: { maxConnectionsPerCaller: flags.wsMaxConnectionsPerCaller, maxSubscriptionsPerCaller: flags.wsMaxSubscriptionsPerCaller },
         flow: { enabled: flags.flow, intensity: flags.flowIntensity, actionsPerSecond: flags.flowActionsPerSecond },
         rewards: { sampleMs: flags.rewardSampleMs },
         episodes: { ratePerHour: flags.negRiskEpisodes, withdrawLegShare: flags.withdrawLegShare },
