@@ -85,6 +85,37 @@ describe('scheduled resolution', () => {
   });
 });
 
+describe('a scheduled market closed before its end date', () => {
+  it('resolves resolveAfterMs after the admin close, to the winner drawn for it', async () => {
+    const options = { seed: 5, markets: 12, events: 4, limits: { enabled: false }, flow: { enabled: false }, resolution: { markets: 1, withinMs: 600_000, resolveAfterMs: 3_000 } };
+    // the same seed left to its end date: the winner drawn for the market
+    const endClock = new SimulatedClock(START);
+    const atEnd = await startSandbox({ ...options, clock: endClock });
+    const clock = new SimulatedClock(START);
+    const sb = await startSandbox({ ...options, clock });
+    try {
+      const [scheduled] = atEnd.context.resolutions.scheduled();
+      const conditionId = scheduled!.conditionId;
+      for (let t = 0; t <= 600_000 + 3_000; t += 250) endClock.advanceBy(250);
+      const drawn = (await tradingMarket(atEnd, conditionId)).tokens.find((t) => t.winner)?.token_id;
+      expect(drawn).toBeDefined();
+
+      expect(sb.world.marketByConditionId(conditionId)!.endDate).toBeGreaterThan(START + 60_000);
+      expect((await admin(sb, '/admin/markets/close', { conditionId })).status).toBe(200);
+      for (let t = 250; t < 3_000; t += 250) clock.advanceBy(250);
+      expect((await tradingMarket(sb, conditionId)).tokens.filter((t) => t.winner)).toEqual([]);
+      clock.advanceBy(250);
+      const wire = await tradingMarket(sb, conditionId);
+      expect(wire.closed).toBe(true);
+      expect(wire.tokens.filter((t) => t.winner).map((t) => t.token_id)).toEqual([drawn]);
+      expectConserved(sb);
+    } finally {
+      await sb.close();
+      await atEnd.close();
+    }
+  });
+});
+
 describe('admin close and resolve', () => {
   const clock = new SimulatedClock(START);
   let sb: RunningSandbox;

@@ -17,6 +17,7 @@ export const RESOLUTION_CHECK_MS = 250;
  *
  * - `GET /admin/markets/resolution`: the scheduled markets with end date, closed and winner;
  * - `POST /admin/markets/close {"conditionId"}`: closes a market now (its open orders cancelled);
+ *   a scheduled one resolves `resolveAfterMs` later to its drawn winner, as at its end date;
  * - `POST /admin/markets/resolve {"conditionId", "winner": "<token id>"}`: resolves it now
  *   (closing it first): the winner's holders are paid 1 a share, both tokens are burnt.
  */

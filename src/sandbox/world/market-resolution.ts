@@ -135,10 +135,7 @@ export class MarketResolutions {
     const steps: ResolutionStep[] = [];
     for (const entry of this.#scheduled.values()) {
       const { market } = entry;
-      if (!market.closed && market.endDate <= now) {
-        steps.push(this.close(market.conditionId, now));
-        entry.resolveAt = now + this.#resolveAfterMs;
-      }
+      if (!market.closed && market.endDate <= now) steps.push(this.close(market.conditionId, now));
       if (market.closed && market.winnerIndex === undefined && entry.resolveAt !== undefined && entry.resolveAt <= now) {
         steps.push(this.resolve(market.conditionId, entry.winnerIndex, now));
       }
@@ -146,11 +143,17 @@ export class MarketResolutions {
     return steps;
   }
 
-  /** Closes a market now: no new orders, every open order in it cancelled. Closing twice does nothing more. */
+  /**
+   * Closes a market now: no new orders, every open order in it cancelled. Closing twice does
+   * nothing more. A scheduled market closed before its end date (the admin route) ends now: it
+   * resolves `resolveAfterMs` later to its drawn winner, as at its end date.
+   */
   close(conditionId: ConditionId, now: number): ResolutionStep {
     const market = this.#market(conditionId);
     let canceled = 0;
     if (!market.closed) {
+      const entry = this.#scheduled.get(market.conditionId);
+      if (entry !== undefined) entry.resolveAt = now + this.#resolveAfterMs;
       canceled = this.#cancelEveryOrder(market, now);
       this.#engine.setAcceptingOrders(market.conditionId, false);
       const status = writable(market);
