@@ -11,14 +11,16 @@ import { REPO_ROOT, waitFor } from '../engine/e2e/harness.ts';
 import { heardLifecycle } from './strategies/take-then-quote.ts';
 
 /**
- * `venue.embedded.resolution` in a paper run: the embedded sandbox closes and resolves the first
- * N open markets shortly after start (seeded), and the run, reading each market's status every
- * `data.marketStatusMs`, settles them: the paper position it bought settles at its payout, and
- * the strategy hears each market close and resolve. A bad setting names its key.
+ * `venue.embedded.resolution` in a paper run: the embedded sandbox schedules the first N open
+ * markets to close and resolve (seeded end dates and winners), and the run, reading each market's
+ * status every `data.marketStatusMs`, settles them: the paper position it bought settles at its
+ * payout, and the strategy hears each market close and resolve. A bad setting names its key.
  */
 
 const STRATEGY = resolve(REPO_ROOT, 'test/app/strategies/take-then-quote.ts');
 const M = 1_000_000;
+/** Statuses of an order that is done. */
+const DONE = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED']);
 const dir = mkdtempSync(join(tmpdir(), 'clobot-embedded-resolution-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,12 +38,22 @@ function config(resolution: Record<string, unknown>): Record<string, unknown> {
 describe('venue.embedded.resolution', () => {
   it('resolves the first markets of a paper run against the embedded sandbox, which settles them', async () => {
     const path = join(dir, 'paper.yaml');
-    // the markets close within 8 s: the paper purchase, held for its market's matching delay
-    // (seconds_delay, up to 3 s in this world), must fill before its market closes
-    writeFileSync(path, stringify(config({ markets: 2, withinMs: 8_000, resolveAfterMs: 500 })));
+    // the seeded end dates fall minutes away: the test ends the markets (the admin close, as the
+    // end date would) once the paper purchase is done, so the purchase (held for its market's
+    // matching delay, up to 3 s in this world) never races the close, however slow the run's start
+    writeFileSync(path, stringify(config({ markets: 2, withinMs: 600_000, resolveAfterMs: 500 })));
     const session = await startRunSession({ config: loadConfig(path, {}, { cwd: dir }), logger: createLogger({ level: 'silent' }) });
     try {
       const engine = session.engine;
+      const sandbox = session.sandbox!;
+      const scheduled = sandbox.context.resolutions.scheduled();
+      expect(scheduled.map((m) => m.conditionId)).toEqual(session.markets.map((m) => m.conditionId));
+      for (const m of scheduled) expect(m.endDate).toBeGreaterThan(Date.now() + 60_000);
+      await waitFor('the paper purchase done', () => [...engine.tracker.all()].some((r) => r.request.orderType === 'FAK' && DONE.has(r.status)), 30_000);
+      for (const m of scheduled) {
+        const res = await fetch(`${sandbox.url}/admin/markets/close`, { method: 'POST', body: JSON.stringify({ conditionId: m.conditionId }), headers: { 'content-type': 'application/json' } });
+        expect(res.status).toBe(200);
+      }
       await waitFor('both markets settled', () => engine.settlements().length === 2, 20_000);
       expect(new Set(engine.settlements().map((s) => s.conditionId))).toEqual(new Set(session.markets.map((m) => m.conditionId)));
       const heard = heardLifecycle('embedded').map((e) => e.type);
