@@ -57,15 +57,19 @@ export function loadConfig(path: string, env: Env = process.env, options: LoadCo
  * module a regular .ts/.mts/.js/.mjs file, imported and its definition checked, and its `params`
  * parsed by the strategy's schema and the framework's bounds; each problem one line naming the
  * key and file:line (ConfigError). `requireStrategy`: a config without an enabled strategy is
- * refused too (a run needs one; `clobot record` does not).
+ * refused too (a run needs one; `clobot record` does not). `modeRule`: why the command does not
+ * run a config of this mode, if it does not (the issue is at `mode:`).
  */
 export async function loadCheckedConfig(
   path: string,
   env: Env = process.env,
-  options: Omit<LoadConfigOptions, 'checkModules'> & { readonly requireStrategy?: boolean } = {},
+  options: Omit<LoadConfigOptions, 'checkModules'> & { readonly requireStrategy?: boolean; readonly modeRule?: (mode: RunConfig['mode']) => string | undefined } = {},
 ): Promise<RunConfig> {
   const parsed = parseConfigFile(readConfigText(path), path, env, { ...options, checkModules: true });
   const { config } = parsed;
+  // a mode the command does not run (a backtest config given to `clobot run`): one line at `mode:`, before anything starts
+  const wrongMode = options.modeRule?.(config.mode);
+  if (wrongMode !== undefined) parsed.fail([[{ path: ['mode'], message: wrongMode }]]);
   const issues = await checkStrategies(config, parsed.data, parsed.lineOf);
   if (options.requireStrategy === true && !config.strategies.some((s) => s.enabled)) {
     issues.push({ path: ['strategies'], message: 'no enabled strategy: a run needs at least one' });

@@ -111,6 +111,18 @@ describe('a bad config: validate and run refuse it alike, run before starting an
   }, 60_000);
 });
 
+describe('a backtest config given to clobot run', () => {
+  it('is one line at its mode: key, exit 2, nothing logged or started', () => {
+    const path = join(dir, 'backtest.yaml');
+    writeFileSync(path, ['# a backtest', 'mode: backtest', 'data:', '  markets: { slugs: [m] }', 'strategies:', '  - id: mm', `    module: ${MARKET_MAKER}`, ''].join('\n'));
+    expect(clobot(['run', path, '--no-status'])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: `mode (${path}:2): a backtest runs with 'clobot backtest <config> --data <file…>', not 'clobot run'\n`,
+    });
+  }, 60_000);
+});
+
 describe('a live run on a venue of its own with no store', () => {
   it('is warned on stderr, naming the config, before it starts; with --store it is not', () => {
     const key = `0x${'11'.repeat(32)}`;

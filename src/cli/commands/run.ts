@@ -76,7 +76,7 @@ export function registerRun(program: Command): void {
       }
       // every check a run makes of its config and strategies, before anything starts (no sandbox, no venue call)
       // --venue is the venue whatever the file says (a paper config need not name one then)
-      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue, overrides: opts.set });
+      const config = await loadCheckedConfig(configPath, process.env, { requireStrategy: true, venueUrl: opts.venue, overrides: opts.set, modeRule: runModeRule });
       for (const warning of config.source.warnings) process.stderr.write(`warning: ${warning}\n`);
       const noStore = storelessLiveRun(config, opts.venue, opts.store);
       if (noStore !== undefined) process.stderr.write(`warning: ${noStore}\n`);
@@ -187,6 +187,11 @@ export function registerRun(program: Command): void {
       }
       if (fault) throw new RunEndError(`failed closed: ${fault.what}: ${fault.message}; trading stopped, no order of ours live at the venue`, EXIT_FAIL_CLOSED, { cause: fault.cause });
     });
+}
+
+/** `clobot run` runs live and paper configs; a backtest config is refused at its `mode:` before anything is logged or started. */
+function runModeRule(mode: RunConfig['mode']): string | undefined {
+  return mode === 'backtest' ? "a backtest runs with 'clobot backtest <config> --data <file…>', not 'clobot run'" : undefined;
 }
 
 /**
