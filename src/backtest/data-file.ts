@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ClobotError, ConfigError, DecodeError } from '../core/errors.ts';
+import { ClobotError, ConfigError, DecodeError, fileErrorReason } from '../core/errors.ts';
 import type { MarketEvent } from '../core/events.ts';
 import { BinaryEventDecoder, isBinaryRecording } from '../data/recording/binary-codec.ts';
 import { headerTokens } from '../data/recording/decode-recorded.ts';
@@ -28,8 +28,7 @@ export function dataFileKind(path: string): DataFileKind {
       closeSync(fd);
     }
   } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    throw new ConfigError(`${path}: cannot read data file (${typeof code === 'string' ? code : 'unreadable'})`);
+    throw new ConfigError(`${path}: cannot read data file (${fileErrorReason(err)})`);
   }
   if (head.length >= SQLITE_MAGIC.length && head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'store';
   if (head[0] === 0x1f && head[1] === 0x8b) return 'recording'; // gzip: a recording is the only gzipped data we read

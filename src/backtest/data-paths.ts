@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
-import { ConfigError } from '../core/errors.ts';
+import { ConfigError, fileErrorReason } from '../core/errors.ts';
 
 /**
  * The files `--data` names: each argument a file or a glob (`'rec/2026-11-*.jsonl.gz'`, quoted so
@@ -27,7 +27,7 @@ export function expandDataPaths(specs: readonly string[], flag = '--data'): stri
       add(spec);
       continue;
     }
-    if (!isDynamicPattern(spec)) throw new ConfigError(`${flag}: ${spec}: cannot read data file (ENOENT)`);
+    if (!isDynamicPattern(spec)) throw new ConfigError(`${flag}: ${spec}: cannot read data file (${fileErrorReason({ code: 'ENOENT' })})`);
     const matches = globSync(spec, { onlyFiles: true, absolute: true, expandDirectories: false }).sort();
     if (matches.length === 0) throw new ConfigError(`${flag}: '${spec}' matches no file`);
     for (const m of matches) add(m);

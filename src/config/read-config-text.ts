@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { ConfigError } from '../core/errors.ts';
+import { ConfigError, fileErrorReason } from '../core/errors.ts';
 
 /** The largest config file read; a run config is a few kilobytes. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -29,8 +29,7 @@ export function readConfigText(path: string): string {
     return buf.toString('utf8', 0, length);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    const code = (err as { code?: unknown } | null)?.code;
-    throw new ConfigError(`${path}: cannot read config file (${typeof code === 'string' ? code : 'unreadable'})`);
+    throw new ConfigError(`${path}: cannot read config file (${fileErrorReason(err)})`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

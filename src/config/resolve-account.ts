@@ -1,3 +1,4 @@
+import { fileErrorReason } from '../core/errors.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -166,23 +167,18 @@ function readKeyFile(path: string): { bytes: Uint8Array; openToOthers: boolean }
     size = st.size;
     mode = st.mode;
   } catch (err) {
-    return `cannot read key file ${path} (${errorCode(err)})`;
+    return `cannot read key file ${path} (${fileErrorReason(err)})`;
   }
   if (size > MAX_KEY_FILE_BYTES) return `key file ${path} does not hold a private key (${KEY_FORM}); it is ${size} bytes`;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return `cannot read key file ${path} (${errorCode(err)})`;
+    return `cannot read key file ${path} (${fileErrorReason(err)})`;
   }
   const bytes = parsePrivateKey(text);
   if (bytes === undefined) return `key file ${path} does not hold a valid private key (${KEY_FORM})`;
   return { bytes, openToOthers: process.platform !== 'win32' && (mode & 0o077) !== 0 };
-}
-
-function errorCode(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'unreadable';
 }
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

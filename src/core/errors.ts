@@ -169,3 +169,26 @@ function describe(value: unknown): string {
   if (typeof value === 'symbol') return `symbol ${value.toString()}`;
   return typeof value; // a function: its source text would say nothing about the field
 }
+
+/** What a file system error's code means, for messages a newcomer reads. */
+const FILE_ERROR_MEANINGS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * Why a file could not be read, in words and with the system's code (`no such file: ENOENT`), or
+ * the code alone when it has no words here, or `unreadable` when the error has no code.
+ */
+export function fileErrorReason(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return 'unreadable';
+  const meaning = FILE_ERROR_MEANINGS[code];
+  return meaning === undefined ? code : `${meaning}: ${code}`;
+}
+

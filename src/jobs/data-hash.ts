@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { ConfigError } from '../core/errors.ts';
+import { ConfigError, fileErrorReason } from '../core/errors.ts';
 import type { JobData } from './job.ts';
 
 /** The lower-case hex SHA-256 of a file's bytes, read as a stream (a recording may be gigabytes). */
@@ -16,8 +16,7 @@ export async function sha256File(path: string): Promise<string> {
 
 /** The error of a data file that cannot be read, as `clobot backtest --data` words it. */
 function unreadable(path: string, err: unknown): ConfigError {
-  const code = (err as { code?: unknown } | null)?.code;
-  return new ConfigError(`${path}: cannot read data file (${typeof code === 'string' ? code : 'unreadable'})`, { cause: err });
+  return new ConfigError(`${path}: cannot read data file (${fileErrorReason(err)})`, { cause: err });
 }
 
 /** A job's data did not have the content hash the job names. */

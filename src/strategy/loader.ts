@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { StrategyError } from '../core/errors.ts';
+import { StrategyError, fileErrorReason } from '../core/errors.ts';
 import { importCompiled } from './compile-module.ts';
 import { HOOK_NAMES, STRATEGY_API_VERSION, SUPPORTED_API_VERSIONS, type StrategyDefinition } from './api.ts';
 import { loadFailure } from './load-failure.ts';
@@ -45,8 +45,7 @@ export function moduleFileProblem(path: string): string | undefined {
   try {
     st = statSync(path);
   } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    return `cannot be read (${typeof code === 'string' ? code : 'unreadable'})`;
+    return `cannot be read (${fileErrorReason(err)})`;
   }
   const allowed = `a ${STRATEGY_MODULE_EXTENSIONS.join(', ').replace(/, (?=[^,]*$)/, ' or ')} file`;
   if (!st.isFile()) return `must be ${allowed}, but ${path} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`;

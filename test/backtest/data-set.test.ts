@@ -147,7 +147,7 @@ describe('several data files as one run', async () => {
     for (const n of names) await write(join(dir, n), header12, []);
     expect(expandDataPaths([join(dir, '2026-11-0[12].jsonl'), join(dir, '*')])).toEqual([join(dir, '2026-11-01.jsonl'), join(dir, '2026-11-02.jsonl'), join(dir, '2026-11-03.bin')]);
     expect(() => expandDataPaths([join(dir, '*.gz')])).toThrow(`--data: '${join(dir, '*.gz')}' matches no file`);
-    expect(() => expandDataPaths([join(dir, 'nope.jsonl')])).toThrow(`--data: ${join(dir, 'nope.jsonl')}: cannot read data file (ENOENT)`);
+    expect(() => expandDataPaths([join(dir, 'nope.jsonl')])).toThrow(`--data: ${join(dir, 'nope.jsonl')}: cannot read data file (no such file: ENOENT)`);
     expect(() => expandDataPaths([dir])).toThrow(`--data: ${dir} is a directory`);
   });
 });

@@ -409,7 +409,7 @@ describe('loadConfig: one line per error, naming the key path and file:line', ()
 
   it('a file that cannot be read', () => {
     const path = resolve(tmp.dir, 'nope.yaml');
-    expect(configErrorLines(() => loadConfig(path, {}))).toEqual([`${path}: cannot read config file (ENOENT)`]);
+    expect(configErrorLines(() => loadConfig(path, {}))).toEqual([`${path}: cannot read config file (no such file: ENOENT)`]);
   });
 
   it('several problems: several lines, secrets first, then in file order', () => {

@@ -109,7 +109,7 @@ describe('private key from a key file', () => {
 
   it('a missing or malformed file is an error that does not show the content', () => {
     const missing = errors('file-missing.yaml', `${REMOTE}account:\n  keyFile: keys/none.key\n`);
-    expect(missing.lines).toEqual([`account.keyFile (${missing.path}:5): cannot read key file ${tmp.dir}/keys/none.key (ENOENT)`]);
+    expect(missing.lines).toEqual([`account.keyFile (${missing.path}:5): cannot read key file ${tmp.dir}/keys/none.key (no such file: ENOENT)`]);
     const content = 'not-a-key-' + KEY_HEX.slice(0, 20);
     tmp.write('keys/bad.key', content, 0o600);
     const bad = errors('file-bad.yaml', `${REMOTE}account:\n  keyFile: keys/bad.key\n`);

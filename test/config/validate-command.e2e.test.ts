@@ -89,7 +89,7 @@ describe('clobot validate', () => {
 
   it('a missing file: exit 2', () => {
     const r = clobot(['validate', `${tmp.dir}/none.yaml`]);
-    expect(r.stderr).toBe(`${tmp.dir}/none.yaml: cannot read config file (ENOENT)\n`);
+    expect(r.stderr).toBe(`${tmp.dir}/none.yaml: cannot read config file (no such file: ENOENT)\n`);
     expect(r.status).toBe(2);
     const empty = clobot(['validate', '']);
     expect([empty.status, empty.stderr]).toEqual([2, "error: command-argument value '' is invalid for argument 'config'. expected a path, got an empty value\n"]);

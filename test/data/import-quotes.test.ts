@@ -136,6 +136,6 @@ describe('clobot import', () => {
   it('refuses a missing input with one line and exit code 2', () => {
     const r = run([tmp.path('nope.parquet'), '--out', tmp.path('x.jsonl')]);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`clobot: ${tmp.path('nope.parquet')}: cannot read (ENOENT)`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`clobot: ${tmp.path('nope.parquet')}: cannot read (no such file: ENOENT)`]);
   });
 });

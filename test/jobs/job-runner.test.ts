@@ -77,7 +77,7 @@ describe('jobs and the local pool', async () => {
     await verifier.verify({ path: dataPath, sha256 });
     await verifier.verify({ path: dataPath, sha256: sha256.toUpperCase() });
     await expect(verifier.verify({ path: dataPath, sha256: '0'.repeat(64) })).rejects.toBeInstanceOf(DataHashMismatchError);
-    await expect(verifier.verify({ path: tmp.path('gone.bin'), sha256 })).rejects.toThrow(`${tmp.path('gone.bin')}: cannot read data file (ENOENT)`);
+    await expect(verifier.verify({ path: tmp.path('gone.bin'), sha256 })).rejects.toThrow(`${tmp.path('gone.bin')}: cannot read data file (no such file: ENOENT)`);
   });
 
   it('refuses two points that would write to one folder', () => {

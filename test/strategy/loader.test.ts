@@ -88,7 +88,7 @@ describe('strategy module files', () => {
     expect(moduleFileProblem(resolve('package.json'))).toBe(`must be a .ts, .mts, .js or .mjs file, but ${resolve('package.json')} is not`);
     expect(moduleFileProblem(join(dir, 'folder.mjs'))).toBe(`must be a .ts, .mts, .js or .mjs file, but ${dir}/folder.mjs is a folder`);
     expect(moduleFileProblem('/dev/null')).toBe('must be a .ts, .mts, .js or .mjs file, but /dev/null is not a regular file');
-    expect(moduleFileProblem(join(dir, 'gone.ts'))).toBe('cannot be read (ENOENT)');
+    expect(moduleFileProblem(join(dir, 'gone.ts'))).toBe('cannot be read (no such file: ENOENT)');
   });
 
   it('the loader refuses such a file before importing it, and a load failure is one line', async () => {

@@ -1,3 +1,4 @@
+import { fileErrorReason } from '../../core/errors.ts';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../usage-error.ts';
@@ -106,8 +107,7 @@ function isParquet(path: string): boolean {
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    throw new UsageError(`${path}: cannot read (${typeof code === 'string' ? code : 'unreadable'})`);
+    throw new UsageError(`${path}: cannot read (${fileErrorReason(err)})`);
   }
   try {
     const head = Buffer.alloc(4);

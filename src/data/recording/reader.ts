@@ -1,6 +1,6 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
-import { ConfigError, DecodeError } from '../../core/errors.ts';
+import { ConfigError, DecodeError, fileErrorReason } from '../../core/errors.ts';
 import type { MarketEvent } from '../../core/events.ts';
 import { BINARY_MAGIC, isBinaryRecording } from './binary-codec.ts';
 import { RecordingBinaryDecoder } from './binary-stream.ts';
@@ -261,6 +261,5 @@ function gzipError(where: string, err: unknown): DecodeError {
 
 /** A recording that cannot be opened is bad input, like a config file that cannot be read. */
 function cannotRead(path: string, err: unknown): ConfigError {
-  const code = (err as { code?: unknown } | null)?.code;
-  return new ConfigError(`${path}: cannot read recording (${typeof code === 'string' ? code : 'unreadable'})`);
+  return new ConfigError(`${path}: cannot read recording (${fileErrorReason(err)})`);
 }
