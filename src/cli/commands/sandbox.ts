@@ -46,7 +46,7 @@ interface SandboxFlags {
   gameStartWithinMs: number;
   wsSilent: boolean;
   wsMaxConnectionsPerCaller: number;
-  wsMaxSubscriptionsPerCaller: number;
+  wsMaxSubscriptionsPerCaller?: number;
   wsUserResendRate: number;
   resolveAfterMs: number;
   settleMinedMs: number;
@@ -104,7 +104,7 @@ export function registerSandbox(program: Command): void {
     .option('--new-markets-every <ms>', 'list a new market (seeded, open, with liquidity) every this many ms; 0: only POST /admin/markets/create', parseIntOption(0, 86_400_000), 0)
     .option('--ws-silent', 'fault: WS market connections stay open and answer PING but get no market message (POST /admin/faults {"wsSilent": false} lifts it)', false)
     .option('--ws-max-connections-per-caller <n>', 'WebSocket connections one caller (remote IP address; every bot on this machine is one) may hold on each channel; one more is closed with 1008', parseIntOption(1, 1_000_000), DEFAULT_MAX_CONNECTIONS_PER_CALLER)
-    .option('--ws-max-subscriptions-per-caller <n>', 'subscriptions one caller may hold over its connections to a channel (market: assets, user: markets); past it, the connection is closed with 1008', parseIntOption(1, 100_000_000), DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER)
+    .option('--ws-max-subscriptions-per-caller <n>', `subscriptions one caller may hold over its connections to a channel (market: assets, user: markets); past it, the connection is closed with 1008 (default: twice the world's, at least ${DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER})`, parseIntOption(1, 100_000_000))
     .option('--ws-user-resend-rate <x>', 'share of the user channel\'s trade messages sent twice, as the venue re-sends, 0..1 (seeded)', parseShare, 0)
     .option('--resolve-within-ms <n>', 'their end dates fall at seeded times within this long after start, ms', parseIntOption(1, 2_592_000_000), 60_000)
     .option('--resolve-after-ms <n>', 'a closed market resolves this long after it closed, ms', parseIntOption(0, 2_592_000_000), 2_000)

@@ -1,7 +1,16 @@
 /** Connections one caller (remote IP address) may hold open at once, on each channel. */
 export const DEFAULT_MAX_CONNECTIONS_PER_CALLER = 64;
-/** Subscriptions (market channel: assets; user channel: markets) one caller may hold over all its connections (a 5,000-market world twice over). */
+/**
+ * Subscriptions (market channel: assets; user channel: markets) one caller may hold over all its
+ * connections, at least (a 5,000-market world twice over); the sandbox raises it to twice its
+ * world (`subscriptionCapOfWorld`), so two whole-venue runs on one machine fit however large it is.
+ */
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER = 20_000;
+
+/** A subscription cap that follows a world of `size()` subscribable things (it grows with the world): twice it, and at least the default. */
+export function subscriptionCapOfWorld(size: () => number): () => number {
+  return () => Math.max(DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER, 2 * size());
+}
 /** WebSocket close code of a connection refused by a per-caller cap (RFC 6455: policy violation). */
 export const WS_CLOSE_CAP_EXCEEDED = 1008;
 
@@ -22,10 +31,20 @@ export interface CallerUse {
 export class CallerCaps {
   readonly #callers = new Map<string, CallerUse>();
 
+  readonly #maxSubscriptions: number | (() => number);
+
+  /** `maxSubscriptions`: a number, or a function read at each subscription (a cap that follows the world). */
   constructor(
     readonly maxConnections: number = DEFAULT_MAX_CONNECTIONS_PER_CALLER,
-    readonly maxSubscriptions: number = DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER,
-  ) {}
+    maxSubscriptions: number | (() => number) = DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER,
+  ) {
+    this.#maxSubscriptions = maxSubscriptions;
+  }
+
+  get maxSubscriptions(): number {
+    const max = this.#maxSubscriptions;
+    return typeof max === 'number' ? max : max();
+  }
 
   /** Counts a new connection of `caller`: its use, or the reason it is refused (nothing counted). */
   admit(caller: string): CallerUse | string {
@@ -46,8 +65,9 @@ export class CallerCaps {
   subscribe(use: CallerUse, added: number): string | undefined {
     const before = use.subscriptions;
     use.subscriptions += added;
-    if (use.subscriptions <= this.maxSubscriptions) return undefined;
-    return `too many subscriptions from ${shortCaller(use.caller)}: ${before} + ${added} (max ${this.maxSubscriptions})`;
+    const max = this.maxSubscriptions;
+    if (use.subscriptions <= max) return undefined;
+    return `too many subscriptions from ${shortCaller(use.caller)}: ${before} + ${added} (max ${max})`;
   }
 
   /** Gives back `n` subscriptions (unsubscribed). */

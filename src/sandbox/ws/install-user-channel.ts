@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
+import { subscriptionCapOfWorld } from './caller-caps.ts';
 import { UserChannel } from './user-channel.ts';
 import type { SandboxWsOptions } from './install-market-channel.ts';
 
@@ -17,7 +18,7 @@ export function installUserChannel(app: FastifyInstance, ctx: SandboxContext, op
     apiKey: (key) => ctx.apiKeys.get(key),
     maxBufferedBytes: options.maxBufferedBytes,
     maxConnectionsPerCaller: options.maxConnectionsPerCaller,
-    maxSubscriptionsPerCaller: options.maxSubscriptionsPerCaller,
+    maxSubscriptionsPerCaller: options.maxSubscriptionsPerCaller ?? subscriptionCapOfWorld(() => ctx.world.markets.length),
     resendRate: () => ctx.faults.settings.wsUserResendRate,
   });
   channel.attach(app.server);

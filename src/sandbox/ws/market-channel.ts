@@ -41,7 +41,7 @@ export interface MarketChannelOptions {
   /** Connections one caller (remote IP address) may hold; one more is closed with 1008. Default 64. */
   readonly maxConnectionsPerCaller?: number;
   /** Assets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
-  readonly maxSubscriptionsPerCaller?: number;
+  readonly maxSubscriptionsPerCaller?: number | (() => number);
   /** The event-loop budget the channel's work is done under (default: this thread's, shared with the upgrade admission). */
   readonly budget?: TurnBudget;
 }
@@ -59,6 +59,9 @@ export interface MarketChannelStats {
   readonly droppedByRequest: number;
   /** Connections closed by a per-caller cap (connections or subscriptions), code 1008. */
   readonly refusedByCap: number;
+  /** The caps per caller in force (the subscription cap may follow the world). */
+  readonly maxConnectionsPerCaller: number;
+  readonly maxSubscriptionsPerCaller: number;
   /** Connections gone that are still being taken out of their assets' deltas (a step at a time). */
   readonly departing: number;
   /** Turns of the event loop that worked on queued snapshots (the snapshots of a burst take many, between HTTP requests). */
@@ -206,6 +209,8 @@ export class MarketChannel {
       droppedSlow: this.#droppedSlow,
       droppedByRequest: this.#droppedByRequest,
       refusedByCap: this.#refusedByCap,
+      maxConnectionsPerCaller: this.#caps.maxConnections,
+      maxSubscriptionsPerCaller: this.#caps.maxSubscriptions,
       departing: this.#departures.size,
       snapshotSlices: this.#snapshotSlices,
     };

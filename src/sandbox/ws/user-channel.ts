@@ -32,7 +32,7 @@ export interface UserChannelOptions {
   /** Connections one caller (remote IP address) may hold, authenticated or not; one more is closed with 1008. Default 64. */
   readonly maxConnectionsPerCaller?: number;
   /** Markets one caller may hold subscribed over all its connections; a subscription past it closes that connection with 1008. Default 20,000. */
-  readonly maxSubscriptionsPerCaller?: number;
+  readonly maxSubscriptionsPerCaller?: number | (() => number);
   readonly paths?: readonly string[];
   /** Share (0..1) of `trade` messages sent twice, as the venue re-sends (fault `wsUserResendRate`). */
   readonly resendRate?: () => number;
@@ -54,6 +54,9 @@ export interface UserChannelStats {
   readonly refusedAuth: number;
   /** Connections closed by a per-caller cap (connections or market subscriptions), code 1008. */
   readonly refusedByCap: number;
+  /** The caps per caller in force (the subscription cap may follow the world). */
+  readonly maxConnectionsPerCaller: number;
+  readonly maxSubscriptionsPerCaller: number;
   readonly droppedByRequest: number;
   readonly droppedSlow: number;
 }
@@ -160,6 +163,8 @@ export class UserChannel {
       pings: n.pings,
       refusedAuth: n.refusedAuth,
       refusedByCap: n.refusedByCap,
+      maxConnectionsPerCaller: this.#caps.maxConnections,
+      maxSubscriptionsPerCaller: this.#caps.maxSubscriptions,
       droppedByRequest: n.droppedByRequest,
       droppedSlow: n.droppedSlow,
     };
