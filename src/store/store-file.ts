@@ -159,6 +159,9 @@ export function removeNewSidecars(file: string, before: Sidecars): void {
   }
 }
 
+/** A store file that does not exist: where stores come from, for a newcomer looking for one. */
+export const NO_STORE_THERE = 'no store there (a run keeps one only when given --store <file> or store.path in its config)';
+
 function checkHeader(file: string): void {
   let size: number;
   try {
@@ -168,7 +171,7 @@ function checkHeader(file: string): void {
   } catch (err) {
     if (err instanceof StoreError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === 'ENOENT') throw new StoreError(`${file}: no store there`, 'NOT_FOUND', file);
+    if (code === 'ENOENT') throw new StoreError(`${file}: ${NO_STORE_THERE}`, 'NOT_FOUND', file);
     throw new StoreError(`${file}: cannot read (${code ?? String(err)})`, 'NOT_FOUND', file, { cause: err });
   }
   if (size === 0) throw new StoreError(`${file}: not a clobot store (empty file)`, 'NOT_A_STORE', file);

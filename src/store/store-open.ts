@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../core/errors.ts';
 import { migrateStore } from './migrate.ts';
-import { assertNotNewer, openReadOnlyChecked, readSchemaVersion, removeNewSidecars, sidecarsOf, storeFailure } from './store-file.ts';
+import { assertNotNewer, NO_STORE_THERE, openReadOnlyChecked, readSchemaVersion, removeNewSidecars, sidecarsOf, storeFailure } from './store-file.ts';
 import { claimLock } from './store-lock.ts';
 import { readAccount, readRun } from './store-queries.ts';
 import type { LockHolder, RunInfo, RunStoreOptions, StoreDurability } from './store-types.ts';
@@ -49,7 +49,7 @@ export function openStoreFile(path: string, options: RunStoreOptions): OpenedSto
   if (exists) {
     openReadOnlyChecked(file).db.close();
   } else if (!options.create) {
-    throw new StoreError(`${file}: no store there`, 'NOT_FOUND', file);
+    throw new StoreError(`${file}: ${NO_STORE_THERE}`, 'NOT_FOUND', file);
   } else {
     try {
       mkdirSync(dirname(file), { recursive: true });

@@ -132,7 +132,7 @@ describe('clobot status', () => {
   it('bad input is one line on stderr and exit 2', () => {
     const missing = tmp.path('nope.db');
     let r = clobot(['status', missing]);
-    expect(r).toMatchObject({ status: 2, stdout: '', stderr: `clobot: ${missing}: no store there\n` });
+    expect(r).toMatchObject({ status: 2, stdout: '', stderr: `clobot: ${missing}: no store there (a run keeps one only when given --store <file> or store.path in its config)\n` });
 
     const junk = tmp.path('junk.db');
     writeFileSync(junk, 'this is not a database, just some text that is long enough '.repeat(10));

@@ -37,7 +37,7 @@ describe('stores that cannot be opened', () => {
     const file = tmp.path('missing.db');
     const err = storeError(() => RunStore.open(file));
     expect(err.code).toBe('NOT_FOUND');
-    expect(err.message).toBe(`${file}: no store there`);
+    expect(err.message).toBe(`${file}: no store there (a run keeps one only when given --store <file> or store.path in its config)`);
     expect(storeError(() => StoreReader.open(file)).code).toBe('NOT_FOUND');
     expect(existsSync(file)).toBe(false);
   });
