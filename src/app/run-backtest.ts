@@ -1,6 +1,7 @@
 import { engineSettings } from './engine-settings.ts';
 import { interval, NEVER } from 'rxjs';
 import { SimulatedClock } from '../core/clock.ts';
+import { replayTimeLog } from '../backtest/replay-log.ts';
 import { bookMark } from '../core/book.ts';
 import type { Micros } from '../core/fixed.ts';
 import type { TokenId } from '../core/types.ts';
@@ -78,7 +79,6 @@ const SILENT: EngineLogger = {
 export async function runBacktest(input: BacktestInput): Promise<BacktestResult> {
   const { config, data } = input;
   const bt = config.backtest;
-  const log = input.log ?? SILENT;
   const warnings: string[] = [...(data.warnings ?? [])];
   const stale = staleDataWarning(data.header, config.risk);
   if (stale !== undefined) warnings.push(stale);
@@ -113,6 +113,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   while (!head.done && head.value.length === 0) head = await iterator.next();
   const start = head.done ? data.header.createdAt : head.value[0]!.tsInit;
   const clock = new SimulatedClock(start);
+  // each line with the replayed time it belongs to (pino's own `time` is the wall clock)
+  const log = input.log === undefined ? SILENT : replayTimeLog(input.log, () => clock.now());
 
   const latency = constantLatency(bt.entryLatencyMs, bt.responseLatencyMs);
   const execution = new SimulatedExecutionClient({
