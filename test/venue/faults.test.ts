@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRetryable, RateLimitError, TimeoutError, TransportError } from '../../src/core/errors.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { getOrderBooks } from '../../src/venue/actions/get-order-books.ts';
 import { getOk } from '../../src/venue/actions/get-ok.ts';
 import { getTags } from '../../src/venue/actions/get-tags.ts';
 import { createVenueClient, type VenueClientOptions } from '../../src/venue/client.ts';
+import { onArrivalClock } from './arrival-clock.ts';
 import { resetStats, setFaults, stats } from './sandbox-admin.ts';
 
 /** The transport against the sandbox's fault knobs, set through its loopback admin route. */
@@ -63,29 +64,13 @@ describe('transport against sandbox faults', () => {
   it('a stalled answer times a read out (retried, then a TimeoutError)', async () => {
     await setFaults(sb.url, { stallMs: 1_500 });
     const c = client({ timeoutMs: 150, retries: 1 });
-    const arrived = sb.context.stats.of('getOk');
-    // setTimeout's clock (each attempt's deadline, the sandbox's stall) moves only while every
-    // attempt the client made has reached the route: an attempt's 150 ms run from its arrival,
-    // however long a loaded machine holds its send up (on real time, an attempt held up past its
-    // deadline was never sent: the route saw one read), and its 1.5 s stall, begun at the same
-    // moment on the same clock, cannot end first. The wait between attempts is on the client's
-    // clock (real time). The stalls end when the test lets the timers run.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    let err: unknown;
-    try {
-      let done = false;
-      void getOk(c).then(
-        () => (done = true),
-        (e: unknown) => ((err = e), (done = true)),
-      );
-      while (!done) {
-        if (sb.context.stats.of('getOk') - arrived === c.transport.counters.attempts) vi.advanceTimersByTime(1);
-        await new Promise((r) => setImmediate(r));
-      }
-    } finally {
-      vi.runOnlyPendingTimers();
-      vi.useRealTimers();
-    }
+    const before = sb.context.stats.of('getOk');
+    // each attempt's 150 ms run from its arrival (the arrival clock), and its 1.5 s stall, begun
+    // then on the same clock, cannot end first; the stalls end as the test ends
+    const err = await onArrivalClock(() => getOk(c), { sent: () => c.transport.counters.attempts, arrived: () => sb.context.stats.of('getOk') - before }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TimeoutError);
     expect(c.transport.counters.attempts).toBe(2);
     expect((await stats(sb.url)).routes.getOk).toBe(2);

@@ -18,6 +18,7 @@ import { getVersion } from '../../src/venue/actions/get-version.ts';
 import { createVenueClient, type VenueClientOptions } from '../../src/venue/client.ts';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { VenueLogger } from '../../src/venue/logger.ts';
+import { onArrivalClock } from './arrival-clock.ts';
 import { closedPort, sendJson, sendText, startLoopback, type Loopback } from './loopback-server.ts';
 
 const servers: Loopback[] = [];
@@ -37,9 +38,17 @@ function client(url: string, extra: Partial<VenueClientOptions> = {}) {
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A harmless `POST /orders` body. */
+const ORDERS = [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }];
+
 /** Sends one `POST /orders` (a write: not idempotent) with a harmless body. */
 function postOrders(url: string, extra: Partial<VenueClientOptions> = {}) {
-  return client(url, extra).send({ route: 'postOrders', body: [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }] });
+  return client(url, extra).send({ route: 'postOrders', body: ORDERS });
+}
+
+/** The attempts a client made against what its loopback server received (onArrivalClock). */
+function arrivals(venue: ReturnType<typeof client>, server: Loopback) {
+  return { sent: () => venue.transport.counters.attempts, arrived: () => server.requests.length };
 }
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -138,9 +147,12 @@ describe('transport: reads retry', () => {
 
   it('a read that keeps timing out ends in a TimeoutError', async () => {
     const server = await serve(() => undefined);
-    const err = await rejection(getOk(client(server.url, { timeoutMs: 100, retries: 1 })));
+    const venue = client(server.url, { timeoutMs: 100, retries: 1 });
+    // each attempt's deadline runs from its arrival (on real time, one held up past it was never sent)
+    const err = await rejection(onArrivalClock(() => getOk(venue), arrivals(venue, server)));
     expect(err).toBeInstanceOf(TimeoutError);
     expect(isRetryable(err)).toBe(true);
+    expect(venue.transport.counters.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -162,10 +174,13 @@ describe('transport: reads retry', () => {
 describe('transport: writes are sent at most once', () => {
   it('a write that times out is outcome-unknown and is not retried', async () => {
     const server = await serve(() => undefined);
-    const err = await rejection(postOrders(server.url, { timeoutMs: 150 }));
+    const venue = client(server.url, { timeoutMs: 150 });
+    // the deadline runs from the post's arrival (on real time, one held up past it was never sent)
+    const err = await rejection(onArrivalClock(() => venue.send({ route: 'postOrders', body: ORDERS }), arrivals(venue, server)));
     expect(err).toBeInstanceOf(TimeoutError);
     expect(isOutcomeUnknown(err)).toBe(true);
-    await wait(300);
+    // the send is over: one attempt, not retried
+    expect(venue.transport.counters.attempts).toBe(1);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -176,14 +191,17 @@ describe('transport: writes are sent at most once', () => {
     const server = await serve((req, res) => ((JSON.parse(req.body) as { order: { salt: string } }[])[0]!.order.salt === 'hang' ? undefined : sendJson(res, 200, [])));
     const venue = client(server.url);
     const post = (hang = false) => venue.send({ route: 'postOrders', body: [{ order: { salt: hang ? 'hang' : '1' }, orderType: 'GTC', owner: 'k' }], timeoutMs: hang ? 150 : 10_000 });
-    expect(await rejection(post(true))).toBeInstanceOf(TimeoutError);
-    // after a spent deadline the next post is answered, not aborted at once
-    expect((await post()).text).toBe('[]');
-    // two at once: one takes the controller made ahead, the other makes its own; only the unanswered one times out
-    const both = await Promise.allSettled([post(true), post()]);
-    expect(both.filter((r) => r.status === 'rejected' && r.reason instanceof TimeoutError)).toHaveLength(1);
-    expect(both.filter((r) => r.status === 'fulfilled' && r.value.text === '[]')).toHaveLength(1);
-    expect((await post()).text).toBe('[]');
+    // deadlines run from the posts' arrival (on real time, a hung post held up past its 150 ms was never sent)
+    await onArrivalClock(async () => {
+      expect(await rejection(post(true))).toBeInstanceOf(TimeoutError);
+      // after a spent deadline the next post is answered, not aborted at once
+      expect((await post()).text).toBe('[]');
+      // two at once: one takes the controller made ahead, the other makes its own; only the unanswered one times out
+      const both = await Promise.allSettled([post(true), post()]);
+      expect(both.filter((r) => r.status === 'rejected' && r.reason instanceof TimeoutError)).toHaveLength(1);
+      expect(both.filter((r) => r.status === 'fulfilled' && r.value.text === '[]')).toHaveLength(1);
+      expect((await post()).text).toBe('[]');
+    }, arrivals(venue, server));
     expect(server.requests).toHaveLength(5);
   });
 
@@ -195,11 +213,16 @@ describe('transport: writes are sent at most once', () => {
     const body = [{ order: { salt: '1' }, orderType: 'GTC', owner: 'k' }];
     const caller = new AbortController();
     const venue = client(server.url, { timeoutMs: 150 });
-    const pending = rejection(venue.send({ route: 'postOrders', body, signal: caller.signal }));
-    await got;
     const reason = new Error('run stopped');
-    caller.abort(reason);
-    const err = await pending;
+    // the deadline runs from the post's arrival (on real time, a post held up past its 150 ms timed out before the caller's abort)
+    const err = await rejection(
+      onArrivalClock(async () => {
+        const pending = venue.send({ route: 'postOrders', body, signal: caller.signal });
+        await got;
+        caller.abort(reason);
+        return pending;
+      }, arrivals(venue, server)),
+    );
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).message).toBe('POST /orders: aborted by the caller');
     expect((err as TransportError).requestSent).toBe(true);
@@ -207,11 +230,13 @@ describe('transport: writes are sent at most once', () => {
     // a caller's signal that stays quiet: the deadline ends the attempt as a timeout, and the
     // attempts leave at most one listener on the caller's signal, however many there were
     const quiet = new AbortController();
-    const timedOut = await rejection(venue.send({ route: 'postOrders', body, signal: quiet.signal }));
-    expect(timedOut).toBeInstanceOf(TimeoutError);
-    expect(await rejection(venue.send({ route: 'postOrders', body, signal: quiet.signal }))).toBeInstanceOf(TimeoutError);
+    // the deadlines run from the posts' arrival (on real time, one held up past its 150 ms was never sent)
+    await onArrivalClock(async () => {
+      const timedOut = await rejection(venue.send({ route: 'postOrders', body, signal: quiet.signal }));
+      expect(timedOut).toBeInstanceOf(TimeoutError);
+      expect(await rejection(venue.send({ route: 'postOrders', body, signal: quiet.signal }))).toBeInstanceOf(TimeoutError);
+    }, arrivals(venue, server));
     expect(getEventListeners(quiet.signal, 'abort').length).toBeLessThanOrEqual(1);
-    await wait(200);
     expect(server.requests).toHaveLength(3);
   });
 
