@@ -9,6 +9,7 @@ import { runDoctor } from '../../src/app/doctor/run-doctor.ts';
 import type { DoctorLine, DoctorReport } from '../../src/app/doctor/doctor-line.ts';
 import { loadCheckedConfig } from '../../src/config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { RunStore } from '../../src/store/run-store.ts';
 import { iterateMarkets } from '../../src/venue/actions/iterate-markets.ts';
 import { createVenueClient } from '../../src/venue/client.ts';
 import { clobotProcess } from '../cli/clobot-process.ts';
@@ -134,6 +135,25 @@ describe('clobot doctor', () => {
     const report = await doctor(path);
     expect(report.exitCode).toBe(2);
     expect(line(report, 'store')).toMatchObject({ status: 'fail', detail: `${join(dir, 'missing', 'run.db')}: cannot be created: the folder ${join(dir, 'missing')} does not exist` });
+  });
+
+  it('the embedded sandbox: no store is fine (it starts empty each time); a store of an earlier live run fails (the run refuses it)', async () => {
+    const embedded = (name: string, store: string | undefined) => {
+      const path = join(dir, name);
+      const lines = ['mode: live', 'venue:', '  embedded: { seed: 1, markets: 4, events: 2, flow: { enabled: false } }', 'data:', '  markets: { filter: { maxCount: 1 } }', 'strategies:', '  - id: mm', `    module: ${resolve('strategies/market-maker.ts')}`];
+      writeFileSync(path, [...lines, ...(store === undefined ? [] : ['store:', `  path: ${store}`]), ''].join('\n'));
+      return path;
+    };
+    const bare = await doctor(embedded('embedded-bare.yaml', undefined), {});
+    expect(line(bare, 'store')).toMatchObject({ status: 'ok', detail: expect.stringContaining('the embedded sandbox starts empty each time') as unknown });
+    const storePath = join(dir, 'embedded-earlier.db');
+    const store = RunStore.open(storePath, { create: true });
+    store.reserveIds(1);
+    store.saveOrder({ request: { kind: 'place', tokenId: '1', side: 'BUY', price: 500_000, size: 10_000_000, orderType: 'GTC', tag: 'x', strategyId: 'mm', clientOrderId: `${store.runId}${'1'.padStart(24, '0')}`, conditionId: '0x01', createdAt: 1 }, status: 'CANCELED', orderId: '0x01', filled: 0 }, 2);
+    store.close();
+    const earlier = await doctor(embedded('embedded-earlier.yaml', storePath), {});
+    expect(line(earlier, 'store')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`${storePath}: holds an earlier live run`) as unknown });
+    expect(earlier.exitCode).toBe(2);
   });
 });
 

@@ -65,9 +65,12 @@ function timeSigning(signer: OrderSigner, account: LiveRunConfig['account']): Do
  * is made there and removed: a read-only mount, a full disk or a missing folder fail now, not
  * at the first fill).
  */
-export function checkStore(config: RunConfig): DoctorLine {
+export function checkStore(config: RunConfig, embedded = false): DoctorLine {
   const path = config.store.path;
+  // the embedded sandbox starts empty each time: a live store of it is read afterwards, never resumed
+  const fresh = embedded && config.mode === 'live';
   if (path === undefined) {
+    if (fresh) return ok('store', 'no store: the embedded sandbox starts empty each time, so a restart has nothing to resume (--store keeps a run for clobot status)');
     return config.mode === 'live'
       ? warn('store', 'no store (store.path unset): a restart knows nothing of the orders it sent; set store.path for crash-safe state')
       : skip('store', 'no store (store.path unset)');
@@ -80,6 +83,10 @@ export function checkStore(config: RunConfig): DoctorLine {
       return fail('store', reasonOf(err));
     }
     try {
+      if (fresh) {
+        const held = opened.db.prepare('SELECT (SELECT COUNT(*) FROM orders) + (SELECT COUNT(*) FROM fills) AS n').get() as { n: number };
+        if (held.n > 0) return fail('store', `${path}: holds an earlier live run, and the embedded sandbox starts empty each time: a run with this store is refused; give a new one`);
+      }
       const recorded = readAccount(opened.db);
       const address = config.mode === 'live' ? config.account.address : undefined;
       if (recorded !== undefined && address !== undefined && recorded.toLowerCase() !== address.toLowerCase()) {

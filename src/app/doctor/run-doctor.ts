@@ -64,7 +64,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       const tokens = typeof markets.figures?.['markets'] === 'number' ? markets.figures['markets'] * 2 : 0;
       lines.push(checkRateBudget(config, tokens));
     }
-    lines.push(checkStore(config));
+    lines.push(checkStore(config, opened.sandbox !== undefined));
   } finally {
     await opened.sandbox?.close();
     opened.sharedBudget?.close();
