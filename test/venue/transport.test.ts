@@ -138,9 +138,10 @@ describe('transport: reads retry', () => {
       if (n === 1) return; // never answered: the client's deadline fires
       sendJson(res, 200, 'OK');
     });
-    // the retry has the same deadline and must beat it: 1 s, not 200 ms (CI saw a loaded machine
-    // hold this loopback answer up about 120 ms)
-    const response = await client(server.url, { timeoutMs: 1_000 }).send({ route: 'getOk' });
+    // the deadlines run from each attempt's arrival (on real time, a first attempt held up past
+    // its deadline was never sent, and a retry's answer held up past it timed the retry out too)
+    const venue = client(server.url, { timeoutMs: 1_000 });
+    const response = await onArrivalClock(() => venue.send({ route: 'getOk' }), arrivals(venue, server));
     expect(response.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
   });
