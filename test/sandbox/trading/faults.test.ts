@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LiveClock } from '../../../src/core/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.ts';
 import type { SandboxMarket } from '../../../src/sandbox/world/model.ts';
@@ -69,21 +69,30 @@ describe('mode', () => {
 describe('stallMs', () => {
   it('places the orders, then holds the answer', async () => {
     sb.faults.set({ stallMs: 2_500 });
+    // the stall runs on setTimeout's clock, held still until the test has seen the order placed
+    // and the answer not out (on real time, a look slower than the stall on a loaded machine saw
+    // the answer out already); then the test lets it run
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const signed = alice.sign(spec());
     let answered = false;
-    const pending = alice.l2('POST', '/orders', [alice.item(signed)]).then((a) => {
-      answered = true;
-      return a;
-    });
-    // placed: looked for until it is there (no count of looks: on a loaded machine the post can
-    // take longer to reach the venue than a fixed number of them; the test's time limit bounds it)
-    let seen: any;
-    while (seen === undefined) {
-      seen = (await adminOrders()).find((o) => o.hash === signed.orderHash);
-      if (seen === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    let pending: ReturnType<TestTrader['l2']>;
+    try {
+      pending = alice.l2('POST', '/orders', [alice.item(signed)]).then((a) => {
+        answered = true;
+        return a;
+      });
+      // placed: looked for until it is there (the test's time limit bounds it)
+      let seen: any;
+      while (seen === undefined) {
+        seen = (await adminOrders()).find((o) => o.hash === signed.orderHash);
+        if (seen === undefined) await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(seen).toMatchObject({ accepted: true, status: 'LIVE' });
+      expect(answered).toBe(false);
+    } finally {
+      vi.runOnlyPendingTimers();
+      vi.useRealTimers();
     }
-    expect(seen).toMatchObject({ accepted: true, status: 'LIVE' });
-    expect(answered).toBe(false);
     const answer = await pending;
     expect(answer.status).toBe(200);
     expect(decodeOrderPostResults(answer.body, 1)[0]).toMatchObject({ kind: 'accepted', orderId: signed.orderHash });
