@@ -138,13 +138,13 @@ function withMarketStatus(options: MarketDataOptions, books$: Observable<MarketE
       for (const m of (await list()).markets) for (const t of m.tokens) fees.set(t.tokenId, m.takerBaseFeeBps);
       return fees;
     };
-    sources.push(pollFeeRates({ clock, fetch: (tokenId) => getFeeRate(venue, tokenId), fetchAll, markets, intervalMs: data.feeRateRefreshMs, onError }));
+    sources.push(pollFeeRates({ clock, fetch: (tokenId, signal) => getFeeRate(venue, tokenId, { signal }), fetchAll, markets, intervalMs: data.feeRateRefreshMs, onError }));
   }
   if (data.marketStatusMs === 0) return merge(...sources);
   const status$ = pollMarketStatus({
     clock,
-    fetch: async (conditionId) => {
-      const m = await getTradingMarket(venue, conditionId);
+    fetch: async (conditionId, signal) => {
+      const m = await getTradingMarket(venue, conditionId, { signal });
       if (m.gameStartTime !== undefined) starts.set(conditionId, m.gameStartTime);
       return { closed: m.closed, tokens: m.tokens };
     },

@@ -9,14 +9,17 @@ export const DEFAULT_FEE_RATE_REFRESH_MS = 60_000;
 
 export interface FeeRatePollOptions {
   readonly clock: Clock;
-  /** One token's base fee, basis points (`GET /fee-rate?token_id=`); the venue client paces it by the route's rate budget. */
-  readonly fetch: (tokenId: TokenId) => Promise<number>;
+  /**
+   * One token's base fee, basis points (`GET /fee-rate?token_id=`); the venue client paces it by
+   * the route's rate budget. `signal` aborts it, its wait for budget and its retries (the poll's teardown).
+   */
+  readonly fetch: (tokenId: TokenId, signal: AbortSignal) => Promise<number>;
   /**
    * Every listed market's taker base fee by token (the paginated market list's `taker_base_fee`,
    * the rate `GET /fee-rate` serves), used instead of `fetch` when more than `LIST_STATUS_ABOVE`
    * markets are watched; a token the list does not show is read by `fetch`.
    */
-  readonly fetchAll?: () => Promise<ReadonlyMap<TokenId, number>>;
+  readonly fetchAll?: (signal: AbortSignal) => Promise<ReadonlyMap<TokenId, number>>;
   /** The markets to watch, with the fee rates their metadata listed, read at each round (a run's set may grow). */
   readonly markets: () => readonly WatchedMarket[];
   /** A round reads every watched token once, one request at a time; rounds start this often, ms. */
@@ -31,20 +34,23 @@ export interface FeeRatePollOptions {
  * emitted when it differs from the rate held: at first the market's listed `taker_base_fee`, then
  * the last one read. The maker rate is the market's listed `maker_base_fee` (the route serves one
  * number). A failed read keeps the rate held. Rounds start at `intervalMs` after subscribe (the
- * listed rates are fresh at start). Cold; stops on unsubscribe.
+ * listed rates are fresh at start). Cold; stops on unsubscribe, which aborts the request in
+ * flight (no retry of it goes out after the poll stopped, and its failure is not reported).
  */
 export function pollFeeRates(options: FeeRatePollOptions): Observable<MarketEvent> {
   const { clock, intervalMs } = options;
   return new Observable<MarketEvent>((subscriber) => {
     const held = new Map<TokenId, number>();
     let stopped = false;
+    const abort = new AbortController();
     const round = async (): Promise<void> => {
       const markets = options.markets();
       let all: ReadonlyMap<TokenId, number> | undefined;
       if (options.fetchAll !== undefined && markets.length > LIST_STATUS_ABOVE) {
         try {
-          all = await options.fetchAll();
+          all = await options.fetchAll(abort.signal);
         } catch (err) {
+          if (stopped) return;
           options.onError?.(err);
         }
       }
@@ -53,8 +59,9 @@ export function pollFeeRates(options: FeeRatePollOptions): Observable<MarketEven
           if (stopped) return;
           let takerBps: number;
           try {
-            takerBps = all?.get(tokenId) ?? (await options.fetch(tokenId));
+            takerBps = all?.get(tokenId) ?? (await options.fetch(tokenId, abort.signal));
           } catch (err) {
+            if (stopped) return;
             options.onError?.(err);
             continue;
           }
@@ -76,6 +83,7 @@ export function pollFeeRates(options: FeeRatePollOptions): Observable<MarketEven
       .subscribe({ error: (err: unknown) => subscriber.error(err) });
     return () => {
       stopped = true;
+      abort.abort();
       rounds.unsubscribe();
     };
   });

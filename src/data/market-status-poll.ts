@@ -33,13 +33,13 @@ export const LIST_STATUS_ABOVE = 200;
 export interface MarketStatusPollOptions {
   readonly clock: Clock;
   /** One market's status; the venue client paces it by the route's rate budget. */
-  readonly fetch: (conditionId: ConditionId) => Promise<MarketStatus>;
+  readonly fetch: (conditionId: ConditionId, signal: AbortSignal) => Promise<MarketStatus>;
   /**
    * Every listed market's status at once (the paginated market list), used instead of `fetch`
    * when more than `LIST_STATUS_ABOVE` markets are watched; a market the list does not show is
    * read by `fetch`.
    */
-  readonly fetchAll?: () => Promise<ReadonlyMap<ConditionId, MarketStatus>>;
+  readonly fetchAll?: (signal: AbortSignal) => Promise<ReadonlyMap<ConditionId, MarketStatus>>;
   /** The markets to watch, read at each round (a run's set may grow). */
   readonly markets: () => readonly WatchedMarket[];
   /** A round reads every watched market once, one request at a time; rounds start this often, ms. */
@@ -57,7 +57,8 @@ export interface MarketStatusPollOptions {
  * of its tokens is the winner (a resolved market is closed: when both are seen at once the close
  * comes first). A resolved market is not read again. The first round runs at subscribe, so a run
  * that starts on a market that already ended hears it at once; `looks$` reads one market at once
- * between rounds. Cold; stops on unsubscribe.
+ * between rounds. Cold; stops on unsubscribe, which aborts the requests in flight (`signal`: no
+ * retry of them goes out after the poll stopped, and their failure is not reported).
  */
 export function pollMarketStatus(options: MarketStatusPollOptions): Observable<MarketEvent> {
   const { clock, intervalMs } = options;
@@ -65,13 +66,15 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
     const closed = new Set<ConditionId>();
     const resolved = new Set<ConditionId>();
     let stopped = false;
+    const abort = new AbortController();
     /** Reads one market; emits its close and resolution the first time they are seen. */
     const read = async (market: WatchedMarket, all?: ReadonlyMap<ConditionId, MarketStatus>): Promise<void> => {
       if (resolved.has(market.conditionId)) return;
       let status: MarketStatus;
       try {
-        status = all?.get(market.conditionId) ?? (await options.fetch(market.conditionId));
+        status = all?.get(market.conditionId) ?? (await options.fetch(market.conditionId, abort.signal));
       } catch (err) {
+        if (stopped) return;
         options.onError?.(err);
         return;
       }
@@ -89,7 +92,8 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
     };
     const round = async (): Promise<void> => {
       const markets = options.markets();
-      const all = await listed(options, markets.length);
+      const all = await listed(options, markets.length, abort.signal);
+      if (stopped) return;
       for (const market of markets) {
         if (stopped) return;
         await read(market, all);
@@ -108,6 +112,7 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
       .subscribe({ error: (err: unknown) => subscriber.error(err) });
     return () => {
       stopped = true;
+      abort.abort();
       rounds.unsubscribe();
       looks?.unsubscribe();
     };
@@ -115,11 +120,12 @@ export function pollMarketStatus(options: MarketStatusPollOptions): Observable<M
 }
 
 /** Every listed market's status when `watched` is above LIST_STATUS_ABOVE and a list is given; undefined otherwise or when it failed (reported). */
-async function listed(options: MarketStatusPollOptions, watched: number): Promise<ReadonlyMap<ConditionId, MarketStatus> | undefined> {
+async function listed(options: MarketStatusPollOptions, watched: number, signal: AbortSignal): Promise<ReadonlyMap<ConditionId, MarketStatus> | undefined> {
   if (options.fetchAll === undefined || watched <= LIST_STATUS_ABOVE) return undefined;
   try {
-    return await options.fetchAll();
+    return await options.fetchAll(signal);
   } catch (err) {
+    if (signal.aborted) return undefined;
     options.onError?.(err);
     return undefined;
   }
