@@ -40,6 +40,12 @@ export interface BacktestInput {
   /** Strategy definitions by strategy id, instead of loading the config's modules (tests). */
   readonly definitions?: Readonly<Record<string, StrategyDefinition>>;
   readonly log?: EngineLogger;
+  /**
+   * Each line of `log` gets `at`, the replayed time it was written at (default true: pino's own
+   * `time` is the wall clock of the replay); false: `log` is used as given (the test kit keeps the
+   * replayed time of its lines itself).
+   */
+  readonly logReplayTime?: boolean;
   readonly onProgress?: (progress: BacktestProgress) => void;
   readonly progressEvery?: number;
   /** Every engine event (order events, fills, faults) as it happens (clobot/testing records them). */
@@ -114,7 +120,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const start = head.done ? data.header.createdAt : head.value[0]!.tsInit;
   const clock = new SimulatedClock(start);
   // each line with the replayed time it belongs to (pino's own `time` is the wall clock)
-  const log = input.log === undefined ? SILENT : replayTimeLog(input.log, () => clock.now());
+  const log = input.log === undefined ? SILENT : input.logReplayTime === false ? input.log : replayTimeLog(input.log, () => clock.now());
 
   const latency = constantLatency(bt.entryLatencyMs, bt.responseLatencyMs);
   const execution = new SimulatedExecutionClient({

@@ -151,6 +151,8 @@ export async function runStrategy(strategy: StrategyUnderTest, options: RunStrat
     config,
     data,
     log: capturingLogger(id, logs, clock, start),
+    // a line's replayed time is its own `at` here, not a field
+    logReplayTime: false,
     definitions: { [id]: observed(definition, record, events, baskets, seen) },
     onBuilt: (engine) => {
       clock.now = () => engine.clock.now();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { startRunSession } from '../../src/app/run-session.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { DEFAULT_MM, waitFor } from '../engine/e2e/harness.ts';
+import { logLinesOnceSeen } from '../log-file.ts';
 
 /**
  * The run log while trading is halted: the market maker asks for its quotes on every book, and
@@ -47,10 +48,8 @@ describe('denials while halted in the run log', () => {
       logger.flush();
     }
     const denials = halted();
-    const lines = readFileSync(logFile, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // the count is the run's last line of the kind: the lines before it are in the file once it is
+    const lines = await logLinesOnceSeen(logFile, (all) => all.some((l) => l['msg'] === 'orders denied while halted'));
     const logged = lines.filter((l) => l['msg'] === 'order denied by risk' && l['code'] === 'TRADING_HALTED');
     const counted = lines.filter((l) => l['msg'] === 'orders denied while halted');
     expect(logged).toHaveLength(1);

@@ -155,7 +155,7 @@ describe('clobot backtest', async () => {
     expect(s.stderr).toBe(`clobot: ${store}: not a SQLite database (file is not a database)\n`);
     const missing = clobot(['backtest', configPath, '--data', tmp.path('nope.jsonl')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read data file \(ENOENT\)/);
+    expect(missing.stderr).toMatch(/cannot read data file \(no such file: ENOENT\)/);
   });
 
   it('a two-minute backtest shows Sharpe as n/a with its reason; a long one shows it with its basis, in the table, summary.json and the report', () => {

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/app/run-backtest.ts';
 import { createLogger, fieldLogger } from '../../src/core/log.ts';
 import { defineStrategy } from '../../src/strategy/api.ts';
 import { scriptedBooks } from '../../src/testing/scripted-books.ts';
 import { backtestConfig, TempDir } from './helpers.ts';
+import { logLinesOnceSeen } from '../log-file.ts';
 
 /**
  * A backtest's log lines say when in the data they were written: `at`, the replayed time. pino's
@@ -32,11 +32,7 @@ describe('the backtest log', () => {
     const logger = createLogger({ level: 'info', file });
     const config = backtestConfig(tmp, 'mode: backtest\ndata:\n  markets: { filter: { maxCount: 1 } }\nstrategies:\n  - id: logged\n    module: ./logged.ts\n');
     await runBacktest({ config, data: s.toData('logged'), definitions: { logged }, log: fieldLogger(logger) });
-    logger.flush();
-    const lines = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; at?: string; clockNow?: number; strategy?: string });
+    const lines = (await logLinesOnceSeen(file, (all) => all.filter((l) => l['msg'] === 'book seen').length === 2)) as { msg: string; at?: string; clockNow?: number; strategy?: string }[];
     const seen = lines.filter((l) => l.msg === 'book seen');
     expect(seen).toHaveLength(2);
     for (const l of seen) expect(l).toMatchObject({ strategy: 'logged', at: new Date(l.clockNow!).toISOString() });

@@ -179,7 +179,7 @@ describe('recording errors', () => {
 
   it('a missing file is bad input (ConfigError), not a decode error', async () => {
     await expect(openRecording(tmp.path('nope.jsonl'))).rejects.toThrow(ConfigError);
-    await expect(openRecording(tmp.path('nope.jsonl'))).rejects.toThrow(/nope\.jsonl: cannot read recording \(ENOENT\)/);
+    await expect(openRecording(tmp.path('nope.jsonl'))).rejects.toThrow(/nope\.jsonl: cannot read recording \(no such file: ENOENT\)/);
     expect(() => readRecordingSync(tmp.path('nope.jsonl'))).toThrow(ConfigError);
   });
 });
